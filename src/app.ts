@@ -1,0 +1,58 @@
+// buildApp(deps): the whole HTTP application as a Fastify instance, without listening (tests inject into it).
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from './deps.js';
+import { registerAuth } from './platform/auth.js';
+import { registerOmit } from './platform/associations.js';
+import { registerDeprecation } from './platform/deprecation.js';
+import { registerErrorHandling } from './platform/error-handler.js';
+import { registerOpenApi } from './platform/openapi.js';
+import { opsRoutes } from './platform/ops.routes.js';
+import { parseQueryString } from './platform/querystring.js';
+import { ErrorBody } from './platform/schemas.js';
+import { featureRoutes } from './modules/index.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: deps.config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addSchema(ErrorBody);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    deps.metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  registerErrorHandling(app);
+  registerAuth(app, deps);
+  registerOmit(app);
+  registerDeprecation(app, deps.metrics);
+  await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await registerOpenApi(app, deps.config);
+
+  await app.register(opsRoutes, { deps });
+  // Feature modules: each registers its own routes.
+  for (const routes of featureRoutes) await app.register(routes, { deps });
+
+  await app.ready();
+  return app;
+}

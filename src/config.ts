@@ -1,0 +1,150 @@
+// Configuration: the ONLY file that reads process.env. Parsed once, every bad variable listed, then frozen.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  /** TCP port of the HTTP server. */
+  readonly port: number;
+  readonly host: string;
+  /** Public address of the API, used in links and OAuth metadata. */
+  readonly baseUrl: string;
+  /** Public address of the partner authorization web pages (defaults to baseUrl). */
+  readonly webUrl: string;
+  /** Where embedded mode keeps its database, keys, demo JSON and outgoing mail. */
+  readonly dataDir: string;
+  /** PostgreSQL connection string; null = embedded PGlite in dataDir. */
+  readonly databaseUrl: string | null;
+  /** Shown as the TOTP issuer and in page titles. */
+  readonly appName: string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** 32-byte master secret; subkeys for encryption and signing are derived from it (lib/crypto.ts). */
+  readonly secretKey: Buffer;
+  /** smtp(s):// URL; null = write .eml files under dataDir/mail. */
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+  /** Run job workers inside `gable serve` (always true in embedded mode, which has one process). */
+  readonly workersInProcess: boolean;
+  /** Trust X-Forwarded-* from a reverse proxy (for client IPs and https detection). */
+  readonly trustProxy: boolean;
+  readonly embedded: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+
+  const port = parseInteger(read('PORT') ?? '3000', 'PORT', 0, 65535, problems);
+  const host = read('HOST') ?? '127.0.0.1';
+  const baseUrl = parseUrl(read('BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`, 'BASE_URL', problems);
+  const webUrl = parseUrl(read('WEB_URL') ?? baseUrl, 'WEB_URL', problems);
+  const dataDir = resolve(read('DATA_DIR') ?? './data');
+  const databaseUrl = read('DATABASE_URL') ?? null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  const appName = read('APP_NAME') ?? 'Gable';
+  const logLevel = (read('LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const smtpUrl = read('SMTP_URL') ?? null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://');
+  const mailFrom = read('MAIL_FROM') ?? `${appName} <no-reply@${safeHostname(baseUrl)}>`;
+  const workersInProcess = parseBoolean(read('WORKERS_IN_PROCESS') ?? 'true', 'WORKERS_IN_PROCESS', problems);
+  const trustProxy = parseBoolean(read('TRUST_PROXY') ?? 'false', 'TRUST_PROXY', problems);
+  const embedded = databaseUrl === null;
+  const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    port,
+    host,
+    baseUrl,
+    webUrl,
+    dataDir,
+    databaseUrl,
+    appName,
+    logLevel,
+    secretKey: secretKey!,
+    smtpUrl,
+    mailFrom,
+    workersInProcess: embedded ? true : workersInProcess,
+    trustProxy,
+    embedded,
+    ...overrides,
+  });
+}
+
+/**
+ * SECRET_KEY is 32 bytes as 64 hex characters or base64. Embedded mode generates one into DATA_DIR/secret.key
+ * on first start, so `npm start` needs no set-up; a server on PostgreSQL must be given one, because several
+ * processes must share it and losing it makes every encrypted secret unreadable.
+ */
+function resolveSecretKey(value: string | undefined, embedded: boolean, dataDir: string, problems: string[]): Buffer | undefined {
+  if (value) {
+    const key = decodeKey(value);
+    if (!key) problems.push('SECRET_KEY must be 32 bytes, written as 64 hex characters or as base64');
+    return key;
+  }
+  if (!embedded) {
+    problems.push('SECRET_KEY is required with DATABASE_URL (generate one with: openssl rand -hex 32)');
+    return undefined;
+  }
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) {
+    const key = decodeKey(readFileSync(file, 'utf8').trim());
+    if (!key) problems.push(`${file} does not hold a 32-byte key`);
+    return key;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+  return key;
+}
+
+function decodeKey(text: string): Buffer | undefined {
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  return key.length === 32 ? key : undefined;
+}
+
+function parseInteger(text: string, name: string, min: number, max: number, problems: string[]): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) problems.push(`${name} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+function parseBoolean(text: string, name: string, problems: string[]): boolean {
+  if (/^(1|true|yes|on)$/i.test(text)) return true;
+  if (/^(0|false|no|off)$/i.test(text)) return false;
+  problems.push(`${name} must be true or false`);
+  return false;
+}
+
+function parseUrl(text: string, name: string, problems: string[]): string {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    return text.replace(/\/+$/, '');
+  } catch {
+    problems.push(`${name} must be an absolute http(s) URL`);
+    return text;
+  }
+}
+
+function safeHostname(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'localhost';
+  }
+}

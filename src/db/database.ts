@@ -1,0 +1,83 @@
+// Opens the database: embedded PGlite in DATA_DIR (default) or a PostgreSQL server (DATABASE_URL).
+// Both are reached the same way, through a pg.Pool, so Kysely, pg-boss and every query are identical.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { cube } from '@electric-sql/pglite/contrib/cube';
+import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './types.js';
+import { acquireLock, type Lock } from './lock.js';
+
+// Return bigint/numeric as JS numbers and timestamps as Date (pg's defaults for the latter).
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+export interface Database {
+  readonly db: Kysely<DB>;
+  readonly pool: pg.Pool;
+  readonly embedded: boolean;
+  /** The PGlite instance in embedded mode (for dumps in tests), otherwise null. */
+  readonly pglite: PGlite | null;
+  close(): Promise<void>;
+}
+
+/** The contrib extensions the migrations use; PGlite needs them registered up front. */
+export const PGLITE_EXTENSIONS = { cube, earthdistance, pg_trgm };
+
+export interface OpenOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Pool size for a PostgreSQL server (PGlite is always one session). */
+  poolSize?: number;
+  /** An already opened PGlite (tests load a migrated template into memory). */
+  pglite?: PGlite;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
+    await pool.query('select 1'); // fail at start, not on the first request
+    return wrap(pool, false, null, async () => undefined);
+  }
+  let lock: Lock | null = null;
+  let pglite = options.pglite;
+  if (!pglite) {
+    mkdirSync(options.dataDir, { recursive: true });
+    lock = acquireLock(join(options.dataDir, 'gable.lock'));
+    try {
+      pglite = await PGlite.create({ dataDir: join(options.dataDir, 'pgdata'), extensions: PGLITE_EXTENSIONS });
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+  const owned = !options.pglite;
+  const instance = pglite;
+  // PGlite is a single session: one pooled connection, and every query queues on it.
+  const pool = new pg.Pool({ ...createPgConfig(instance), max: 1 });
+  return wrap(pool, true, instance, async () => {
+    if (owned) await instance.close();
+    lock?.release();
+  });
+}
+
+function wrap(pool: pg.Pool, embedded: boolean, pglite: PGlite | null, closeEngine: () => Promise<void>): Database {
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    pool,
+    embedded,
+    pglite,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy(); // ends the pool
+      await closeEngine();
+    },
+  };
+}

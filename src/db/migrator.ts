@@ -1,0 +1,34 @@
+// Forward-only migrations: every file in ./migrations, applied in name order (names are ISO-dated).
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+class DirectoryMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}-\d{2}-\d{2}.*\.ts$/.test(f) && !f.endsWith('.d.ts')).sort();
+    const migrations: Record<string, Migration> = {};
+    for (const file of files) {
+      migrations[file.replace(/\.ts$/, '')] = (await import(pathToFileURL(join(MIGRATIONS_DIR, file)).href)) as Migration;
+    }
+    return migrations;
+  }
+}
+
+export interface MigrationOutcome {
+  applied: string[];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationOutcome> {
+  const migrator = new Migrator({ db, provider: new DirectoryMigrationProvider(), migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error });
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

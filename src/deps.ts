@@ -1,0 +1,60 @@
+// Composition root: everything a service needs from the outside world, built once per process (or test).
+// Services are plain functions/classes of Deps; nothing reads globals.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { PGlite } from '@electric-sql/pglite';
+import pino from 'pino';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import type { DB } from './db/types.js';
+import { JobQueue } from './jobs/queue.js';
+import { TASKS } from './jobs/registry.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { SecretBox } from './lib/crypto.js';
+import { Metrics } from './platform/metrics.js';
+
+export interface Deps {
+  readonly config: Config;
+  readonly database: Database;
+  readonly db: Kysely<DB>;
+  readonly clock: Clock;
+  readonly queue: JobQueue;
+  readonly secrets: SecretBox;
+  readonly metrics: Metrics;
+  readonly log: FastifyBaseLogger;
+}
+
+export interface DepsOptions {
+  clock?: Clock;
+  log?: FastifyBaseLogger;
+  /** Consume jobs in this process (serve with WORKERS_IN_PROCESS, or `gable worker`). */
+  workers?: boolean;
+  /** Tests pass an in-memory PGlite loaded from the migrated template. */
+  pglite?: PGlite;
+}
+
+export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
+  const log = options.log ?? (pino({ level: config.logLevel }) as FastifyBaseLogger);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.pglite ? { pglite: options.pglite } : {}) });
+  const queue = new JobQueue(database.pool, log, { workers: options.workers ?? false });
+  return {
+    config,
+    database,
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    queue,
+    secrets: new SecretBox(config.secretKey),
+    metrics: new Metrics(),
+    log,
+  };
+}
+
+/** Starts the job queue (and its workers when the deps were built with `workers: true`). */
+export async function startJobs(deps: Deps): Promise<void> {
+  await deps.queue.start(TASKS, (task, payload) => task.handle(deps, payload as never));
+}
+
+export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.queue.stop();
+  await deps.database.close();
+}

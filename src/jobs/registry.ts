@@ -1,0 +1,6 @@
+// Every job type the workers know. A task enqueued by name must be listed here: the queue refuses names it
+// has no handler for, and startup creates a pg-boss queue per task.
+import type { TaskDefinition } from './task.js';
+import { purgeExpiredTokensTask } from '../modules/auth/auth.tasks.js';
+
+export const TASKS: readonly TaskDefinition[] = [purgeExpiredTokensTask];

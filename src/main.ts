@@ -1,0 +1,65 @@
+// The `gable` CLI: serve, worker, migrate, seed, import, admin.
+import { Command } from 'commander';
+import { createDeps, startJobs } from './deps.js';
+import { migrateToLatest } from './db/migrator.js';
+import { prepareEmbedded } from './bootstrap.js';
+import { serve } from './server.js';
+import { readConfig, withDeps } from './cli/context.js';
+
+const program = new Command()
+  .name('gable')
+  .description('Gable: the real-estate platform API server')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('serve the HTTP API and the partner authorization pages (and run job workers in-process unless WORKERS_IN_PROCESS=false)')
+  .action(async () => {
+    const config = readConfig();
+    const deps = await createDeps(config, { workers: config.workersInProcess });
+    await migrateToLatest(deps.db);
+    await startJobs(deps);
+    await prepareEmbedded(deps);
+    await serve(deps);
+  });
+
+program
+  .command('worker')
+  .description('run job workers only (run several beside the API processes, all on one PostgreSQL)')
+  .action(async () => {
+    const config = readConfig();
+    if (config.embedded) {
+      console.error('gable worker needs DATABASE_URL: in embedded mode `gable serve` runs the workers itself.');
+      process.exit(2);
+    }
+    const deps = await createDeps(config, { workers: true });
+    await migrateToLatest(deps.db);
+    await startJobs(deps);
+    deps.log.info('worker started');
+    const stop = async () => {
+      await deps.queue.stop();
+      await deps.database.close();
+      process.exit(0);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+
+program
+  .command('migrate')
+  .description('apply database migrations')
+  .action(async () => {
+    await withDeps({ migrate: false }, async (deps) => {
+      const { applied } = await migrateToLatest(deps.db);
+      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+    });
+  });
+
+export const seedCommand = program.command('seed').description('load demo or reference data');
+export const importCommand = program.command('import').description('import data files');
+export const adminCommand = program.command('admin').description('operator commands: brands, users, memberships, OAuth clients');
+
+// Feature commands register themselves under seed / import / admin.
+// (each module adds one line here)
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,65 @@
+// SQL of token families, access and refresh tokens. Tokens are looked up by their SHA-256 hash only.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+
+export interface NewFamily {
+  user: string | null;
+  client: string;
+  brand: string | null;
+  grantType: string;
+  mfaValidated: boolean;
+  expiresAt: Date;
+}
+
+export async function insertFamily(db: Kysely<DB>, family: NewFamily): Promise<string> {
+  const row = await db
+    .insertInto('token_families')
+    .values({
+      user: family.user,
+      client: family.client,
+      brand: family.brand,
+      grant_type: family.grantType,
+      mfa_validated: family.mfaValidated,
+      expires_at: family.expiresAt,
+      revoked_at: null,
+      revoked_reason: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertAccessToken(db: Kysely<DB>, tokenHash: Buffer, family: string, expiresAt: Date): Promise<void> {
+  await db.insertInto('access_tokens').values({ token_hash: tokenHash, family, expires_at: expiresAt }).execute();
+}
+
+export async function insertRefreshToken(db: Kysely<DB>, tokenHash: Buffer, family: string, expiresAt: Date): Promise<void> {
+  await db.insertInto('refresh_tokens').values({ token_hash: tokenHash, family, expires_at: expiresAt, rotated_at: null }).execute();
+}
+
+/** Everything the bearer check needs, in one indexed query on the hot path. */
+export function findBearer(db: Kysely<DB>, tokenHash: Buffer) {
+  return db
+    .selectFrom('access_tokens as t')
+    .innerJoin('token_families as f', 'f.id', 't.family')
+    .innerJoin('oauth_clients as c', 'c.id', 'f.client')
+    .leftJoin('users as u', 'u.id', 'f.user')
+    .select([
+      't.expires_at as token_expires_at',
+      'f.id as family',
+      'f.user',
+      'f.brand as bound_brand',
+      'f.mfa_validated',
+      'f.revoked_at',
+      'f.expires_at as family_expires_at',
+      'c.id as client',
+      'c.client_id',
+      'c.kind as client_kind',
+      'c.deleted_at as client_deleted_at',
+      'u.deleted_at as user_deleted_at',
+      'u.mfa_enabled',
+      'u.active_brand',
+    ])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}

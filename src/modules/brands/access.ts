@@ -1,0 +1,87 @@
+// Brand access, checked in ONE place (decisions §2). A user reaches a brand through a membership in it or in
+// any ancestor; the ACL words of those memberships add up. A brand-bound token (partner flow) reaches only
+// its brand's subtree.
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+import { errors } from '../../errors.js';
+import type { Actor } from '../../platform/auth.js';
+
+export const ACL_WORDS = ['Admin', 'CRM', 'Marketing', 'Deals'] as const;
+export type AclWord = (typeof ACL_WORDS)[number];
+/** 'Member' = any membership, whatever its ACL. */
+export type Permission = AclWord | 'Member';
+
+export interface BrandReach {
+  /** Ids from the brand up to the root, the brand first. */
+  chain: string[];
+  /** ACL words the user holds on the brand (through it or an ancestor); null = no membership in reach. */
+  acl: Set<string> | null;
+}
+
+/** The brand's ancestor chain and the user's ACL there; null when the brand does not exist (or is deleted). */
+export async function brandReach(db: Kysely<DB>, userId: string, brandId: string): Promise<BrandReach | null> {
+  const rows = await sql<{ id: string; acl: string[] | null }>`
+    with recursive chain(id, parent, depth) as (
+      select id, parent, 0 from brands where id = ${brandId} and deleted_at is null
+      union all
+      select b.id, b.parent, c.depth + 1 from brands b join chain c on b.id = c.parent where b.deleted_at is null and c.depth < 32
+    )
+    select c.id, m.acl from chain c
+    left join memberships m on m.brand = c.id and m."user" = ${userId} and m.deleted_at is null
+    order by c.depth
+  `.execute(db);
+  if (rows.rows.length === 0) return null;
+  const memberships = rows.rows.filter((r) => r.acl !== null);
+  return {
+    chain: rows.rows.map((r) => r.id),
+    acl: memberships.length === 0 ? null : new Set(memberships.flatMap((r) => r.acl ?? [])),
+  };
+}
+
+export interface AccessCheck {
+  /** 'forbidden' (403) for a `:brand` path; 'notFound' (404) for a record of that brand (existence not revealed). */
+  denied?: 'forbidden' | 'notFound';
+}
+
+/**
+ * Every brand-scoped service method starts here. Throws 403/404 unless the actor holds `permission` on
+ * `brandId`, through a membership in it or an ancestor, within its token's brand binding.
+ */
+export async function requireAccess(db: Kysely<DB>, actor: Actor, brandId: string, permission: Permission, check: AccessCheck = {}): Promise<void> {
+  const deny = () => (check.denied === 'notFound' ? errors.notFound() : errors.forbidden(`You do not have ${permission === 'Member' ? 'access to' : `${permission} access on`} this brand`));
+  if (!actor.userId) throw deny();
+  const reach = await brandReach(db, actor.userId, brandId);
+  if (!reach || !reach.acl) throw deny();
+  if (actor.boundBrand && !reach.chain.includes(actor.boundBrand)) throw deny();
+  if (permission !== 'Member' && !reach.acl.has(permission)) throw deny();
+}
+
+/** Ids of every live brand the user reaches (membership brands and all their descendants). */
+export async function reachableBrandIds(db: Kysely<DB>, userId: string, within: string | null = null): Promise<string[]> {
+  const rows = await sql<{ id: string }>`
+    with recursive reach(id, depth) as (
+      select m.brand, 0 from memberships m join brands b on b.id = m.brand
+      where m."user" = ${userId} and m.deleted_at is null and b.deleted_at is null
+      union
+      select b.id, r.depth + 1 from brands b join reach r on b.parent = r.id where b.deleted_at is null and r.depth < 32
+    )
+    select distinct id from reach
+  `.execute(db);
+  const ids = rows.rows.map((r) => r.id);
+  if (!within) return ids;
+  const subtree = new Set(await subtreeIds(db, within));
+  return ids.filter((id) => subtree.has(id));
+}
+
+/** The brand and all its live descendants. */
+export async function subtreeIds(db: Kysely<DB>, brandId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }>`
+    with recursive tree(id, depth) as (
+      select id, 0 from brands where id = ${brandId} and deleted_at is null
+      union all
+      select b.id, t.depth + 1 from brands b join tree t on b.parent = t.id where b.deleted_at is null and t.depth < 32
+    )
+    select id from tree
+  `.execute(db);
+  return rows.rows.map((r) => r.id);
+}

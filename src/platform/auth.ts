@@ -1,0 +1,78 @@
+// Bearer authentication and the MFA gate, for every route. Deny by default: a route is public only when it
+// says `config: { auth: 'none' }`; `auth: 'client'` also admits client-credentials tokens (no user).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import { errors } from '../errors.js';
+import { hashToken } from '../lib/crypto.js';
+import { findBearer } from '../modules/auth/tokens.repository.js';
+import type { ClientKind } from '../db/types.js';
+
+/** Who is calling: a user through some client, or a first-party client acting for itself. */
+export interface Actor {
+  /** null for a client-credentials token. */
+  readonly userId: string | null;
+  /** oauth_clients.id (uuid) of the client the token was issued to. */
+  readonly client: string;
+  /** The public client_id string, for logs and metrics. */
+  readonly clientId: string;
+  readonly clientKind: ClientKind;
+  readonly family: string;
+  /** A partner token acts only in this brand and its children (null = not bound). */
+  readonly boundBrand: string | null;
+  readonly mfaValidated: boolean;
+  readonly activeBrand: string | null;
+}
+
+export type AuthRequirement = 'user' | 'client' | 'none';
+
+const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+
+export function registerAuth(app: FastifyInstance, deps: Deps): void {
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    const requirement: AuthRequirement = config?.auth ?? 'user';
+    if (requirement === 'none' || !request.routeOptions.url) return; // public route, or no route (404 handler)
+    const actor = await authenticate(deps, request);
+    if (requirement === 'user' && actor.userId === null) throw errors.forbidden('This endpoint needs a user token, not a client token');
+    request.actor = actor;
+  });
+}
+
+async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor> {
+  const header = request.headers.authorization;
+  if (!header) throw errors.unauthorized('Authentication is required: send Authorization: Bearer <access token>');
+  const token = BEARER.exec(header)?.[1];
+  if (!token) throw errors.unauthorized('The Authorization header must be "Bearer <access token>"');
+  const row = await findBearer(deps.db, hashToken(token));
+  if (!row || row.revoked_at !== null || row.client_deleted_at !== null) throw errors.unauthorized('The access token is invalid or has been revoked');
+  if (row.user !== null && row.user_deleted_at !== null) throw errors.unauthorized('The access token is invalid or has been revoked');
+  const now = deps.clock.now();
+  if (row.token_expires_at <= now || row.family_expires_at <= now) throw errors.tokenExpired();
+  const actor: Actor = {
+    userId: row.user,
+    client: row.client,
+    clientId: row.client_id,
+    clientKind: row.client_kind,
+    family: row.family,
+    boundBrand: row.bound_brand,
+    mfaValidated: row.mfa_validated,
+    activeBrand: row.active_brand,
+  };
+  // MFA gate (spec §3, decisions §4): an unvalidated family may only validate itself.
+  if (row.mfa_enabled && !row.mfa_validated && request.routeOptions.config?.mfa !== 'exempt') throw errors.mfaRequired();
+  return actor;
+}
+
+/** The caller of an authenticated route (the hook guarantees it is set). */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw errors.unauthorized();
+  return request.actor;
+}
+
+/** The calling user's id; routes with `auth: 'user'` always have one. */
+export function userIdOf(request: FastifyRequest): string {
+  const userId = actorOf(request).userId;
+  if (!userId) throw errors.forbidden('This endpoint needs a user token, not a client token');
+  return userId;
+}

@@ -1,0 +1,49 @@
+// The brand a request acts in when its path has no `:brand` (decisions §1): `X-RECHAT-BRAND`, else the user's
+// active brand, else their newest membership. A brand-bound token with no header acts in its bound brand.
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import { errors } from '../errors.js';
+import { requireAccess } from '../modules/brands/access.js';
+import { actorOf } from './auth.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const BRAND_HEADER = 'x-rechat-brand';
+
+/** The header's brand, checked for access (malformed → 400, unreachable → 403); undefined without a header. */
+export async function headerBrand(deps: Deps, request: FastifyRequest): Promise<string | undefined> {
+  const raw = request.headers[BRAND_HEADER];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!UUID.test(value.trim())) throw errors.invalidField('X-RECHAT-BRAND', 'must be a brand uuid');
+  const brand = value.trim().toLowerCase();
+  await requireAccess(deps.db, actorOf(request), brand, 'Member', { denied: 'forbidden' });
+  return brand;
+}
+
+/** The brand of the request, or null when the user has none at all. */
+export async function brandContext(deps: Deps, request: FastifyRequest): Promise<string | null> {
+  const fromHeader = await headerBrand(deps, request);
+  if (fromHeader) return fromHeader;
+  const actor = actorOf(request);
+  if (actor.boundBrand) return actor.boundBrand;
+  if (!actor.userId) return null;
+  if (actor.activeBrand) return actor.activeBrand;
+  const newest = await deps.db
+    .selectFrom('memberships as m')
+    .innerJoin('brands as b', 'b.id', 'm.brand')
+    .select('m.brand')
+    .where('m.user', '=', actor.userId)
+    .where('m.deleted_at', 'is', null)
+    .where('b.deleted_at', 'is', null)
+    .orderBy('m.created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return newest?.brand ?? null;
+}
+
+/** Like brandContext, but a request that needs a brand and has none is a 400. */
+export async function requireBrandContext(deps: Deps, request: FastifyRequest): Promise<string> {
+  const brand = await brandContext(deps, request);
+  if (!brand) throw errors.badRequest('No brand: send X-RECHAT-BRAND or set an active brand');
+  return brand;
+}

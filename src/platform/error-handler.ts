@@ -1,0 +1,87 @@
+// One place maps every failure to the error body of decisions §1. Catalogue errors pass through; framework
+// errors (validation, bad JSON, oversized bodies) become their 4xx; anything else is a 500 whose detail goes
+// only to the log, under the request id the response carries.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_CATALOGUE, type ErrorAttributes } from '../errors.js';
+
+interface ErrorBodyOut {
+  http: number;
+  code: string;
+  message: string;
+  attributes?: ErrorAttributes;
+  error?: string;
+  error_description?: string;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.http >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: appError.code, message: appError.message }, 'request refused');
+    return send(request, reply, appError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const otherMethods = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
+      (method) => method !== request.method && app.hasRoute({ method, url: path }),
+    );
+    if (otherMethods.length > 0) {
+      reply.header('allow', otherMethods.join(', '));
+      return send(request, reply, new AppError('MethodNotAllowed', `${request.method} is not allowed on ${path}`));
+    }
+    return send(request, reply, new AppError('ResourceNotFound', `No endpoint ${request.method} ${path}`));
+  });
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const body: ErrorBodyOut =
+    error.http >= 500
+      ? { http: 500, code: 'Internal', message: 'Internal Error' }
+      : { http: error.http, code: error.code, message: error.message, ...(error.attributes ? { attributes: error.attributes } : {}) };
+  if (request.routeOptions.config?.oauthErrors) {
+    body.error = error.oauthError ?? defaultOAuthError(error.http);
+    body.error_description = body.message;
+  }
+  for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
+  if (error.code === 'UnauthorizedAccess' || error.code === 'TokenExpired') reply.header('www-authenticate', 'Bearer');
+  return reply.status(body.http).type('application/json; charset=utf-8').send(body);
+}
+
+function defaultOAuthError(http: number): string {
+  if (http === 401) return 'invalid_client';
+  if (http >= 500) return 'server_error';
+  return 'invalid_request';
+}
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const attributes: ErrorAttributes = {};
+    for (const issue of fastifyError.validation) {
+      const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
+      const path = [issue.instancePath.replace(/^\//, '').replace(/\//g, '.'), missing].filter(Boolean).join('.') || fastifyError.validationContext || 'request';
+      (attributes[path] ??= []).push(missing ? 'is required' : (issue.message ?? 'is invalid'));
+    }
+    const [field, messages] = Object.entries(attributes)[0] ?? ['request', ['is invalid']];
+    return new AppError('Validation', `${field} ${messages[0]}`, attributes);
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PayloadTooLarge', 'The request body is larger than the limit of 1 MiB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UnsupportedMediaType', 'Send the body as application/json or application/x-www-form-urlencoded');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BadRequest', 'The JSON body is empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('BadRequest', 'The body is not valid JSON');
+  }
+  if (error instanceof SyntaxError || fastifyError.statusCode === 400) return new AppError('BadRequest', 'The body is not valid JSON');
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const code = (Object.keys(ERROR_CATALOGUE) as (keyof typeof ERROR_CATALOGUE)[]).find((c) => ERROR_CATALOGUE[c] === status) ?? 'BadRequest';
+    return new AppError(code, fastifyError.message);
+  }
+  return new AppError('Internal', 'Internal Error');
+}

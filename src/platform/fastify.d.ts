@@ -1,0 +1,20 @@
+// Route options and request fields the platform adds to Fastify.
+import 'fastify';
+import type { Actor, AuthRequirement } from './auth.js';
+import type { DeprecationNotice } from './deprecation.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route; default 'user'. */
+    auth?: AuthRequirement;
+    /** 'exempt' lets a token family that has not passed MFA call the route (only MFA validation itself). */
+    mfa?: 'exempt';
+    /** Answer errors in RFC 6749 form too (`error`, `error_description`). */
+    oauthErrors?: boolean;
+    deprecated?: DeprecationNotice;
+  }
+
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}

@@ -1,0 +1,29 @@
+// Prometheus metrics, one registry per app instance (tests build many apps in one process).
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpDuration = new Histogram({
+    name: 'gable_http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  readonly deprecatedCalls = new Counter({
+    name: 'gable_deprecated_requests_total',
+    help: 'Calls of deprecated endpoints, per route and OAuth client',
+    labelNames: ['route', 'client'] as const,
+    registers: [this.registry],
+  });
+  readonly authFailures = new Counter({
+    name: 'gable_auth_failures_total',
+    help: 'Failed authentication attempts by kind',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+}

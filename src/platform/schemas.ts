@@ -1,0 +1,57 @@
+// Wire shapes shared by every route: the success envelope, list info, the error body, paging, uuids.
+import { Type, type TSchema, type TObject, type TProperties } from '@sinclair/typebox';
+
+export const Uuid = Type.String({ format: 'uuid' });
+/** Fractional epoch seconds. */
+export const EpochSeconds = Type.Number();
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Envelope = <T extends TSchema>(data: T) => Type.Object({ code: Type.Literal('OK'), data });
+
+export const ListInfo = Type.Object({ count: Type.Integer(), total: Type.Integer() }, { additionalProperties: true });
+
+export const ListEnvelope = <T extends TSchema, I extends TProperties = Record<never, never>>(item: T, extraInfo?: I) =>
+  Type.Object({
+    code: Type.Literal('OK'),
+    data: Type.Array(item),
+    info: Type.Object({ count: Type.Integer(), total: Type.Integer(), ...(extraInfo ?? ({} as I)) }),
+  });
+
+export const ErrorBody = Type.Object(
+  {
+    http: Type.Integer(),
+    code: Type.String(),
+    message: Type.String(),
+    attributes: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+    // RFC 6749 fields, present on /oauth2/* errors
+    error: Type.Optional(Type.String()),
+    error_description: Type.Optional(Type.String()),
+  },
+  { $id: 'ErrorBody' },
+);
+
+/** The error statuses a route can answer, for its response schema (OpenAPI lists them). */
+export const errorResponses = (...statuses: number[]): Record<number, TObject> =>
+  Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+
+/** Standard errors of any authenticated route. */
+export const AUTHENTICATED_ERRORS = [400, 401, 403, 404, 429] as const;
+
+export const PagingQuery = {
+  start: Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip' }),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 50, description: 'Rows to return (at most 1000)' }),
+};
+
+/** `associations[]=a.b`, repeated or comma-separated; `omit[]=type.field`. Parsed by platform/associations.ts. */
+export const ExpansionQuery = {
+  associations: Type.Optional(Type.Array(Type.String())),
+  omit: Type.Optional(Type.Array(Type.String())),
+};
+
+export const ok = <T>(data: T) => ({ code: 'OK' as const, data });
+
+export const okList = <T, I extends object = Record<never, never>>(rows: T[], total: number, extraInfo?: I) => ({
+  code: 'OK' as const,
+  data: rows,
+  info: { count: rows.length, total, ...(extraInfo ?? ({} as I)) },
+});

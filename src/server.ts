@@ -1,0 +1,18 @@
+// The HTTP process: build the app, listen, shut down gracefully. Nothing else.
+import closeWithGrace from 'close-with-grace';
+import type { Deps } from './deps.js';
+import { buildApp } from './app.js';
+
+export async function serve(deps: Deps): Promise<void> {
+  const app = await buildApp(deps);
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+  });
+  app.addHook('onClose', async () => {
+    await deps.queue.stop();
+    await deps.database.close();
+  });
+  await app.listen({ port: deps.config.port, host: deps.config.host });
+}

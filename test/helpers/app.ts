@@ -1,0 +1,63 @@
+// buildTestApp(): the real app on a fresh database copy, with a clock the test controls.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { closeDeps, createDeps, startJobs, type Deps } from '../../src/deps.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createTestDatabase } from './database.js';
+
+export const TEST_SECRET_KEY = '0f'.repeat(32);
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: Deps;
+  clock: ManualClock;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Start of the test clock (default: the real now). */
+  now?: Date;
+  env?: Record<string, string>;
+  config?: Partial<Config>;
+}
+
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'gable-app-'));
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      SECRET_KEY: TEST_SECRET_KEY,
+      LOG_LEVEL: 'silent',
+      BASE_URL: 'http://gable.test',
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      ...options.env,
+    },
+    options.config,
+  );
+  const clock = new ManualClock(options.now ?? new Date());
+  const deps = await createDeps(config, {
+    clock,
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...(database.pglite ? { pglite: database.pglite } : {}),
+  });
+  await startJobs(deps);
+  const app = await buildApp(deps);
+  return {
+    app,
+    deps,
+    clock,
+    async close() {
+      await app.close();
+      await closeDeps(deps);
+      await database.pglite?.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

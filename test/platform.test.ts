@@ -1,0 +1,52 @@
+// Conventions every route shares: request ids, errors for unknown routes and methods, auth, health, OpenAPI.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+
+describe('platform', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('answers /health with database readiness', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('echoes a sane x-request-id and invents one otherwise', async () => {
+    const echoed = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'abc-123' } });
+    expect(echoed.headers['x-request-id']).toBe('abc-123');
+    const invented = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id\n' } });
+    expect(invented.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers unknown routes with ResourceNotFound in the error body', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/no/such/thing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ http: 404, code: 'ResourceNotFound' });
+  });
+
+  it('answers a wrong method on a known path with 405 and Allow', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/health' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toContain('GET');
+    expect(res.json()).toMatchObject({ http: 405, code: 'MethodNotAllowed' });
+  });
+
+  it('serves OpenAPI 3.1 and the reference page', async () => {
+    const spec = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(spec.statusCode).toBe(200);
+    expect(spec.json().openapi).toBe('3.1.0');
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toContain('text/html');
+  });
+
+  it('serves Prometheus metrics', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('gable_http_request_duration_seconds');
+  });
+});
