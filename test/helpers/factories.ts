@@ -4,6 +4,7 @@ import type { Deps } from '../../src/deps.js';
 import type { ClientKind } from '../../src/db/types.js';
 import { hashPassword } from '../../src/lib/passwords.js';
 import { issueNewFamily } from '../../src/modules/auth/tokens.service.js';
+import { createOAuthClient } from '../../src/modules/auth/clients.service.js';
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -63,28 +64,12 @@ export async function addMembership(deps: Deps, user: string, brand: string, acl
   return deps.db.insertInto('memberships').values({ user, brand, acl, deleted_at: null }).returningAll().executeTakeFirstOrThrow();
 }
 
-const GRANTS: Record<ClientKind, string[]> = {
-  first_party: ['password', 'refresh_token', 'client_credentials'],
-  partner: ['authorization_code', 'implicit', 'refresh_token'],
-  public: ['authorization_code', 'implicit', 'refresh_token'],
-};
-
 export async function createClient(deps: Deps, kind: ClientKind = 'first_party', fields: { redirect_uris?: string[]; name?: string } = {}) {
-  const clientSecret = kind === 'public' ? null : randomBytes(24).toString('base64url');
-  const row = await deps.db
-    .insertInto('oauth_clients')
-    .values({
-      client_id: `client-${unique()}`,
-      secret_hash: clientSecret ? await hashPassword(clientSecret) : null,
-      name: fields.name ?? `Test ${kind} client`,
-      kind,
-      redirect_uris: fields.redirect_uris ?? (kind === 'first_party' ? [] : ['http://127.0.0.1:4999/callback']),
-      grants: GRANTS[kind],
-      deleted_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return { ...row, client_secret: clientSecret };
+  return createOAuthClient(deps.db, {
+    name: fields.name ?? `Test ${kind} client`,
+    kind,
+    redirectUris: fields.redirect_uris ?? (kind === 'first_party' ? [] : ['http://127.0.0.1:4999/callback']),
+  });
 }
 
 /** An access token for the user, as if they had logged in (bypasses the grant under test elsewhere). */

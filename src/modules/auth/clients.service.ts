@@ -1,0 +1,76 @@
+// OAuth clients. Secrets are 192-bit random strings, so a fast SHA-256 hash is as safe as a slow one here
+// (nothing to brute-force) and keeps client authentication off the hot path of every refresh grant.
+import type { Kysely } from 'kysely';
+import type { ClientKind, DB } from '../../db/types.js';
+import { hashToken, randomToken, safeEqual } from '../../lib/crypto.js';
+
+/** Which grants each kind of client may use (decisions §3). */
+export const GRANTS_BY_KIND: Record<ClientKind, readonly string[]> = {
+  first_party: ['password', 'refresh_token', 'client_credentials'],
+  partner: ['authorization_code', 'implicit', 'refresh_token'],
+  public: ['authorization_code', 'implicit', 'refresh_token'],
+};
+
+export interface NewClient {
+  name: string;
+  kind: ClientKind;
+  redirectUris?: string[];
+  /** Fixed client_id (seeding); default a random one. */
+  clientId?: string;
+  /** Fixed secret (seeding); default a random one. Ignored for public clients. */
+  clientSecret?: string;
+}
+
+export interface CreatedClient {
+  id: string;
+  client_id: string;
+  /** Shown once; null for public clients. */
+  client_secret: string | null;
+  name: string;
+  kind: ClientKind;
+  redirect_uris: string[];
+  grants: string[];
+}
+
+export function hashClientSecret(secret: string): string {
+  return hashToken(secret).toString('hex');
+}
+
+export function clientSecretMatches(secretHash: string | null, secret: string): boolean {
+  return secretHash !== null && safeEqual(secretHash, hashClientSecret(secret));
+}
+
+export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Promise<CreatedClient> {
+  for (const uri of client.redirectUris ?? []) assertRedirectUri(uri);
+  const secret = client.kind === 'public' ? null : (client.clientSecret ?? randomToken(24));
+  const row = await db
+    .insertInto('oauth_clients')
+    .values({
+      client_id: client.clientId ?? `${client.kind.replace('_', '-')}-${randomToken(9)}`,
+      secret_hash: secret ? hashClientSecret(secret) : null,
+      name: client.name,
+      kind: client.kind,
+      redirect_uris: client.redirectUris ?? [],
+      grants: [...GRANTS_BY_KIND[client.kind]],
+      deleted_at: null,
+    })
+    .returning(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants'])
+    .executeTakeFirstOrThrow();
+  return { ...row, client_secret: secret };
+}
+
+/** Redirect URIs are absolute, without fragment (RFC 6749 §3.1.2); http only for loopback hosts. */
+export function assertRedirectUri(uri: string): void {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new Error(`Redirect URI ${uri} is not an absolute URL`);
+  }
+  if (url.hash) throw new Error(`Redirect URI ${uri} must not have a fragment`);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback) && !/^[a-z][a-z0-9+.-]*:$/.test(url.protocol)) {
+    throw new Error(`Redirect URI ${uri} must use https (http is allowed for loopback hosts only)`);
+  }
+  if (url.protocol === 'http:' && !loopback) throw new Error(`Redirect URI ${uri} must use https (http is allowed for loopback hosts only)`);
+}
