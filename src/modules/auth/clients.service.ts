@@ -59,7 +59,10 @@ export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Prom
   return { ...row, client_secret: secret };
 }
 
-/** Redirect URIs are absolute, without fragment (RFC 6749 §3.1.2); http only for loopback hosts. */
+/**
+ * Redirect URIs are absolute and without fragment (RFC 6749 §3.1.2): https, http on a loopback host, or a
+ * native app's private-use scheme in reverse-domain form such as `com.example.app:` (RFC 8252 §7.1).
+ */
 export function assertRedirectUri(uri: string): void {
   let url: URL;
   try {
@@ -69,8 +72,7 @@ export function assertRedirectUri(uri: string): void {
   }
   if (url.hash) throw new Error(`Redirect URI ${uri} must not have a fragment`);
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback) && !/^[a-z][a-z0-9+.-]*:$/.test(url.protocol)) {
-    throw new Error(`Redirect URI ${uri} must use https (http is allowed for loopback hosts only)`);
-  }
-  if (url.protocol === 'http:' && !loopback) throw new Error(`Redirect URI ${uri} must use https (http is allowed for loopback hosts only)`);
+  const privateUseScheme = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(url.protocol);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback) || privateUseScheme) return;
+  throw new Error(`Redirect URI ${uri} must use https (http only on loopback hosts, or a reverse-domain app scheme)`);
 }
