@@ -1,0 +1,95 @@
+// Load generation. autocannon for throughput (req/s, p50, p99); a closed loop with exact percentiles for the
+// scenarios whose targets are stated as p95.
+import autocannon from 'autocannon';
+import http from 'node:http';
+
+export interface LoadResult {
+  name: string;
+  requests: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p95?: number;
+  p99: number;
+}
+
+export interface CannonOptions {
+  name: string;
+  url: string;
+  connections?: number;
+  duration?: number;
+  amount?: number;
+  requests?: autocannon.Request[];
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+
+export async function cannon(options: CannonOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? 10,
+    ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
+    ...(options.requests ? { requests: options.requests } : {}),
+    headers: options.headers ?? {},
+    method: options.method ?? 'GET',
+    ...(options.body ? { body: options.body } : {}),
+  });
+  const non2xx = result.non2xx + result.errors + result.timeouts;
+  return {
+    name: options.name,
+    requests: result.requests.total,
+    errors: non2xx,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
+}
+
+export interface LoopRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Closed loop: `concurrency` workers each send the next request as soon as the last answered. */
+export async function closedLoop(name: string, baseUrl: string, next: (i: number) => LoopRequest, options: { concurrency?: number; requests: number }): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency ?? 4 });
+  const latencies: number[] = [];
+  let errors = 0;
+  let issued = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (issued < options.requests) {
+      const request = next(issued++);
+      const t0 = performance.now();
+      const status = await send(agent, baseUrl, request);
+      latencies.push(performance.now() - t0);
+      if (status < 200 || status >= 300) errors++;
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+  return { name, requests: latencies.length, errors, rps: latencies.length / seconds, p50: at(50), p95: at(95), p99: at(99) };
+}
+
+function send(agent: http.Agent, baseUrl: string, request: LoopRequest): Promise<number> {
+  const url = new URL(request.path, baseUrl);
+  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: request.method, agent, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...request.headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
