@@ -5,6 +5,8 @@ import { migrateToLatest } from './db/migrator.js';
 import { prepareEmbedded } from './bootstrap.js';
 import { serve } from './server.js';
 import { readConfig, withDeps } from './cli/context.js';
+import { ConfigError } from './config.js';
+import { DataDirLockedError } from './db/lock.js';
 
 const program = new Command()
   .name('gable')
@@ -62,4 +64,13 @@ export const adminCommand = program.command('admin').description('operator comma
 // Feature commands register themselves under seed / import / admin.
 // (each module adds one line here)
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // Operator mistakes (a locked data directory, a bad argument) get their message, not a stack trace.
+  if (error instanceof DataDirLockedError || error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}

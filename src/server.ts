@@ -1,6 +1,7 @@
 // The HTTP process: build the app, listen, shut down gracefully. Nothing else.
 import closeWithGrace from 'close-with-grace';
 import type { Deps } from './deps.js';
+import { closeDeps } from './deps.js';
 import { buildApp } from './app.js';
 
 export async function serve(deps: Deps): Promise<void> {
@@ -8,11 +9,8 @@ export async function serve(deps: Deps): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
-    await app.close();
-  });
-  app.addHook('onClose', async () => {
-    await deps.queue.stop();
-    await deps.database.close();
+    await app.close(); // stop accepting, finish in-flight requests
+    await closeDeps(deps); // then the job workers and the database (releases the embedded lock)
   });
   await app.listen({ port: deps.config.port, host: deps.config.host });
 }
