@@ -1,0 +1,55 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const KEY = 'ab'.repeat(32);
+
+describe('loadConfig', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gable-config-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has working defaults in embedded mode and generates a key once', () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first).toMatchObject({ port: 3000, host: '127.0.0.1', baseUrl: 'http://127.0.0.1:3000', embedded: true, databaseUrl: null, appName: 'Gable' });
+    expect(first.webUrl).toBe(first.baseUrl);
+    expect(first.secretKey).toHaveLength(32);
+    expect(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim()).toBe(first.secretKey.toString('hex'));
+    expect(loadConfig({ DATA_DIR: dataDir }).secretKey.equals(first.secretKey)).toBe(true);
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+
+  it('lists every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', BASE_URL: 'ftp://x', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY: 'maybe' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['PORT', 'BASE_URL', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY', 'SECRET_KEY']) expect(problems).toContain(name);
+  });
+
+  it('requires SECRET_KEY with DATABASE_URL and accepts hex or base64', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x' })).toThrow(/SECRET_KEY is required/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: KEY }).secretKey.toString('hex')).toBe(KEY);
+    const base64 = Buffer.from(KEY, 'hex').toString('base64');
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: base64 }).secretKey.toString('hex')).toBe(KEY);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: 'short' })).toThrow(/32 bytes/);
+  });
+
+  it('always runs workers in-process in embedded mode', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), WORKERS_IN_PROCESS: 'false' }).workersInProcess).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: KEY, WORKERS_IN_PROCESS: 'false' }).workersInProcess).toBe(false);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { deriveKey, hashToken, randomToken, safeEqual, SecretBox } from './crypto.js';
+
+const master = Buffer.alloc(32, 7);
+
+describe('crypto', () => {
+  it('makes 256-bit URL-safe tokens and hashes them with SHA-256', () => {
+    const token = randomToken();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(randomToken()).not.toBe(token);
+    expect(hashToken(token)).toHaveLength(32);
+    expect(hashToken(token).equals(hashToken(token))).toBe(true);
+  });
+
+  it('derives different keys for different purposes', () => {
+    expect(deriveKey(master, 'a').equals(deriveKey(master, 'b'))).toBe(false);
+    expect(deriveKey(master, 'a').equals(deriveKey(master, 'a'))).toBe(true);
+  });
+
+  it('encrypts at rest with a fresh IV and detects tampering', () => {
+    const box = new SecretBox(master);
+    const sealed = box.encrypt('JBSWY3DPEHPK3PXP');
+    expect(sealed).not.toContain('JBSWY3DPEHPK3PXP');
+    expect(box.encrypt('JBSWY3DPEHPK3PXP')).not.toBe(sealed);
+    expect(box.decrypt(sealed)).toBe('JBSWY3DPEHPK3PXP');
+    const parts = sealed.split('.');
+    const flipped = parts[3]!.startsWith('A') ? `B${parts[3]!.slice(1)}` : `A${parts[3]!.slice(1)}`;
+    expect(() => box.decrypt([parts[0], parts[1], parts[2], flipped].join('.'))).toThrow();
+    expect(() => new SecretBox(Buffer.alloc(32, 8)).decrypt(sealed)).toThrow();
+  });
+
+  it('compares in constant time and handles different lengths', () => {
+    expect(safeEqual('abc', 'abc')).toBe(true);
+    expect(safeEqual('abc', 'abd')).toBe(false);
+    expect(safeEqual('abc', 'abcd')).toBe(false);
+  });
+});
