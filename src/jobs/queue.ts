@@ -7,6 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TaskDefinition } from './task.js';
+import type { DB } from '../db/types.js';
 
 export const QUEUE_SCHEMA = 'pgboss';
 
@@ -61,7 +62,7 @@ export class JobQueue {
   }
 
   /** Enqueue inside the caller's transaction (pass `trx`) or on its own (pass `db`). */
-  async enqueue<S extends TSchema>(executor: Kysely<unknown>, task: TaskDefinition<S>, payload: Static<S>, options: EnqueueOptions = {}): Promise<string | null> {
+  async enqueue<S extends TSchema>(executor: Kysely<DB>, task: TaskDefinition<S>, payload: Static<S>, options: EnqueueOptions = {}): Promise<string | null> {
     if (!this.started) throw new Error('The job queue is not started');
     if (!this.tasks.has(task.name)) throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
     if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
