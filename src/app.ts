@@ -12,6 +12,7 @@ import { registerOpenApi } from './platform/openapi.js';
 import { opsRoutes } from './platform/ops.routes.js';
 import { parseQueryString } from './platform/querystring.js';
 import { ErrorBody } from './platform/schemas.js';
+import { createValidatorCompiler } from './platform/validation.js';
 import { featureRoutes } from './modules/index.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -28,8 +29,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(createValidatorCompiler());
 
   app.addSchema(ErrorBody);
   app.addHook('onRequest', async (request, reply) => {

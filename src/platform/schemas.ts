@@ -4,6 +4,7 @@ import { Type, type TSchema, type TObject, type TProperties } from '@sinclair/ty
 export const Uuid = Type.String({ format: 'uuid' });
 /** Fractional epoch seconds. */
 export const EpochSeconds = Type.Number();
+/** `T | null`. (Bodies are validated without type coercion — platform/validation.ts — so null stays null.) */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ code: Type.Literal('OK'), data });

@@ -6,6 +6,8 @@ import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const ACL_WORDS = ['Admin', 'CRM', 'Marketing', 'Deals'] as const;
 export type AclWord = (typeof ACL_WORDS)[number];
 /** 'Member' = any membership, whatever its ACL. */
@@ -20,6 +22,8 @@ export interface BrandReach {
 
 /** The brand's ancestor chain and the user's ACL there; null when the brand does not exist (or is deleted). */
 export async function brandReach(db: Kysely<DB>, userId: string, brandId: string): Promise<BrandReach | null> {
+  // A malformed id names no brand; without this check it would reach SQL and fail there as a 500.
+  if (!UUID.test(brandId)) return null;
   const rows = await sql<{ id: string; acl: string[] | null }>`
     with recursive chain(id, parent, depth) as (
       select id, parent, 0 from brands where id = ${brandId} and deleted_at is null

@@ -1,0 +1,20 @@
+// Request validation with two Ajv instances. Query strings, path parameters and headers arrive as text, so
+// they are coerced ("50" → 50, one value → [value]). JSON bodies are not: decisions §1 says a body field of the
+// wrong type is a 400, and coercion would silently turn `null` into "" or `false` into null.
+import { Ajv, type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+const COMMON: Options = { useDefaults: true, removeAdditional: true, allErrors: true, strict: false };
+
+function createAjv(options: Options): Ajv {
+  const ajv = new Ajv({ ...COMMON, ...options });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const forBodies = createAjv({ coerceTypes: false });
+  const forText = createAjv({ coerceTypes: 'array' });
+  return ({ schema, httpPart }) => (httpPart === 'body' ? forBodies : forText).compile(schema as object);
+}
