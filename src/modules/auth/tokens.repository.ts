@@ -63,3 +63,50 @@ export function findBearer(db: Kysely<DB>, tokenHash: Buffer) {
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
+
+/**
+ * The refresh token with its family, the refresh row locked (FOR UPDATE): of two concurrent refreshes with one
+ * token, the second waits for the first to commit and then sees rotated_at set.
+ */
+export function findRefreshTokenForUpdate(db: Kysely<DB>, tokenHash: Buffer) {
+  return db
+    .selectFrom('refresh_tokens as r')
+    .innerJoin('token_families as f', 'f.id', 'r.family')
+    .leftJoin('users as u', 'u.id', 'f.user')
+    .select([
+      'r.family',
+      'r.expires_at as token_expires_at',
+      'r.rotated_at',
+      'f.client',
+      'f.user',
+      'f.brand',
+      'f.expires_at as family_expires_at',
+      'f.revoked_at',
+      'u.deleted_at as user_deleted_at',
+    ])
+    .where('r.token_hash', '=', tokenHash)
+    .forUpdate('r')
+    .executeTakeFirst();
+}
+
+export async function markRefreshTokenRotated(db: Kysely<DB>, tokenHash: Buffer, at: Date): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ rotated_at: at }).where('token_hash', '=', tokenHash).execute();
+}
+
+/** Revokes every token of the family at once (the bearer check and the refresh grant read revoked_at). */
+export async function revokeFamily(db: Kysely<DB>, family: string, at: Date, reason: string): Promise<void> {
+  await db.updateTable('token_families').set({ revoked_at: at, revoked_reason: reason }).where('id', '=', family).where('revoked_at', 'is', null).execute();
+}
+
+/** The family (and its client) of an access or refresh token, for RFC 7009 revocation. */
+export async function findFamilyOfToken(db: Kysely<DB>, tokenHash: Buffer, kind: 'access_token' | 'refresh_token') {
+  const query =
+    kind === 'access_token'
+      ? db.selectFrom('access_tokens as t').innerJoin('token_families as f', 'f.id', 't.family')
+      : db.selectFrom('refresh_tokens as t').innerJoin('token_families as f', 'f.id', 't.family');
+  return query.select(['f.id as family', 'f.client']).where('t.token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function markFamilyMfaValidated(db: Kysely<DB>, family: string): Promise<void> {
+  await db.updateTable('token_families').set({ mfa_validated: true }).where('id', '=', family).execute();
+}

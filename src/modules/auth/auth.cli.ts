@@ -1,0 +1,89 @@
+// `gable admin client create|list`: OAuth clients are made by operators, never through the API (decisions §2).
+import type { Command } from 'commander';
+import { print, withDeps } from '../../cli/context.js';
+import type { Deps } from '../../deps.js';
+import type { ClientKind } from '../../db/types.js';
+import { createOAuthClient } from './clients.service.js';
+import { listClients } from './clients.repository.js';
+
+const KINDS: readonly ClientKind[] = ['first_party', 'partner', 'public'];
+
+interface CreateOptions {
+  name: string;
+  kind: string;
+  redirectUri: string[];
+  json?: boolean;
+}
+
+/** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
+export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;
+
+export function registerClientCommands(admin: Command, withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run)): void {
+  const client = admin.command('client').description('OAuth clients: first-party apps, partner integrations, public (PKCE) apps');
+
+  client
+    .command('create')
+    .description('register an OAuth client; its secret is printed once and cannot be shown again')
+    .requiredOption('--name <name>', 'display name (shown on the consent page)')
+    .requiredOption('--kind <kind>', `one of ${KINDS.join(', ')}`)
+    .option('--redirect-uri <uri>', 'an allowed redirect URI, exact match (repeat for several)', collect, [])
+    .option('--json', 'print JSON')
+    .action(async (options: CreateOptions) => {
+      const problem = createProblem(options);
+      if (problem) {
+        console.error(problem);
+        process.exitCode = 1;
+        return;
+      }
+      await withCommandDeps(async (deps) => {
+        try {
+          const created = await createOAuthClient(deps.db, { name: options.name, kind: options.kind as ClientKind, redirectUris: options.redirectUri });
+          if (options.json) print(created, true);
+          else console.log(describeCreated(created));
+        } catch (error) {
+          // assertRedirectUri explains a bad redirect URI in plain words: print that, not a stack trace.
+          if (!(error instanceof Error) || !error.message.startsWith('Redirect URI')) throw error;
+          console.error(error.message);
+          process.exitCode = 1;
+        }
+      });
+    });
+
+  client
+    .command('list')
+    .description('list OAuth clients (secrets are never shown)')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      await withCommandDeps(async (deps) => {
+        const clients = await listClients(deps.db);
+        if (options.json) return print(clients, true);
+        if (clients.length === 0) return void console.log('no OAuth clients');
+        for (const c of clients) {
+          const deleted = c.deleted_at ? ' (deleted)' : '';
+          console.log(`${c.client_id}  ${c.kind}  ${c.name}${deleted}  grants: ${c.grants.join(',')}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}`);
+        }
+      });
+    });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function createProblem(options: CreateOptions): string | null {
+  if (!KINDS.includes(options.kind as ClientKind)) return `--kind must be one of ${KINDS.join(', ')}`;
+  if (!options.name.trim()) return '--name must not be empty';
+  if (options.kind !== 'first_party' && options.redirectUri.length === 0) return `a ${options.kind} client needs at least one --redirect-uri`;
+  return null;
+}
+
+function describeCreated(created: Awaited<ReturnType<typeof createOAuthClient>>): string {
+  return [
+    `client_id:     ${created.client_id}`,
+    `client_secret: ${created.client_secret ?? '(none: public client, use PKCE)'}`,
+    `kind:          ${created.kind}`,
+    `grants:        ${created.grants.join(', ')}`,
+    ...(created.redirect_uris.length ? [`redirect URIs: ${created.redirect_uris.join(' ')}`] : []),
+    ...(created.client_secret ? ['The secret is shown only now; store it safely.'] : []),
+  ].join('\n');
+}

@@ -1,0 +1,17 @@
+// Client-credentials grant (first-party clients only): a token for the client itself, no user, no refresh token.
+import type { Deps } from '../../deps.js';
+import type { ClientRow } from './clients.repository.js';
+import type { TokenResponse } from './oauth.schemas.js';
+import { issueNewFamily } from './tokens.service.js';
+
+export async function clientCredentialsGrant(deps: Deps, client: ClientRow): Promise<TokenResponse> {
+  const tokens = await issueNewFamily(deps.db, deps.clock, {
+    user: null,
+    client: client.id,
+    brand: null,
+    grantType: 'client_credentials',
+    mfaValidated: false,
+    withRefreshToken: false,
+  });
+  return { access_token: tokens.access_token, expires_in: tokens.expires_in, code: 'OK', token_type: 'Bearer' };
+}

@@ -1,0 +1,24 @@
+// SQL of OAuth clients: lookups for client authentication and the operator listing.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+
+/** A live (not deleted) client by its public client_id. */
+export function findLiveClient(db: Kysely<DB>, clientId: string) {
+  return db
+    .selectFrom('oauth_clients')
+    .select(['id', 'client_id', 'secret_hash', 'name', 'kind', 'redirect_uris', 'grants'])
+    .where('client_id', '=', clientId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export type ClientRow = NonNullable<Awaited<ReturnType<typeof findLiveClient>>>;
+
+export function listClients(db: Kysely<DB>) {
+  return db
+    .selectFrom('oauth_clients')
+    .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'created_at', 'deleted_at'])
+    .orderBy('created_at')
+    .orderBy('client_id')
+    .execute();
+}

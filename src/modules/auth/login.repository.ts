@@ -1,0 +1,17 @@
+// SQL of the password grant: the live user behind a login name.
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+
+/** Emails compare case-insensitively (users_email_live_idx is on lower(email) of live users). */
+export function findLiveUserByEmail(db: Kysely<DB>, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'password_hash'])
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function isLiveUser(db: Kysely<DB>, userId: string) {
+  return db.selectFrom('users').select('id').where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+}

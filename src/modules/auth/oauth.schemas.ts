@@ -1,0 +1,57 @@
+// Wire shapes of /oauth2/token, /oauth2/revoke and the RFC 8414 metadata document.
+import { Type, type Static } from '@sinclair/typebox';
+import { Uuid } from '../../platform/schemas.js';
+import { UserRecord } from '../users/users.schemas.js';
+
+const Field = (description: string) => Type.Optional(Type.String({ description }));
+
+/** One body for every grant (JSON or form-encoded); which fields are required depends on grant_type. */
+export const TokenRequestBody = Type.Object({
+  grant_type: Type.String({ description: 'password, refresh_token, client_credentials or authorization_code' }),
+  client_id: Field('Client id (or send it with HTTP Basic)'),
+  client_secret: Field('Client secret of confidential clients (or HTTP Basic)'),
+  username: Field('password grant: the email address (case-insensitive)'),
+  password: Field('password grant'),
+  refresh_token: Field('refresh_token grant'),
+  code: Field('authorization_code grant: the code from the redirect'),
+  redirect_uri: Field('authorization_code grant: the redirect_uri of the authorization request, exactly'),
+  code_verifier: Field('authorization_code grant: the PKCE verifier (required when a code_challenge was sent)'),
+});
+export type TokenRequestBody = Static<typeof TokenRequestBody>;
+
+export const TokenResponse = Type.Object(
+  {
+    access_token: Type.String(),
+    refresh_token: Type.Optional(Type.String({ description: 'Not issued by the client_credentials grant' })),
+    expires_in: Type.Integer({ description: 'Seconds (2678400)' }),
+    code: Type.Literal('OK'),
+    token_type: Type.Literal('Bearer'),
+    data: Type.Optional(UserRecord),
+    brand: Type.Optional(Uuid),
+  },
+  { description: '`data` (the user) only for the password grant; `brand` only for the authorization_code grant.' },
+);
+export type TokenResponse = Static<typeof TokenResponse>;
+
+export const RevokeBody = Type.Object({
+  token: Type.String({ description: 'An access or refresh token' }),
+  token_type_hint: Field('access_token or refresh_token'),
+  client_id: Field('Client id (or HTTP Basic)'),
+  client_secret: Field('Client secret (or HTTP Basic)'),
+});
+export type RevokeBody = Static<typeof RevokeBody>;
+
+export const RevokeResponse = Type.Object({ code: Type.Literal('OK') });
+
+export const AuthorizationServerMetadata = Type.Object({
+  issuer: Type.String(),
+  authorization_endpoint: Type.String(),
+  token_endpoint: Type.String(),
+  revocation_endpoint: Type.String(),
+  grant_types_supported: Type.Array(Type.String()),
+  response_types_supported: Type.Array(Type.String()),
+  code_challenge_methods_supported: Type.Array(Type.String()),
+  token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
+});
+export type AuthorizationServerMetadata = Static<typeof AuthorizationServerMetadata>;

@@ -1,0 +1,47 @@
+// Password grant (first-party clients only): email + password → a new token family and the user record.
+import type { Deps } from '../../deps.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
+import { loadUserRecord } from '../users/users.service.js';
+import type { ClientRow } from './clients.repository.js';
+import { findLiveUserByEmail } from './login.repository.js';
+import { oauthErrors } from './oauth-errors.js';
+import type { TokenResponse } from './oauth.schemas.js';
+import { issueNewFamily } from './tokens.service.js';
+
+export async function passwordGrant(deps: Deps, client: ClientRow, username: string, password: string, ip: string): Promise<TokenResponse> {
+  // Unknown accounts count too, so a 429 does not reveal whether an email is registered.
+  const keys: AttemptKey[] = [
+    { key: `account:${username.trim().toLowerCase()}`, policy: ACCOUNT_POLICY },
+    { key: `ip:${ip}`, policy: IP_POLICY },
+  ];
+  const limiter = new AttemptLimiter(deps.db, deps.clock);
+  // Counted as a failure up front, so parallel guesses cannot all slip past the limit during the slow hash.
+  await limiter.claim(keys);
+
+  const user = await findLiveUserByEmail(deps.db, username.trim());
+  // verifyPassword does the same work for a missing user or hash: timing does not reveal accounts.
+  const valid = await verifyPassword(user?.password_hash ?? null, password);
+  if (!user || !valid) throw oauthErrors.invalidGrant('Wrong email or password');
+  // Not a failure after all. Only the account's consecutive count resets (IP_POLICY.resetOnSuccess is false):
+  // resetting the IP would let one valid account launder the failures of a password-spraying run.
+  await limiter.refund(keys);
+
+  // A new login never starts MFA-validated: with MFA enabled it must call POST /users/self/mfa/validate.
+  const tokens = await issueNewFamily(deps.db, deps.clock, {
+    user: user.id,
+    client: client.id,
+    brand: null,
+    grantType: 'password',
+    mfaValidated: false,
+    withRefreshToken: true,
+  });
+  return {
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token!,
+    expires_in: tokens.expires_in,
+    code: 'OK',
+    token_type: 'Bearer',
+    data: await loadUserRecord(deps, user.id),
+  };
+}

@@ -1,0 +1,82 @@
+// /users/self/mfa: TOTP set-up, verification, per-login validation and removal. Wiring only.
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { actorOf, userIdOf } from '../../platform/auth.js';
+import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
+import type { FeatureRoutes } from '../index.js';
+import { UserRecord } from '../users/users.schemas.js';
+import { MfaCodeBody } from './mfa.schemas.js';
+import { disableMfa, setupMfa, validateMfa, verifyMfa, type MfaCaller } from './mfa.service.js';
+
+const TAGS = ['MFA'];
+const MFA_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 409);
+
+function callerOf(request: FastifyRequest): MfaCaller {
+  const actor = actorOf(request);
+  return { userId: userIdOf(request), family: actor.family, boundBrand: actor.boundBrand };
+}
+
+export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
+  app.post(
+    '/users/self/mfa/setup',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Set up TOTP multi-factor authentication',
+        description: 'Returns the user with `mfa_url` (otpauth:// URI) and `mfa_qr_code` (PNG data URI); MFA stays disabled until verified. 409 when already enabled.',
+        response: { 200: Envelope(UserRecord), ...MFA_ERRORS },
+      },
+    },
+    async (request) => ok(await setupMfa(deps, callerOf(request))),
+  );
+
+  app.post(
+    '/users/self/mfa/verify',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Enable MFA with a first authenticator code',
+        description: 'Enables MFA and marks the current login (token family) validated. A wrong or reused code answers 400 with attributes.token.',
+        body: MfaCodeBody,
+        response: { 200: Envelope(UserRecord), ...MFA_ERRORS },
+      },
+    },
+    async (request) => ok(await verifyMfa(deps, callerOf(request), request.body.token)),
+  );
+
+  app.post(
+    '/users/self/mfa/validate',
+    {
+      // The one route an unvalidated login may call: it is how the login becomes validated.
+      config: { mfa: 'exempt' },
+      schema: {
+        tags: TAGS,
+        summary: 'Validate this login with an authenticator code',
+        description: 'Needed once per login (token family) when MFA is enabled; until then every other request answers 401 MFARequired.',
+        body: MfaCodeBody,
+        response: { 204: Type.Null({ description: 'Login validated' }), ...MFA_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await validateMfa(deps, callerOf(request), request.body.token);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/users/self/mfa',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Remove MFA',
+        description: 'Needs a current authenticator code.',
+        body: MfaCodeBody,
+        response: { 204: Type.Null({ description: 'MFA removed' }), ...MFA_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await disableMfa(deps, callerOf(request), request.body.token);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,91 @@
+// TOTP multi-factor authentication (spec §3 state table, decisions §4). The secret is encrypted at rest; a code
+// is accepted at most once; wrong codes count against a per-user attempt budget; validation is a property of the
+// token family (the login), so refreshed pairs inherit it.
+import QRCode from 'qrcode';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { ACCOUNT_POLICY, AttemptLimiter, type AttemptKey } from '../../platform/attempts.js';
+import { markFamilyMfaValidated } from '../auth/tokens.repository.js';
+import type { UserRecord } from '../users/users.schemas.js';
+import { loadUserRecord } from '../users/users.service.js';
+import { clearMfa, consumeStep, enableMfa, findMfaState, storePendingSecret } from './mfa.repository.js';
+import { matchingStep, newTotpSecret, totpUri } from './totp.js';
+
+/** The login the request belongs to. */
+export interface MfaCaller {
+  userId: string;
+  family: string;
+  /** Brand a partner token is bound to (shown as the record's brand). */
+  boundBrand: string | null;
+}
+
+/** Starts (or restarts) set-up: a new secret, not yet enabled. 409 once MFA is enabled. */
+export async function setupMfa(deps: Deps, caller: MfaCaller): Promise<UserRecord> {
+  const state = await mfaState(deps, caller.userId);
+  if (state.mfa_enabled) throw errors.conflict('MFA is already enabled: disable it with DELETE /users/self/mfa before setting it up again');
+  const secret = newTotpSecret();
+  await storePendingSecret(deps.db, caller.userId, deps.secrets.encrypt(secret), deps.clock.now());
+  const mfaUrl = totpUri(deps.config.appName, state.email, secret);
+  const mfaQrCode = await QRCode.toDataURL(mfaUrl);
+  return { ...(await userRecord(deps, caller)), mfa_url: mfaUrl, mfa_qr_code: mfaQrCode };
+}
+
+/** Proves the authenticator works: enables MFA and marks the current login validated. */
+export async function verifyMfa(deps: Deps, caller: MfaCaller, token: string): Promise<UserRecord> {
+  const state = await mfaState(deps, caller.userId);
+  if (state.mfa_enabled) throw errors.conflict('MFA is already enabled: use POST /users/self/mfa/validate to validate a new login');
+  if (!state.mfa_secret) throw errors.conflict('MFA is not set up: call POST /users/self/mfa/setup first');
+  await checkCode(deps, caller.userId, state.mfa_secret, token);
+  await deps.db.transaction().execute(async (trx) => {
+    await enableMfa(trx, caller.userId, deps.clock.now());
+    await markFamilyMfaValidated(trx, caller.family);
+  });
+  return userRecord(deps, caller);
+}
+
+/** Validates the current login (token family) of a user with MFA enabled. */
+export async function validateMfa(deps: Deps, caller: MfaCaller, token: string): Promise<void> {
+  await checkUserTotp(deps, caller.userId, token);
+  await markFamilyMfaValidated(deps.db, caller.family);
+}
+
+/**
+ * The code check alone, for sign-ins that have no token family yet (the web pages): 409 when MFA is not
+ * enabled, 400 for a wrong or reused code, 429 when the user's budget is spent.
+ */
+export async function checkUserTotp(deps: Deps, userId: string, token: string): Promise<void> {
+  const state = await mfaState(deps, userId);
+  if (!state.mfa_enabled || !state.mfa_secret) throw errors.conflict('MFA is not enabled for this user: nothing to validate');
+  await checkCode(deps, userId, state.mfa_secret, token);
+}
+
+/** Removes MFA (enabled, or a set-up never verified); needs a current code either way. */
+export async function disableMfa(deps: Deps, caller: MfaCaller, token: string): Promise<void> {
+  const state = await mfaState(deps, caller.userId);
+  if (!state.mfa_secret) throw errors.conflict('MFA is not set up for this user: nothing to remove');
+  await checkCode(deps, caller.userId, state.mfa_secret, token);
+  await clearMfa(deps.db, caller.userId, deps.clock.now());
+}
+
+/** 429 when the user's code budget is spent; 400 (attributes.token) for a wrong or already used code. */
+async function checkCode(deps: Deps, userId: string, encryptedSecret: string, token: string): Promise<void> {
+  const keys: AttemptKey[] = [{ key: `mfa:${userId}`, policy: ACCOUNT_POLICY }];
+  const limiter = new AttemptLimiter(deps.db, deps.clock);
+  // Counted as a failure up front (refunded on success), so parallel guesses cannot outrun the limit.
+  await limiter.claim(keys);
+  const step = matchingStep(deps.secrets.decrypt(encryptedSecret), token.trim(), deps.clock.now());
+  if (step === null) throw errors.invalidField('token', 'is not a valid authenticator code');
+  // A replay is as suspicious as a wrong code: it stays counted too.
+  if (!(await consumeStep(deps.db, userId, step))) throw errors.invalidField('token', 'has already been used: wait for the next code');
+  await limiter.refund(keys);
+}
+
+async function mfaState(deps: Deps, userId: string) {
+  const state = await findMfaState(deps.db, userId);
+  if (!state) throw errors.notFound('User');
+  return state;
+}
+
+function userRecord(deps: Deps, caller: MfaCaller): Promise<UserRecord> {
+  return loadUserRecord(deps, caller.userId, caller.boundBrand ? { brand: caller.boundBrand } : {});
+}
