@@ -1,0 +1,80 @@
+// /users/self: the caller's own record, profile, password and active brand. Wiring only.
+import { Type } from '@sinclair/typebox';
+import { errors } from '../../errors.js';
+import { actorOf, userIdOf } from '../../platform/auth.js';
+import { headerBrand } from '../../platform/brand-context.js';
+import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
+import type { FeatureRoutes } from '../index.js';
+import { changeActiveBrand, changePassword, updateSelf } from './self.service.js';
+import { ChangePasswordBody, UpdateSelfBody, UserRecord } from './users.schemas.js';
+import { loadUserRecord } from './users.service.js';
+
+const TAGS = ['Users'];
+
+export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
+  // The record's `brand` is the request's brand context. Without X-RECHAT-BRAND it is the bound brand of a
+  // partner token, else the active brand (the record computes that fallback in its own query: no extra query).
+  const recordBrand = async (request: Parameters<typeof actorOf>[0]) => (await headerBrand(deps, request)) ?? actorOf(request).boundBrand;
+
+  app.get(
+    '/users/self',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The calling user',
+        description: '`brand` is the brand context of the request (X-RECHAT-BRAND, else the active brand).',
+        response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => ok(await loadUserRecord(deps, userIdOf(request), { brand: await recordBrand(request) })),
+  );
+
+  app.patch(
+    '/users/self',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Update your profile',
+        description: 'Only the fields sent change. Unknown fields, and `email`, are ignored.',
+        body: UpdateSelfBody,
+        response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => ok(await updateSelf(deps, userIdOf(request), request.body, await recordBrand(request))),
+  );
+
+  app.patch(
+    '/users/self/password',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Change your password',
+        description: 'New password at least 8 characters; a wrong old password answers 403. Every other session (token family) of the user is revoked.',
+        body: ChangePasswordBody,
+        response: { 204: Type.Null({ description: 'Password changed' }), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      await changePassword(deps, actorOf(request), request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.patch(
+    '/users/self/active-brand',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Choose your active brand',
+        description: 'The brand comes from the X-RECHAT-BRAND header (required) and must be one you can reach.',
+        headers: Type.Object({ 'x-rechat-brand': Type.Optional(Type.String({ description: 'Brand uuid' })) }),
+        response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async (request) => {
+      const brand = await headerBrand(deps, request);
+      if (!brand) throw errors.invalidField('X-RECHAT-BRAND', 'is required: send the brand to make active');
+      return ok(await changeActiveBrand(deps, userIdOf(request), brand));
+    },
+  );
+};
