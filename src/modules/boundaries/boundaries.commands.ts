@@ -1,0 +1,84 @@
+// `gable seed boundaries` and `gable import boundaries FILE --type TYPE …`.
+import { readFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { withDeps } from '../../cli/context.js';
+import { BOUNDARY_TYPES, type BoundaryType } from './boundaries.model.js';
+import { parseBoundaryFile } from './boundaries.import.js';
+import { loadBoundaries, seedShippedBoundaries, type LoadProgress } from './boundaries.loader.js';
+
+const MAX_PROBLEMS_SHOWN = 50;
+
+export function registerBoundaryCommands(seed: Command, importCmd: Command): void {
+  seed
+    .command('boundaries')
+    .description('load the shipped boundaries: Natural Earth countries, US Census states and counties (idempotent)')
+    .action(async () => {
+      await withDeps({}, async (deps) => {
+        const progress = progressReporter('boundaries');
+        const written = await seedShippedBoundaries(deps.db, {}, progress.update);
+        progress.stop();
+        console.log(`boundaries: ${written} loaded`);
+      });
+    });
+
+  importCmd
+    .command('boundaries')
+    .description('import a GeoJSON FeatureCollection of Polygon / MultiPolygon features (all or nothing; idempotent by id)')
+    .argument('<file>', 'GeoJSON file')
+    .addOption(new Option('--type <type>', 'boundary type of every feature').choices(BOUNDARY_TYPES).makeOptionMandatory())
+    .option('--title-field <field>', 'property holding the title (default: name, NAME, wof:name or title)')
+    .option('--id-field <field>', "property holding the stable id (default: the feature's id)")
+    .option('--country <cc>', 'ISO country code of every feature')
+    .option('--state <name>', 'state name of every feature')
+    .action(async (file: string, options: { type: BoundaryType; titleField?: string; idField?: string; country?: string; state?: string }) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        console.error(`${file}: ${(error as Error).message}`);
+        process.exitCode = 1;
+        return;
+      }
+      const { boundaries, problems } = parseBoundaryFile(json, options);
+      if (problems.length) {
+        for (const p of problems.slice(0, MAX_PROBLEMS_SHOWN)) console.error(p.index < 0 ? `${file}: ${p.reason}` : `feature ${p.index}: ${p.reason}`);
+        if (problems.length > MAX_PROBLEMS_SHOWN) console.error(`… and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
+        console.error(`${problems.length} invalid feature(s): nothing imported`);
+        process.exitCode = 1;
+        return;
+      }
+      await withDeps({}, async (deps) => {
+        const progress = progressReporter(file);
+        const written = await loadBoundaries(deps.db, boundaries, progress.update);
+        progress.stop();
+        console.log(`${file}: ${written} boundaries imported`);
+      });
+    });
+}
+
+/** A progress bar on a terminal; on a pipe or in CI, a line every ~10 %. */
+function progressReporter(label: string): { update: LoadProgress; stop(): void } {
+  if (process.stdout.isTTY) {
+    const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {value}/{total}` }, cliProgress.Presets.shades_classic);
+    let started = false;
+    return {
+      update: (written, total) => {
+        if (!started) bar.start(total, 0);
+        started = true;
+        bar.update(written);
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let lastDecile = -1;
+  return {
+    update: (written, total) => {
+      const decile = Math.floor((written / total) * 10);
+      if (decile === lastDecile) return;
+      lastDecile = decile;
+      console.log(`${label}: ${written}/${total}`);
+    },
+    stop: () => undefined,
+  };
+}

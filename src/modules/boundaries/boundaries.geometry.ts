@@ -1,0 +1,108 @@
+// Geometry model of boundaries without PostGIS, and the containment predicate other modules reuse.
+//
+// A boundary's GeoJSON (Polygon or MultiPolygon, [lon, lat]) is kept verbatim in boundaries.geometry and is
+// also split into boundary_rings, one row per ring: (boundary, polygon_index, ring_index, is_hole, polygon, box).
+// Ring 0 of each polygon is its outer ring, the others are its holes (GeoJSON order).
+//
+// Containment rule: a point is inside a boundary when it is inside some outer ring and not strictly inside a
+// hole of that same polygon. Edges count as inside (the boundary is a closed set): a listing on a county line
+// belongs to both counties, and a point on a lake's shore is still in the county. PostgreSQL's `polygon @> point`
+// is already inclusive on edges (within its 1e-6 geometric tolerance); for holes we exclude the hole's edge by
+// requiring a non-zero distance to the ring's outline.
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import type { MultiPolygon, Polygon, Position } from 'geojson';
+
+export type BoundaryGeometry = Polygon | MultiPolygon;
+
+/**
+ * SQL predicate: the point `point` (an SQL `point` expression, x = longitude, y = latitude, e.g.
+ * `sql.ref('listings.location')`) lies inside ANY of the boundaries `boundaryIds`, honouring holes and
+ * multi-polygons, edges inclusive.
+ *
+ * Usage (listings search):
+ *   db.selectFrom('listings').selectAll()
+ *     .where(boundaryContainsPoint(['<uuid>', …], sql.ref('listings.location')))
+ *
+ * Index use: the first condition compares the point with ONE box, the bounding box of all the outer rings
+ * (an InitPlan computed once per query), so a GiST index on the listings' point column (`location <@ $box`)
+ * narrows the candidates before the exact test; without it PostgreSQL probed the rings once per listing
+ * (measured: 200k listings, two counties: 6.5 s without, 2 ms with). The exact test then finds the candidate's
+ * rings through the GiST index on boundary_rings.box (`box @> box(p, p)`; `box @> point` is not indexable).
+ * `boundaryIds` is an array of uuids or an SQL expression yielding uuid[].
+ */
+export function boundaryContainsPoint(boundaryIds: readonly string[] | Expression<string[]>, point: Expression<unknown>): RawBuilder<boolean> {
+  const ids = Array.isArray(boundaryIds) ? sql`${sql.val(boundaryIds)}::uuid[]` : sql`${boundaryIds as Expression<string[]>}`;
+  return sql<boolean>`(${point} <@ (
+    select box(point(min((r.box[1])[0]), min((r.box[1])[1])), point(max((r.box[0])[0]), max((r.box[0])[1])))
+    from boundary_rings as r
+    where r.boundary = any(${ids}) and not r.is_hole
+  )
+  and exists (
+    select 1 from boundary_rings as outer_ring
+    where outer_ring.boundary = any(${ids})
+      and not outer_ring.is_hole
+      and outer_ring.box @> box(${point}, ${point})
+      and outer_ring.polygon @> ${point}
+      and not exists (
+        select 1 from boundary_rings as hole
+        where hole.boundary = outer_ring.boundary
+          and hole.polygon_index = outer_ring.polygon_index
+          and hole.is_hole
+          and hole.box @> box(${point}, ${point})
+          and hole.polygon @> ${point}
+          and (${point} <-> path(hole.polygon)) > 1e-9
+      )
+  ))`;
+}
+
+export interface RingRow {
+  polygonIndex: number;
+  ringIndex: number;
+  isHole: boolean;
+  /** PostgreSQL polygon literal, closing position dropped (a polygon is implicitly closed). */
+  polygon: string;
+  /** PostgreSQL box literal '(x2,y2),(x1,y1)'. */
+  box: string;
+}
+
+export function polygonsOf(geometry: BoundaryGeometry): Position[][][] {
+  return geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+}
+
+/** One row per ring of the geometry, for boundary_rings. */
+export function ringsOf(geometry: BoundaryGeometry): RingRow[] {
+  const rows: RingRow[] = [];
+  polygonsOf(geometry).forEach((rings, polygonIndex) => {
+    rings.forEach((ring, ringIndex) => {
+      const open = isClosed(ring) ? ring.slice(0, -1) : ring;
+      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      for (const [x = 0, y = 0] of open) {
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+      }
+      rows.push({
+        polygonIndex,
+        ringIndex,
+        isHole: ringIndex > 0,
+        polygon: `(${open.map(([x, y]) => `(${x},${y})`).join(',')})`,
+        box: `(${maxX},${maxY}),(${minX},${minY})`,
+      });
+    });
+  });
+  return rows;
+}
+
+export function isClosed(ring: Position[]): boolean {
+  const first = ring[0];
+  const last = ring[ring.length - 1];
+  return !!first && !!last && first[0] === last[0] && first[1] === last[1];
+}
+
+/** The same geometry with every ring closed (first position repeated last), as GeoJSON requires. */
+export function closeRings<G extends BoundaryGeometry>(geometry: G): G {
+  const close = (ring: Position[]) => (isClosed(ring) ? ring : [...ring, ring[0]!]);
+  if (geometry.type === 'Polygon') return { ...geometry, coordinates: geometry.coordinates.map(close) };
+  return { ...geometry, coordinates: (geometry as MultiPolygon).coordinates.map((rings) => rings.map(close)) } as G;
+}
