@@ -1,0 +1,94 @@
+// Display strings of a listing (`formatted`): US conventions (ft², acres, "$450,000"), since the MLS feeds this
+// server speaks are American; the raw metric values stay in the record for anyone who formats differently.
+import type { Formatted, FormattedAttribute } from './listings.schemas.js';
+
+export const SQUARE_FEET_PER_SQUARE_METER = 10.763910416709722;
+const SQUARE_METERS_PER_ACRE = 4046.8564224;
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+export function formatMoney(amount: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 });
+    } catch {
+      // Not an ISO 4217 code Intl knows: fall back to "450,000 XYZ" rather than failing the whole record.
+      return `${integer.format(amount)} ${currency}`;
+    }
+    moneyFormats.set(currency, format);
+  }
+  return format.format(amount);
+}
+
+function attribute(value: number, textNoLabel: string, label?: string, measurement?: string, text?: string): FormattedAttribute {
+  return {
+    type: 'formatted_attribute',
+    text: text ?? (label ? `${textNoLabel} ${label}` : textNoLabel),
+    text_no_label: textNoLabel,
+    value,
+    ...(label ? { label } : {}),
+    ...(measurement ? { measurement } : {}),
+  };
+}
+
+const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
+
+export interface FormattableListing {
+  price: number | null;
+  original_price: number | null;
+  close_price: number | null;
+  currency: string;
+  bedroom_count: number | null;
+  bathroom_count: number | null;
+  square_meters: number | null;
+  lot_square_meters: number | null;
+  year_built: number | null;
+}
+
+export function formatListing(listing: FormattableListing): Formatted {
+  const formatted: Formatted = {};
+  // Prices print without a label ("$450,000"): the label is there for clients that want one.
+  const money = (value: number | null, label: string): FormattedAttribute | undefined => {
+    if (value === null) return undefined;
+    const text = formatMoney(value, listing.currency);
+    return attribute(value, text, label, listing.currency, text);
+  };
+  const price = money(listing.price, 'Price');
+  if (price) formatted.price = price;
+  const original = money(listing.original_price, 'Original Price');
+  if (original) formatted.original_price = original;
+  const closed = money(listing.close_price, 'Sold Price');
+  if (closed) formatted.close_price = closed;
+
+  if (listing.bedroom_count !== null) {
+    formatted.beds = attribute(listing.bedroom_count, integer.format(listing.bedroom_count), plural(listing.bedroom_count, 'Bed', 'Beds'));
+  }
+  if (listing.bathroom_count !== null) {
+    formatted.baths = attribute(listing.bathroom_count, decimal.format(listing.bathroom_count), plural(listing.bathroom_count, 'Bath', 'Baths'));
+  }
+  if (listing.square_meters !== null) {
+    const meters = listing.square_meters;
+    const feet = Math.round(meters * SQUARE_FEET_PER_SQUARE_METER);
+    formatted.square_meters = attribute(meters, `${integer.format(meters)} m²`, undefined, 'm²');
+    formatted.square_feet = attribute(feet, `${integer.format(feet)} ft²`, undefined, 'ft²');
+  }
+  if (listing.lot_square_meters !== null) formatted.lot_size = lotSize(listing.lot_square_meters);
+  if (listing.year_built !== null) {
+    formatted.year_built = attribute(listing.year_built, String(listing.year_built), 'Year Built', undefined, `Built in ${listing.year_built}`);
+  }
+  return formatted;
+}
+
+/** Lots under an acre read in ft², larger ones in acres (how US listings print them). */
+function lotSize(squareMeters: number): FormattedAttribute {
+  if (squareMeters < SQUARE_METERS_PER_ACRE) {
+    const feet = Math.round(squareMeters * SQUARE_FEET_PER_SQUARE_METER);
+    return attribute(feet, `${integer.format(feet)} ft²`, 'Lot', 'ft²', `${integer.format(feet)} ft² Lot`);
+  }
+  const acres = Math.round((squareMeters / SQUARE_METERS_PER_ACRE) * 100) / 100;
+  const text = `${decimal.format(acres)} ${plural(acres, 'Acre', 'Acres')}`;
+  return attribute(acres, text, 'Lot', 'acres', `${text} Lot`);
+}

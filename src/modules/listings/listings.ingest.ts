@@ -1,0 +1,63 @@
+// Ingest: validate each record on its own, then upsert the valid ones of a batch in ONE transaction with a fixed
+// number of statements (lock current state, upsert, replace open houses, record events) whatever its size.
+import type { Deps } from '../../deps.js';
+import type { ErrorAttributes } from '../../errors.js';
+import { eventsFor } from './listings.events.js';
+import { checkListingInput } from './listings.input.js';
+import { normalizeListing, type NormalizedListing } from './listings.normalize.js';
+import type { IngestFailure, IngestResult } from './listings.schemas.js';
+import { insertEvents, lockChanging, replaceOpenHouses, upsertListings, type NewListingEvent } from './listings.writes.js';
+
+export interface IngestOptions {
+  /** Record listing events (default true). Bulk synthetic seeding turns them off: nothing "hit the market". */
+  events?: boolean;
+}
+
+export async function ingestListings(deps: Pick<Deps, 'db' | 'clock'>, mls: string, records: unknown[], options: IngestOptions = {}): Promise<IngestResult> {
+  const failed: IngestFailure[] = [];
+  const valid = new Map<string, { index: number; listing: NormalizedListing }>();
+  records.forEach((record, index) => {
+    const checked = checkListingInput(record, mls);
+    if (!checked.ok) {
+      failed.push({ index, mls_number: mlsNumberOf(record), errors: checked.errors });
+      return;
+    }
+    const listing = normalizeListing(checked.listing, mls);
+    const earlier = valid.get(listing.row.mls_number);
+    // One statement cannot upsert a row twice: the last record of a listing wins, the earlier is reported.
+    if (earlier) failed.push({ index: earlier.index, mls_number: listing.row.mls_number, errors: duplicate(index) });
+    valid.set(listing.row.mls_number, { index, listing });
+  });
+  failed.sort((a, b) => a.index - b.index);
+
+  const listings = [...valid.values()].map((entry) => entry.listing);
+  const written = listings.length === 0 ? { created: 0, updated: 0, events: 0 } : await writeBatch(deps, mls, listings, options.events ?? true);
+  return { type: 'listing_ingest', ...written, unchanged: listings.length - written.created - written.updated, failed };
+}
+
+async function writeBatch(deps: Pick<Deps, 'db' | 'clock'>, mls: string, listings: NormalizedListing[], recordEvents: boolean) {
+  const now = deps.clock.now();
+  const byNumber = new Map(listings.map((listing) => [listing.row.mls_number, listing]));
+  return deps.db.transaction().execute(async (trx) => {
+    const before = recordEvents ? await lockChanging(trx, mls, listings.map((listing) => listing.row)) : new Map();
+    const upserted = await upsertListings(trx, listings.map((listing) => listing.row), now);
+    const changedIds = upserted.filter((row) => !row.inserted).map((row) => row.id);
+    const houses = upserted.flatMap((row) => byNumber.get(row.mls_number)!.openHouses.map((house) => ({ ...house, listing: row.id })));
+    // New listings have no open houses to delete: only changed ones pay for the delete.
+    await replaceOpenHouses(trx, changedIds, houses);
+    const events: NewListingEvent[] = recordEvents ? upserted.flatMap((row) => eventsFor(row.id, before.get(row.mls_number), byNumber.get(row.mls_number)!.row)) : [];
+    await insertEvents(trx, events, now);
+    const created = upserted.filter((row) => row.inserted).length;
+    return { created, updated: upserted.length - created, events: events.length };
+  });
+}
+
+function mlsNumberOf(record: unknown): string | null {
+  if (typeof record !== 'object' || record === null) return null;
+  const value = (record as Record<string, unknown>).mls_number;
+  return typeof value === 'string' ? value : null;
+}
+
+const duplicate = (laterIndex: number): ErrorAttributes => ({
+  mls_number: [`appears again at index ${laterIndex} of this batch; the later record was used`],
+});

@@ -1,0 +1,111 @@
+// Listing rows → listing records (spec 2.10, decisions §5). The search engine presents its pages with these too:
+// `loadListingRecords(db, ids, now)` keeps the order of `ids`.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+import type { Clock } from '../../lib/clock.js';
+import { formatListing } from './listings.format.js';
+import { findListingRows, findOpenHouses, type ListingRow, type OpenHouseRow } from './listings.repository.js';
+import { AGENT_SLOTS, OFFICE_SLOTS, type ListingRecord } from './listings.schemas.js';
+
+const DAY_MS = 86_400_000;
+const CLOSED_STATUSES = new Set(['Sold', 'Leased']);
+
+const epoch = (date: Date) => date.getTime() / 1000;
+const epochOrNull = (date: Date | null) => (date === null ? null : epoch(date));
+
+/** Whole days from list_date to the close (closed listings) or to now; never negative. */
+export function daysOnMarket(row: Pick<ListingRow, 'list_date' | 'close_date' | 'status'>, now: Date): number | null {
+  if (!row.list_date) return null;
+  const end = CLOSED_STATUSES.has(row.status) && row.close_date ? row.close_date : now;
+  return Math.max(0, Math.floor((end.getTime() - row.list_date.getTime()) / DAY_MS));
+}
+
+export function presentListing(row: ListingRow, openHouses: OpenHouseRow[], now: Date): ListingRecord {
+  const dom = daysOnMarket(row, now);
+  const slots = Object.fromEntries([...AGENT_SLOTS, ...OFFICE_SLOTS].map((slot) => [slot, row[slot]])) as Record<(typeof AGENT_SLOTS)[number] | (typeof OFFICE_SLOTS)[number], string | null>;
+  return {
+    type: 'listing',
+    id: row.id,
+    // One listing per property here (no property table): the property shares the listing's id.
+    property_id: row.id,
+    mls: row.mls,
+    mls_number: row.mls_number,
+    status: row.status,
+    price: row.price,
+    original_price: row.original_price,
+    last_price: row.last_price,
+    close_price: row.close_price,
+    close_date: epochOrNull(row.close_date),
+    list_date: epochOrNull(row.list_date),
+    dom,
+    cdom: dom,
+    currency: row.currency,
+    office_exclusive: row.office_exclusive,
+    content: row.content,
+    ...slots,
+    property: {
+      type: 'property',
+      property_type: row.property_type,
+      property_subtype: row.property_subtype,
+      bedroom_count: row.bedroom_count,
+      full_bathroom_count: row.full_bathroom_count,
+      half_bathroom_count: row.half_bathroom_count,
+      bathroom_count: row.bathroom_count,
+      square_meters: row.square_meters,
+      lot_square_meters: row.lot_square_meters,
+      year_built: row.year_built,
+      parking_spaces_covered_total: row.parking_spaces_covered_total,
+      parking_spaces_uncovered_total: row.parking_spaces_uncovered_total,
+      parking_spaces_total: row.parking_spaces_total,
+      pool: row.pool,
+      pets: row.pets,
+      number_of_pets_allowed: row.number_of_pets_allowed,
+      application_fee: row.application_fee,
+      appliances: row.appliances,
+      furnished: row.furnished,
+      fenced_yard: row.fenced_yard,
+      features: row.features ?? {},
+      address: {
+        type: 'address',
+        street_number: row.street_number,
+        street_name: row.street_name,
+        unit_number: row.unit_number,
+        city: row.city,
+        state: row.state,
+        postal_code: row.postal_code,
+        country: row.country,
+        full_address: row.full_address,
+        street_address: row.street_address,
+        location: row.location ? { longitude: row.location.x, latitude: row.location.y, type: 'location' } : null,
+      },
+    },
+    gallery_image_urls: row.gallery_image_urls,
+    cover_image_url: row.cover_image_url,
+    open_houses: openHouses.map((house) => ({
+      type: 'open_house',
+      start_time: epoch(house.start_time),
+      end_time: epoch(house.end_time),
+      description: house.description,
+    })),
+    formatted: formatListing(row),
+    created_at: epoch(row.created_at),
+    updated_at: epoch(row.updated_at),
+    deleted_at: epochOrNull(row.deleted_at),
+  };
+}
+
+/** Presents rows already read (with `LISTING_COLUMNS`), loading their open houses in one query. */
+export async function presentListings(deps: { db: Kysely<DB>; clock: Clock }, rows: ListingRow[]): Promise<ListingRecord[]> {
+  const openHouses = await findOpenHouses(deps.db, rows.map((row) => row.id));
+  const now = deps.clock.now();
+  return rows.map((row) => presentListing(row, openHouses.get(row.id) ?? [], now));
+}
+
+/** The records of these ids, in the order given; unknown or deleted ids are skipped. Two queries in all. */
+export async function loadListingRecords(db: Kysely<DB>, ids: string[], now: Date): Promise<ListingRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await findListingRows(db, ids);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const ordered = ids.map((id) => byId.get(id)).filter((row): row is ListingRow => row !== undefined);
+  return presentListings({ db, clock: { now: () => now } }, ordered);
+}

@@ -1,0 +1,106 @@
+// Criteria → SQL predicates on `listings as l`. Every user value travels as a bind parameter; the SQL text only
+// ever holds column names chosen here. Each predicate is written in the form its index answers:
+// `location <@ polygon` (GiST), `agent_muis && array` (GIN), `search_tsv @@ tsquery` (GIN), ranges (btree).
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { boundaryContainsPoint } from '../../boundaries/boundaries.geometry.js';
+import { TRI_STATE_FLAGS, type Location } from './search.schemas.js';
+import type { Criteria } from './search.validation.js';
+
+export interface FilterContext {
+  /** "Now" for open houses (deps.clock), so tests can move time. */
+  now: Date;
+  /**
+   * mls_unique_id of every agent linked to a member of the criteria's brands (or their sub-brands), resolved by
+   * the service after its access check. Required when criteria.brands is set. A constant array (not a subquery)
+   * on purpose: with a subquery the planner cannot estimate `agent_muis && …` and, under a price sort, walked the
+   * whole price index (8 s on 1M rows) instead of reading the few matching rows (< 1 ms).
+   */
+  brandAgentMuis?: string[];
+  /**
+   * Bounding boxes (box text) of the outer rings of the criteria's boundaries. Optional: when given, a GiST-indexed
+   * `location <@ any(boxes)` pre-filter lets the listing index find the candidates, and the exact containment
+   * test only rechecks them (without it PostgreSQL scanned every listing: 1.3 s on 1M rows).
+   */
+  boundaryBoxes?: string[];
+}
+
+const col = (name: string) => sql.ref(`l.${name}`);
+const texts = (values: string[]) => sql`${values}::text[]`;
+
+/** Postgres polygon literal `((lon,lat),…)`: x = longitude, y = latitude, as the listing `point` stores them. */
+export function polygonLiteral(points: Location[]): string {
+  return `(${points.map((p) => `(${p.longitude},${p.latitude})`).join(',')})`;
+}
+
+export function compileFilters(criteria: Criteria, context: FilterContext): Expression<SqlBool>[] {
+  // Soft-deleted listings are invisible (decisions §1).
+  const where: RawBuilder<SqlBool>[] = [sql<SqlBool>`${col('deleted_at')} is null`];
+  const add = (predicate: RawBuilder<unknown>) => where.push(predicate as RawBuilder<SqlBool>);
+  const atLeast = (column: string, value: number | undefined) => value !== undefined && add(sql`${col(column)} >= ${value}`);
+  const atMost = (column: string, value: number | undefined) => value !== undefined && add(sql`${col(column)} <= ${value}`);
+  const oneOf = (column: string, values: string[] | undefined) => values && add(sql`${col(column)} = any(${texts(values)})`);
+  const overlaps = (column: string, values: string[] | undefined) => values && add(sql`${col(column)} && ${texts(values)}`);
+
+  // Price is in the search's currency: with a price bound, listings priced in another currency cannot match.
+  atLeast('price', criteria.minimum_price);
+  atMost('price', criteria.maximum_price);
+  if (criteria.minimum_price !== undefined || criteria.maximum_price !== undefined) add(sql`${col('currency')} = ${criteria.currency ?? 'USD'}`);
+  atLeast('square_meters', criteria.minimum_square_meters);
+  atMost('square_meters', criteria.maximum_square_meters);
+  atLeast('lot_square_meters', criteria.minimum_lot_square_meters);
+  atMost('lot_square_meters', criteria.maximum_lot_square_meters);
+  atLeast('bedroom_count', criteria.minimum_bedrooms);
+  atMost('bedroom_count', criteria.maximum_bedrooms);
+  atLeast('bathroom_count', criteria.minimum_bathrooms);
+  atMost('bathroom_count', criteria.maximum_bathrooms);
+  atLeast('year_built', criteria.minimum_year_built);
+  atMost('year_built', criteria.maximum_year_built);
+  atLeast('parking_spaces_total', criteria.minimum_parking_spaces);
+  atLeast('number_of_pets_allowed', criteria.number_of_pets_allowed);
+
+  oneOf('property_type', criteria.property_types);
+  oneOf('property_subtype', criteria.property_subtypes);
+  oneOf('status', criteria.listing_statuses);
+  oneOf('postal_code', criteria.postal_codes);
+  oneOf('list_agent_mui', criteria.list_agents);
+  oneOf('selling_agent_mui', criteria.selling_agents);
+  oneOf('list_office_mls_id', criteria.list_offices);
+  oneOf('selling_office_mls_id', criteria.selling_offices);
+  // agent_muis / office_mls_ids hold every filled slot (8 agents, 4 offices), so "any slot" is one GIN lookup.
+  overlaps('agent_muis', criteria.agents);
+  overlaps('office_mls_ids', criteria.offices);
+
+  if (criteria.points) add(sql`${col('location')} <@ ${polygonLiteral(criteria.points)}::polygon`);
+  if (criteria.boundaries) {
+    const boxes = context.boundaryBoxes;
+    // One box is answered index-only by the covering GiST index; several need a bitmap scan (GiST has no `= any`).
+    if (boxes?.length === 1) add(sql`${col('location')} <@ ${boxes[0]}::box`);
+    else if (boxes && boxes.length > 1) add(sql`${col('location')} <@ any(${boxes}::text[]::box[])`);
+    // Inside any of them, holes honoured, edges inclusive (boundaries module owns the geometry rules).
+    add(boundaryContainsPoint(criteria.boundaries, col('location')));
+  }
+  if (criteria.brands) {
+    if (!context.brandAgentMuis) throw new Error('compileFilters: brands need context.brandAgentMuis (resolved by the service)');
+    add(sql`${col('agent_muis')} && ${texts(context.brandAgentMuis)}`);
+  }
+
+  for (const flag of TRI_STATE_FLAGS) {
+    const wanted = criteria[flag];
+    // false also admits unknown (null): "no pool" searches should not hide listings that never said.
+    if (wanted === true) add(sql`${col(flag)} is true`);
+    else if (wanted === false) add(sql`${col(flag)} is not true`);
+  }
+  if (criteria.office_exclusive !== undefined) add(sql`${col('office_exclusive')} = ${criteria.office_exclusive}`);
+  if (criteria.open_house === true) add(sql`${col('open_house_until')} > ${context.now}`);
+
+  if (criteria.minimum_sold_date !== undefined) {
+    add(sql`(${col('status')} <> 'Sold' or ${col('close_date')} >= to_timestamp(${criteria.minimum_sold_date}))`);
+  }
+  if (criteria.minimum_list_date !== undefined) add(sql`${col('list_date')} >= to_timestamp(${criteria.minimum_list_date})`);
+  if (criteria.maximum_list_date !== undefined) add(sql`${col('list_date')} <= to_timestamp(${criteria.maximum_list_date})`);
+
+  if (criteria.search) add(sql`${col('search_tsv')} @@ websearch_to_tsquery('english', ${criteria.search})`);
+  if (criteria.content) add(sql`${col('content_tsv')} @@ plainto_tsquery('english', ${criteria.content})`);
+  if (criteria.address) add(sql`${col('address_tsv')} @@ plainto_tsquery('english', ${criteria.address})`);
+  return where;
+}

@@ -1,0 +1,13 @@
+// The listing records of a result page, in the page's order. Presenting a listing belongs to the listings
+// module (listings.presenter.ts); search only hands it the ordered ids.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/types.js';
+import { loadListingRecords } from '../listings.presenter.js';
+import { ListingRecord } from '../listings.schemas.js';
+
+export type SearchResultRecord = ListingRecord;
+export const SearchResultSchema = ListingRecord;
+
+export async function loadSearchResults(db: Kysely<DB>, ids: string[], now: Date): Promise<SearchResultRecord[]> {
+  return loadListingRecords(db, ids, now);
+}

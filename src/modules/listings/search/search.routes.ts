@@ -1,0 +1,88 @@
+// Listing search endpoints (decisions §5): the current POST /brands/:brand/listings and the deprecated
+// POST /valerts, POST /valerts/count, GET /listings/search. Wiring only: schemas, then one service call.
+import { actorOf } from '../../../platform/auth.js';
+import { requireBrandContext } from '../../../platform/brand-context.js';
+import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, okList } from '../../../platform/schemas.js';
+import type { FeatureRoutes } from '../../index.js';
+import { SearchResultSchema } from './search.records.js';
+import { BrandParams, CountResponse, LegacySearchQuery, SearchBody, SearchInfo, SearchQuery } from './search.schemas.js';
+import { countInBrand, legacySearch, searchInBrand, type BodySearch } from './search.service.js';
+
+const TAGS = ['Listings'];
+const SearchResponse = ListEnvelope(SearchResultSchema, SearchInfo);
+const responses = { 200: SearchResponse, ...errorResponses(...AUTHENTICATED_ERRORS) };
+const SUCCESSOR = '/brands/:brand/listings';
+const BODY_DESCRIPTION =
+  'Body = saved-search criteria + `sort` (or legacy `order_by`) + `start`/`limit` (default 50, max 1000). ' +
+  'Needs an anchor (points, boundaries, brands, agents or offices). See docs/listing-search.md.';
+
+/** Body with paging and legacy order_by that may also come in the query string (body wins). */
+function bodySearch(request: { body: SearchBody | undefined; query: SearchQuery }): BodySearch {
+  return { body: request.body ?? {}, query: request.query };
+}
+
+export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
+  app.post(
+    '/brands/:brand/listings',
+    {
+      schema: { tags: TAGS, summary: 'Search listings', description: BODY_DESCRIPTION, params: BrandParams, querystring: SearchQuery, body: SearchBody, response: responses },
+    },
+    async (request) => {
+      const result = await searchInBrand(deps, actorOf(request), request.params.brand, bodySearch(request));
+      return okList(result.listings, result.total, { proposed_title: result.proposedTitle });
+    },
+  );
+
+  app.post(
+    '/valerts',
+    {
+      config: { deprecated: { date: '2028-01-01', successor: SUCCESSOR } },
+      schema: { tags: TAGS, summary: 'Search listings (deprecated)', description: `Deprecated 2028-01-01: use POST ${SUCCESSOR}. Brand from X-RECHAT-BRAND or the active brand. ${BODY_DESCRIPTION}`, querystring: SearchQuery, body: SearchBody, response: responses, deprecated: true },
+    },
+    async (request) => {
+      const brand = await requireBrandContext(deps, request);
+      const result = await searchInBrand(deps, actorOf(request), brand, bodySearch(request));
+      return okList(result.listings, result.total, { proposed_title: result.proposedTitle });
+    },
+  );
+
+  app.post(
+    '/valerts/count',
+    {
+      config: { deprecated: { date: '2028-01-01', successor: SUCCESSOR } },
+      schema: {
+        tags: TAGS,
+        summary: 'Count listings (deprecated)',
+        description: `Deprecated 2028-01-01: use POST ${SUCCESSOR} (info.total). Same body as /valerts; answers only the exact total.`,
+        querystring: SearchQuery,
+        body: SearchBody,
+        response: { 200: CountResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
+        deprecated: true,
+      },
+    },
+    async (request) => {
+      const brand = await requireBrandContext(deps, request);
+      const { total, proposedTitle } = await countInBrand(deps, actorOf(request), brand, bodySearch(request));
+      return { code: 'OK' as const, data: { total }, info: { count: total, total, proposed_title: proposedTitle } };
+    },
+  );
+
+  app.get(
+    '/listings/search',
+    {
+      config: { deprecated: { date: '2026-01-01', successor: SUCCESSOR } },
+      schema: {
+        tags: TAGS,
+        summary: 'Search listings by text or MLS number (deprecated)',
+        description: `Deprecated 2026-01-01: use POST ${SUCCESSOR}. \`q\` = web-search text, \`mls_number\` = exact; one of them is required. \`status[]\` filters statuses.`,
+        querystring: LegacySearchQuery,
+        response: responses,
+        deprecated: true,
+      },
+    },
+    async (request) => {
+      const result = await legacySearch(deps, actorOf(request), request.query);
+      return okList(result.listings, result.total, { proposed_title: result.proposedTitle });
+    },
+  );
+};

@@ -1,0 +1,121 @@
+// Wire shapes of listing search: the criteria of spec §2.5 (shared with saved searches), the sort descriptor,
+// paging, and the response envelope. Every criterion is optional and nullable: null means "no filter", exactly
+// like omitting it (saved-search responses echo nulls back, and clients send them back unchanged).
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PagingQuery } from '../../../platform/schemas.js';
+
+// `type: [T, 'null']`, not anyOf: Ajv runs with coerceTypes, and inside an anyOf it coerces before the right
+// branch is tried (`pool: null` became `false` with the boolean branch first, `false` became null with the null
+// branch first). A multi-type schema accepts a value of either type as it is.
+const optional = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
+const Amount = Type.Number({ minimum: 0 });
+const Count = Type.Integer({ minimum: 0 });
+const Year = Type.Integer({ minimum: 0, maximum: 9999 });
+const Strings = Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 });
+
+export const Location = Type.Object({
+  latitude: Type.Number({ minimum: -90, maximum: 90 }),
+  longitude: Type.Number({ minimum: -180, maximum: 180 }),
+});
+export type Location = Static<typeof Location>;
+
+/** Tri-state flags: true → flag true; false → false or unknown (null); null/omitted → no filter. */
+export const TRI_STATE_FLAGS = ['pool', 'pets', 'application_fee', 'appliances', 'furnished', 'fenced_yard'] as const;
+export type TriStateFlag = (typeof TRI_STATE_FLAGS)[number];
+
+export const SORT_KEYS = ['status', 'price', 'close_price', 'mls', 'list_date', 'bedrooms', 'bathrooms', 'square_feet', 'lot_size', 'year_built'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+export const SortTerm = Type.Object({
+  by: Type.Union(SORT_KEYS.map((key) => Type.Literal(key))),
+  dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'asc (default) or desc' })),
+});
+export type SortTerm = Static<typeof SortTerm>;
+
+export const SearchCriteria = Type.Object({
+  minimum_price: optional(Amount),
+  maximum_price: optional(Amount),
+  currency: optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency of the price range; default USD' })),
+  minimum_square_meters: optional(Amount),
+  maximum_square_meters: optional(Amount),
+  minimum_lot_square_meters: optional(Amount),
+  maximum_lot_square_meters: optional(Amount),
+  minimum_bedrooms: optional(Count),
+  maximum_bedrooms: optional(Count),
+  minimum_bathrooms: optional(Type.Number({ minimum: 0, description: 'Fractional allowed (a half bath counts 0.5)' })),
+  maximum_bathrooms: optional(Count),
+  minimum_year_built: optional(Year),
+  maximum_year_built: optional(Year),
+  minimum_parking_spaces: optional(Type.Integer({ minimum: 0, description: 'Covered plus uncovered spaces' })),
+  property_types: optional(Strings),
+  property_subtypes: optional(Strings),
+  listing_statuses: optional(Strings),
+  points: optional(Type.Array(Location, { maxItems: 10_000, description: 'Closed ring: at least 4 positions, first = last' })),
+  postal_codes: optional(Strings),
+  list_agents: optional(Strings),
+  selling_agents: optional(Strings),
+  agents: optional(Strings),
+  list_offices: optional(Strings),
+  selling_offices: optional(Strings),
+  offices: optional(Strings),
+  brands: optional(Type.Array(Type.String({ format: 'uuid' }), { maxItems: 100 })),
+  boundaries: optional(Type.Array(Type.String({ format: 'uuid' }), { maxItems: 100 })),
+  pool: optional(Type.Boolean()),
+  pets: optional(Type.Boolean()),
+  application_fee: optional(Type.Boolean()),
+  appliances: optional(Type.Boolean()),
+  furnished: optional(Type.Boolean()),
+  fenced_yard: optional(Type.Boolean()),
+  office_exclusive: optional(Type.Boolean()),
+  number_of_pets_allowed: optional(Count),
+  open_house: optional(Type.Boolean()),
+  minimum_sold_date: optional(Type.Number({ description: 'Epoch seconds; Sold listings must have closed at or after it' })),
+  minimum_list_date: optional(Type.Number({ description: 'Epoch seconds; list_date at or after it' })),
+  maximum_list_date: optional(Type.Number({ description: 'Epoch seconds; list_date at or before it' })),
+  search: optional(Type.String({ maxLength: 500, description: 'Web-search syntax ("quoted phrase", or, -not), English' })),
+  content: optional(Type.String({ maxLength: 500, description: 'Plain words, all required, against the remarks' })),
+  address: optional(Type.String({ maxLength: 500, description: 'Plain words, all required, against the address' })),
+});
+export type SearchCriteria = Static<typeof SearchCriteria>;
+
+/** Body of every listing-search endpoint: criteria + sort + paging (+ the legacy `order_by`). */
+export const SearchBody = Type.Composite([
+  SearchCriteria,
+  Type.Object({
+    sort: optional(Type.Array(SortTerm, { maxItems: 10 })),
+    order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10, description: 'Legacy: ["-price", "+list_date"]' })),
+    start: Type.Optional(PagingQuery.start),
+    limit: Type.Optional(PagingQuery.limit),
+  }),
+]);
+export type SearchBody = Static<typeof SearchBody>;
+
+/** Query of the POST endpoints: paging and the legacy `order_by[]=-price` may come in the query string too. */
+export const SearchQuery = Type.Object({
+  order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10 })),
+  start: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+});
+export type SearchQuery = Static<typeof SearchQuery>;
+
+/** The deprecated `GET /listings/search?q=&mls_number=&status[]=`. */
+export const LegacySearchQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 500 })),
+  mls_number: Type.Optional(Type.String({ maxLength: 100 })),
+  status: Type.Optional(Strings),
+  order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10 })),
+  ...PagingQuery,
+});
+export type LegacySearchQuery = Static<typeof LegacySearchQuery>;
+
+export const BrandParams = Type.Object({ brand: Type.String({ format: 'uuid' }) });
+
+export const SearchInfo = {
+  proposed_title: Type.String({ description: 'Short summary of the criteria' }),
+};
+
+export const CountResponse = Type.Object({
+  code: Type.Literal('OK'),
+  data: Type.Object({ total: Type.Integer() }),
+  info: Type.Object({ count: Type.Integer(), total: Type.Integer(), ...SearchInfo }),
+});
