@@ -1,0 +1,39 @@
+// Approve: re-check everything the consent page showed (the session may be old, the client or membership
+// may have changed), then issue a code or an implicit token through the auth module and build the redirect.
+import { createAuthorizationCode, issueImplicitToken } from '../modules/auth/authorization-codes.js';
+import { authorizationRedirect } from './authorization-request.js';
+import { brandChoices } from './brand-choices.js';
+import { takePending } from './sessions.repository.js';
+import { loadLiveClient, loadPageUser, type StepContext } from './steps.js';
+
+/** The redirect to the partner, or null when the request is not ready to approve (the caller shows the current step). */
+export async function approve(ctx: StepContext): Promise<string | null> {
+  const { deps, session } = ctx;
+  const pending = session.pending;
+  if (!pending || !session.user || !pending.brand) return null;
+  const user = await loadPageUser(deps, session.user);
+  if (!user || (user.mfa_enabled && !session.mfaPassed)) return null;
+  const client = await loadLiveClient(deps, pending.client);
+  if (!client || !client.redirect_uris.includes(pending.redirectUri)) return null;
+  const choices = await brandChoices(deps.db, user.id, ctx.whiteLabel?.id ?? null);
+  if (!choices.some((choice) => choice.id === pending.brand)) {
+    await ctx.store.savePending(session, { ...pending, brand: null });
+    return null;
+  }
+  if (!(await takePending(deps.db, session.id, pending.id, deps.clock.now()))) return null;
+
+  // The user passed TOTP in this session, or has no MFA: the tokens start MFA-validated (spec §5.7).
+  const grant = { client: client.id, user: user.id, brand: pending.brand, mfaValidated: !user.mfa_enabled || session.mfaPassed };
+  if (pending.responseType === 'code') {
+    const code = await createAuthorizationCode(deps.db, deps.clock, { ...grant, redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge });
+    return authorizationRedirect(pending.redirectUri, 'code', { code, brand: pending.brand, state: pending.state });
+  }
+  const token = await issueImplicitToken(deps.db, deps.clock, grant);
+  return authorizationRedirect(pending.redirectUri, 'token', {
+    access_token: token.access_token,
+    expires_in: token.expires_in,
+    token_type: token.token_type,
+    brand: pending.brand,
+    state: pending.state,
+  });
+}

@@ -1,0 +1,197 @@
+// The partner authorization pages (spec §4.1, §5 steps 3–4): GET /oauth2/auth, then sign-in, MFA, brand
+// picker and consent, ending in a 302 to the partner's redirect_uri. HTML, not the JSON API.
+import cookie from '@fastify/cookie';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import type { FeatureRoutes } from '../modules/index.js';
+import { whiteLabelBrand } from '../modules/brands/hostnames.service.js';
+import { randomToken } from '../lib/crypto.js';
+import { authorizationRedirect, parseAuthorizationRequest } from './authorization-request.js';
+import { approve } from './approve.js';
+import { brandChoices } from './brand-choices.js';
+import type { PageBrand } from './html.js';
+import { checkTotp } from './mfa-check.js';
+import { describeWait, messagePage, PATHS } from './pages.js';
+import { SessionStore, type WebSession } from './session.js';
+import { signInWithPassword } from './sign-in.service.js';
+import { noRequestPage, pendingIsCurrent, renderStep, sendPage, type StepContext } from './steps.js';
+import { PAGE_STYLE_HASH } from './styles.js';
+
+const PAGE = { config: { auth: 'none' as const }, schema: { hide: true } };
+
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  pragma: 'no-cache',
+  // No script at all, only our hashed stylesheet; never framed (a framed consent page could be clickjacked).
+  'content-security-policy': `default-src 'none'; style-src '${PAGE_STYLE_HASH}'; frame-ancestors 'none'; base-uri 'none'`,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+const AuthorizeQuery = Type.Object({
+  client_id: Type.String({ description: 'The partner client id' }),
+  redirect_uri: Type.String({ description: 'Exactly one of the redirect URIs registered for the client' }),
+  response_type: Type.Union([Type.Literal('code'), Type.Literal('token')]),
+  brandId: Type.Optional(Type.String({ format: 'uuid', description: 'Preselect this brand when the user has it (the picker is skipped)' })),
+  state: Type.Optional(Type.String({ description: 'Opaque value echoed back on the redirect' })),
+  code_challenge: Type.Optional(Type.String({ description: 'PKCE S256 challenge; required for public clients with response_type=code' })),
+  code_challenge_method: Type.Optional(Type.Literal('S256')),
+  scope: Type.Optional(Type.String({ description: 'Accepted and ignored: tokens act with the user’s permissions in the chosen brand' })),
+});
+
+type FormBody = Record<string, unknown>;
+const field = (body: FormBody, name: string): string | undefined => (typeof body[name] === 'string' ? body[name] : undefined);
+
+export const webRoutes: FeatureRoutes = async (app, { deps }) => {
+  if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
+  const store = new SessionStore(deps);
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+  });
+  app.setErrorHandler(async (error, request, reply) => {
+    request.log.error({ err: error }, 'authorization page failed');
+    const page = messagePage({ brand: appBrand(deps), title: 'Something went wrong', message: 'We could not complete this step. Please try again.', detail: `Reference: ${request.id}` });
+    return sendPage(reply, 500, page);
+  });
+
+  /** On a white-label host (request Host, port stripped) the pages speak for that brand. */
+  const hostBrand = async (request: FastifyRequest) => {
+    const whiteLabel = await whiteLabelBrand(deps.db, request.host);
+    const pageBrand: PageBrand = whiteLabel ? { name: whiteLabel.name, poweredBy: deps.config.appName } : appBrand(deps);
+    return { whiteLabel, pageBrand };
+  };
+  const context = async (request: FastifyRequest, session: WebSession): Promise<StepContext> => ({ deps, store, session, ...(await hostBrand(request)) });
+
+  app.get(
+    '/oauth2/auth',
+    {
+      config: { auth: 'none' },
+      attachValidation: true, // the schema documents; parseAuthorizationRequest decides (errors go to a page or the redirect_uri)
+      schema: {
+        tags: ['OAuth 2'],
+        summary: 'Partner authorization (browser redirect)',
+        description:
+          'Starts the partner flow: sign-in, brand picker, consent, then 302 to redirect_uri with `code` and `brand` in the query (response_type=code) or `access_token`, `expires_in`, `token_type` and `brand` in the fragment (response_type=token); `state` is echoed. An unknown client or unregistered redirect_uri answers an HTML error page (400). See docs/partner-authorization.md.',
+        security: [],
+        querystring: AuthorizeQuery,
+      },
+    },
+    async (request, reply) => {
+      const parsed = await parseAuthorizationRequest(deps.db, request.query as Record<string, string | string[]>);
+      const { whiteLabel, pageBrand } = await hostBrand(request);
+      if (parsed.kind === 'page') return sendPage(reply, 400, messagePage({ brand: pageBrand, title: parsed.title, message: parsed.message, detail: 'Contact the application’s developer if this keeps happening.' }));
+      if (parsed.kind === 'redirect') return reply.redirect(parsed.location, 302);
+      const session = await store.loadOrCreate(request, reply);
+      await store.savePending(session, { ...parsed.request, id: randomToken(16), brand: null, startedAt: deps.clock.now().getTime() });
+      return renderStep({ deps, store, session, pageBrand, whiteLabel }, reply);
+    },
+  );
+
+  app.get(PATHS.step, PAGE, async (request, reply) => {
+    const session = await store.load(request);
+    if (!session) return sendPage(reply, 400, noRequestPage((await context(request, emptySession())).pageBrand));
+    return renderStep(await context(request, session), reply);
+  });
+
+  /** Every POST: a live session, its CSRF token, and the request the form was rendered for. */
+  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<{ ctx: StepContext; body: FormBody } | null> => {
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as FormBody;
+    const session = await store.load(request);
+    const ctx = await context(request, session ?? emptySession());
+    if (!session || !store.csrfMatches(session, field(body, 'csrf'))) {
+      sendPage(reply, 403, messagePage({ brand: ctx.pageBrand, title: 'This page has expired', message: 'For your security this form could not be accepted (its session or security token is missing or out of date).', detail: 'Go back to the application that sent you here and start again. Make sure cookies are allowed for this site.' }));
+      return null;
+    }
+    if (!session.pending || field(body, 'request') !== session.pending.id || !pendingIsCurrent(ctx)) {
+      sendPage(reply, 400, noRequestPage(ctx.pageBrand));
+      return null;
+    }
+    return { ctx, body };
+  };
+  const toStep = (reply: FastifyReply) => reply.redirect(PATHS.step, 303);
+  const tooMany = (reply: FastifyReply, ctx: StepContext, seconds: number, what: string) =>
+    sendPage(
+      reply.header('retry-after', String(seconds)),
+      429,
+      messagePage({ brand: ctx.pageBrand, title: 'Too many attempts', message: `Too many ${what}. Please wait ${describeWait(seconds)} and try again.`, next: { href: PATHS.step, label: 'Try again' } }),
+    );
+
+  app.post(PATHS.signIn, PAGE, async (request, reply) => {
+    const guarded = await guard(request, reply);
+    if (!guarded) return reply;
+    const { ctx, body } = guarded;
+    const email = field(body, 'email')?.trim() ?? '';
+    const password = field(body, 'password') ?? '';
+    if (!email || !password) return renderStep(ctx, reply, { status: 400, email, error: 'Enter your email address and password.' });
+    const outcome = await signInWithPassword(deps, email, password, request.ip);
+    if (outcome.kind === 'blocked') return tooMany(reply, ctx, outcome.retryAfterSeconds, 'sign-in attempts');
+    if (outcome.kind === 'invalid') return renderStep(ctx, reply, { status: 401, email, error: 'The email address or password is incorrect.' });
+    await store.switchUser(ctx.session, reply, outcome.user.id, false);
+    return toStep(reply);
+  });
+
+  app.post(PATHS.mfa, PAGE, async (request, reply) => {
+    const guarded = await guard(request, reply);
+    if (!guarded) return reply;
+    const { ctx, body } = guarded;
+    if (!ctx.session.user || ctx.session.mfaPassed) return toStep(reply);
+    const code = (field(body, 'code') ?? '').replace(/\s+/g, '');
+    if (!/^\d{6}$/.test(code)) return renderStep(ctx, reply, { status: 400, error: 'Enter the 6-digit code from your authenticator app.' });
+    const outcome = await checkTotp(deps, ctx.session.user, code);
+    if (outcome.kind === 'blocked') return tooMany(reply, ctx, outcome.retryAfterSeconds, 'incorrect codes');
+    if (outcome.kind === 'invalid') return renderStep(ctx, reply, { status: 401, error: 'That code is not valid. Check your authenticator app and try again.' });
+    await store.markMfaPassed(ctx.session);
+    return toStep(reply);
+  });
+
+  app.post(PATHS.brand, PAGE, async (request, reply) => {
+    const guarded = await guard(request, reply);
+    if (!guarded) return reply;
+    const { ctx, body } = guarded;
+    const pending = ctx.session.pending!;
+    if (!ctx.session.user) return toStep(reply);
+    const choices = await brandChoices(deps.db, ctx.session.user, ctx.whiteLabel?.id ?? null);
+    const brand = field(body, 'brand');
+    if (!choices.some((c) => c.id === brand)) return renderStep(ctx, reply, { status: 400, error: 'Choose one of the brands listed.' });
+    await store.savePending(ctx.session, { ...pending, brand: brand! });
+    return toStep(reply);
+  });
+
+  app.post(PATHS.decision, PAGE, async (request, reply) => {
+    const guarded = await guard(request, reply);
+    if (!guarded) return reply;
+    const { ctx, body } = guarded;
+    const pending = ctx.session.pending!;
+    const decision = field(body, 'decision');
+    if (decision === 'decline') {
+      await store.savePending(ctx.session, null);
+      return reply.redirect(authorizationRedirect(pending.redirectUri, pending.responseType, { error: 'access_denied', error_description: 'The user declined the authorization request', state: pending.state }), 302);
+    }
+    if (decision === 'change-brand') {
+      await store.savePending(ctx.session, { ...pending, brand: null, requestedBrand: null });
+      return toStep(reply);
+    }
+    if (decision !== 'approve') return toStep(reply);
+    const location = await approve(ctx);
+    return location ? reply.redirect(location, 302) : toStep(reply);
+  });
+
+  app.post(PATHS.signOut, PAGE, async (request, reply) => {
+    const guarded = await guard(request, reply);
+    if (!guarded) return reply;
+    await store.switchUser(guarded.ctx.session, reply, null, false);
+    await store.savePending(guarded.ctx.session, { ...guarded.ctx.session.pending!, brand: null });
+    return toStep(reply);
+  });
+};
+
+function appBrand(deps: Deps): PageBrand {
+  return { name: deps.config.appName, poweredBy: null };
+}
+
+function emptySession(): WebSession {
+  return { id: '', user: null, mfaPassed: false, csrf: '', pending: null };
+}

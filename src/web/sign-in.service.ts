@@ -1,0 +1,52 @@
+// Password sign-in of the authorization pages, under the same brute-force limits as the password grant
+// (decisions §3): per account and per IP, shared through the attempt_counters table.
+import type { Deps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { verifyPassword } from '../lib/passwords.js';
+import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../platform/attempts.js';
+
+export interface SignedInUser {
+  id: string;
+  email: string;
+  mfaEnabled: boolean;
+}
+
+export type SignInOutcome = { kind: 'ok'; user: SignedInUser } | { kind: 'invalid' } | { kind: 'blocked'; retryAfterSeconds: number };
+
+export async function signInWithPassword(deps: Deps, email: string, password: string, ip: string): Promise<SignInOutcome> {
+  const normalisedEmail = email.trim().toLowerCase();
+  // The same keys as the password grant: failures on either path count against one budget.
+  const accountKey: AttemptKey = { key: `account:${normalisedEmail}`, policy: ACCOUNT_POLICY };
+  const keys: AttemptKey[] = [accountKey, { key: `ip:${ip}`, policy: IP_POLICY }];
+  const limiter = new AttemptLimiter(deps.db, deps.clock);
+  const blocked = await retryAfter(() => limiter.assertAllowed(keys));
+  if (blocked !== null) return { kind: 'blocked', retryAfterSeconds: blocked };
+
+  const user = normalisedEmail
+    ? await deps.db
+        .selectFrom('users')
+        .select(['id', 'email', 'password_hash', 'mfa_enabled'])
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', normalisedEmail))
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst()
+    : undefined;
+  // verifyPassword does the same work for an unknown account, so timing does not reveal which emails exist.
+  if (!(await verifyPassword(user?.password_hash ?? null, password)) || !user) {
+    await limiter.recordFailure(keys);
+    return { kind: 'invalid' };
+  }
+  // Only the account's streak resets: one valid account must not launder an IP's password-spraying failures.
+  await limiter.recordSuccess([accountKey]);
+  return { kind: 'ok', user: { id: user.id, email: user.email, mfaEnabled: user.mfa_enabled } };
+}
+
+/** Seconds to wait when the limiter refuses (its 429 carries Retry-After), null when allowed. */
+async function retryAfter(check: () => Promise<void>): Promise<number | null> {
+  try {
+    await check();
+    return null;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'TooManyRequests') return Number(error.headers?.['retry-after'] ?? 60);
+    throw error;
+  }
+}
