@@ -7,6 +7,13 @@ import { serve } from './server.js';
 import { readConfig, withDeps } from './cli/context.js';
 import { ConfigError } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
+import { registerBrandCommands } from './modules/brands/brands.cli.js';
+import { registerUserCommands } from './modules/users/users.cli.js';
+import { registerDemoSeedCommand } from './modules/users/demo-seed.cli.js';
+import { registerHostnameCommands } from './modules/brands/hostnames.cli.js';
+import { registerClientCommands } from './modules/auth/auth.cli.js';
+import { registerBoundaryCommands } from './modules/boundaries/boundaries.commands.js';
+import { registerListingCommands } from './modules/listings/listings.commands.js';
 
 const program = new Command()
   .name('gable')
@@ -63,6 +70,13 @@ export const adminCommand = program.command('admin').description('operator comma
 
 // Feature commands register themselves under seed / import / admin.
 // (each module adds one line here)
+registerBrandCommands(adminCommand);
+registerUserCommands(adminCommand);
+registerDemoSeedCommand(seedCommand);
+registerHostnameCommands(adminCommand);
+registerClientCommands(adminCommand);
+registerBoundaryCommands(seedCommand, importCommand);
+registerListingCommands(seedCommand, importCommand);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,6 +1,9 @@
 // Kysely table types. Each feature module declares the tables it owns in its own `<feature>.tables.ts`
 // and adds them to DB here; the foundation tables are below.
 import type { ColumnType, Generated } from 'kysely';
+import type { WebTables } from '../web/web.tables.js';
+import type { BoundariesTables } from '../modules/boundaries/boundaries.tables.js';
+import type { ListingsTables } from '../modules/listings/listings.tables.js';
 
 /** A timestamptz column: read as Date, written as Date or an SQL expression string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -195,4 +198,4 @@ export interface FoundationTables {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables;
+export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables;

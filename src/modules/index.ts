@@ -1,7 +1,22 @@
 // The route plugins of every feature module, registered by app.ts in this order.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
+import { usersRoutes } from './users/users.routes.js';
+import { oauthRoutes } from './auth/oauth.routes.js';
+import { mfaRoutes } from './mfa/mfa.routes.js';
+import { boundaryRoutes } from './boundaries/boundaries.routes.js';
+import { listingSearchRoutes } from './listings/search/search.routes.js';
+import { listingRoutes } from './listings/listings.routes.js';
+import { webRoutes } from '../web/authorize.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
-export const featureRoutes: FeatureRoutes[] = [];
+export const featureRoutes: FeatureRoutes[] = [
+  webRoutes,
+  oauthRoutes,
+  mfaRoutes,
+  usersRoutes,
+  boundaryRoutes,
+  listingSearchRoutes,
+  listingRoutes,
+];
