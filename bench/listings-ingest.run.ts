@@ -36,7 +36,8 @@ for (const concurrency of args.concurrency.split(',').map(Number)) {
     const app = await buildApp(deps);
     const client = await createOAuthClient(deps.db, { name: 'bench feed', kind: 'first_party', redirectUris: [] });
     const token = await issueNewFamily(deps.db, deps.clock, { user: null, client: client.id, brand: null, grantType: 'client_credentials', mfaValidated: false, withRefreshToken: false });
-    const r = await benchListingIngestHttp(app, token.access_token, { count, concurrency });
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const r = await benchListingIngestHttp(url, token.access_token, { count, concurrency });
     console.log(`| HTTP POST /mls/:mls/listings (new listings, events) | ${concurrency} | ${r.listings} | ${r.seconds.toFixed(1)} | ${Math.round(r.perSecond)} | ${r.created} | ${r.updated} | ${r.unchanged} | ${r.events} |`);
     await app.close();
   } finally {

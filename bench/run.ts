@@ -1,6 +1,8 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only foundation,...]
+//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings] [--listings 1000000] [--keep]
+// `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
+// scenarios on them (1,000,000 takes a few minutes to seed).
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench
 // creates and drops its own database there.
 import { randomBytes } from 'node:crypto';
@@ -11,6 +13,13 @@ import { migrateToLatest } from '../src/db/migrator.js';
 import { DEFAULT_SERVER_URL, dropDatabase, recreateDatabase } from './lib/database.js';
 import type { LoadResult } from './lib/load.js';
 import { startProcess } from './lib/processes.js';
+import { sql } from 'kysely';
+import { seedListings } from '../src/modules/listings/listings.seed.js';
+import { createOAuthClient } from '../src/modules/auth/clients.service.js';
+import { issueNewFamily } from '../src/modules/auth/tokens.service.js';
+import { benchBoundaries, prepareBoundariesBench } from './boundaries.bench.js';
+import { benchListingIngestHttp } from './listings-ingest.bench.js';
+import { benchListingSearch, createListingSearchFixture } from './listing-search.bench.js';
 import { argon2MillisecondsPerHash, benchBaseline, benchPasswordGrant, benchRefreshGrant, benchUsersSelf, createFoundationFixture, refreshTokens } from './foundation.bench.js';
 
 const { values: args } = parseArgs({
@@ -18,9 +27,15 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     only: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    listings: { type: 'string', default: '1000000' },
+    'search-requests': { type: 'string', default: '300' },
   },
 });
 const duration = Number(args.duration);
+const listingCount = Number(args.listings);
+const INGEST_COUNT = Math.min(50_000, listingCount);
+// The map scenarios look at one metro of the seeded data (Dallas holds ~15 % of `gable seed listings`).
+const DALLAS = { longitude: -96.797, latitude: 32.7767, km: 30 };
 const only = args.only ? new Set(args.only.split(',')) : null;
 const wants = (suite: string) => !only || only.has(suite);
 
@@ -49,6 +64,22 @@ try {
     results.push(await benchPasswordGrant(gable.url, fixture, Math.min(duration, 5)));
     notes.push(`argon2id hash (m=19 MiB, t=2, p=1): ${(await argon2MillisecondsPerHash()).toFixed(1)} ms per hash`);
   }
+  if (wants('boundaries')) {
+    const count = await prepareBoundariesBench(deps);
+    results.push(await benchBoundaries({ url: gable.url, accessToken: fixture.accessToken }));
+    notes.push(`boundaries: ${count} in the catalogue (countries, US states, US counties)`);
+  }
+  if (wants('listings')) {
+    const feed = await feedToken();
+    const ingest = await benchListingIngestHttp(gable.url, feed, { count: INGEST_COUNT, concurrency: 2 });
+    notes.push(`ingest: ${ingest.listings} new listings over HTTP (POST /mls/:mls/listings, 1,000 per body, 2 in flight) in ${ingest.seconds.toFixed(1)} s = ${Math.round(ingest.perSecond)} listings/s, ${ingest.events} events`);
+    const seeded = await seedListings(deps, { count: listingCount - INGEST_COUNT, concurrency: 2, onProgress: progress('seeding listings') });
+    // Index-only scans need the visibility map, and the planner needs statistics of the fresh table.
+    await sql`vacuum (analyze) listings`.execute(deps.db);
+    notes.push(`search: ${listingCount} listings (${seeded.created} seeded in ${seeded.seconds.toFixed(0)} s); map scenarios in a 60 km square around Dallas; closed loop, 4 in flight`);
+    const searchFixture = await createListingSearchFixture(deps, { around: DALLAS });
+    results.push(...(await benchListingSearch(gable.url, searchFixture, { requests: Number(args['search-requests']), concurrency: 4 })));
+  }
   printTable(results, baseline);
   for (const note of notes) console.log(note);
 } finally {
@@ -56,6 +87,22 @@ try {
   await baselineServer.stop();
   await closeDeps(deps);
   if (!args.keep) await dropDatabase(serverUrl, databaseName);
+}
+
+/** A client-credentials token of a first-party client: what an MLS feed uses to ingest. */
+async function feedToken(): Promise<string> {
+  const client = await createOAuthClient(deps.db, { name: 'Bench MLS feed', kind: 'first_party' });
+  const issued = await issueNewFamily(deps.db, deps.clock, { user: null, client: client.id, brand: null, grantType: 'client_credentials', mfaValidated: false, withRefreshToken: false });
+  return issued.access_token;
+}
+
+function progress(label: string): (written: number, total: number) => void {
+  let last = 0;
+  return (written, total) => {
+    if (written - last < total / 10 && written < total) return;
+    last = written;
+    console.error(`${label}: ${written} / ${total}`);
+  };
 }
 
 function printTable(rows: LoadResult[], baseline: LoadResult): void {
