@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { errors } from '../errors.js';
 import { hashToken } from '../lib/crypto.js';
-import { findBearer } from '../modules/auth/tokens.repository.js';
+import { findBearer, findBearerWithUserRow, userRowOf, type BearerRow } from '../modules/auth/tokens.repository.js';
 import type { ClientKind } from '../db/types.js';
 
 /** Who is calling: a user through some client, or a first-party client acting for itself. */
@@ -29,6 +29,7 @@ const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
 export function registerAuth(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('actor', null);
+  app.decorateRequest('userRow', null);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     const requirement: AuthRequirement = config?.auth ?? 'user';
@@ -44,7 +45,15 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor>
   if (!header) throw errors.unauthorized('Authentication is required: send Authorization: Bearer <access token>');
   const token = BEARER.exec(header)?.[1];
   if (!token) throw errors.unauthorized('The Authorization header must be "Bearer <access token>"');
-  const row = await findBearer(deps.db, hashToken(token));
+  const tokenHash = hashToken(token);
+  let row: BearerRow | undefined;
+  if (request.routeOptions.config?.withUserRow) {
+    const combined = await findBearerWithUserRow(deps.database, tokenHash);
+    request.userRow = combined ? userRowOf(combined) : null;
+    row = combined;
+  } else {
+    row = await findBearer(deps.database, tokenHash);
+  }
   if (!row || row.revoked_at !== null || row.client_deleted_at !== null) throw errors.unauthorized('The access token is invalid or has been revoked');
   if (row.user !== null && row.user_deleted_at !== null) throw errors.unauthorized('The access token is invalid or has been revoked');
   const now = deps.clock.now();

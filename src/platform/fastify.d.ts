@@ -2,6 +2,7 @@
 import 'fastify';
 import type { Actor, AuthRequirement } from './auth.js';
 import type { DeprecationNotice } from './deprecation.js';
+import type { UserRow } from '../modules/users/users.repository.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,9 +13,13 @@ declare module 'fastify' {
     /** Answer errors in RFC 6749 form too (`error`, `error_description`). */
     oauthErrors?: boolean;
     deprecated?: DeprecationNotice;
+    /** Read the caller's user record row with the bearer token, in the same query (request.userRow). */
+    withUserRow?: boolean;
   }
 
   interface FastifyRequest {
     actor: Actor | null;
+    /** The caller's user row, on routes with `config.withUserRow` (null for a client token). */
+    userRow: UserRow | null;
   }
 }

@@ -1,6 +1,8 @@
 // SQL of token families, access and refresh tokens. Tokens are looked up by their SHA-256 hash only.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/types.js';
+import { userRowQuery, type UserRow } from '../users/users.repository.js';
 
 export interface NewFamily {
   user: string | null;
@@ -38,7 +40,7 @@ export async function insertRefreshToken(db: Kysely<DB>, tokenHash: Buffer, fami
 }
 
 /** Everything the bearer check needs, in one indexed query on the hot path. */
-export function findBearer(db: Kysely<DB>, tokenHash: Buffer) {
+export function bearerQuery(db: Kysely<DB>, tokenHash: Buffer) {
   return db
     .selectFrom('access_tokens as t')
     .innerJoin('token_families as f', 'f.id', 't.family')
@@ -60,8 +62,29 @@ export function findBearer(db: Kysely<DB>, tokenHash: Buffer) {
       'u.mfa_enabled',
       'u.active_brand',
     ])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('t.token_hash', '=', tokenHash);
+}
+
+/** The access token's family, client and user, for bearer authentication on every request (prepared: hot path). */
+export const findBearer = preparedQuery<Buffer, BearerRow>('auth.find-bearer', Buffer.alloc(32), bearerQuery);
+export type BearerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof bearerQuery>['executeTakeFirst']>>>;
+
+/**
+ * The bearer row and the caller's user record row in ONE round trip, for routes that present the caller
+ * (`config.withUserRow`): `GET /users/self` is what every client calls first, and a second query would cost
+ * it as much again. The user row's columns are null when the token has no user (or the user is deleted).
+ */
+export function bearerWithUserRowQuery(db: Kysely<DB>, tokenHash: Buffer) {
+  return bearerQuery(db, tokenHash)
+    .leftJoinLateral(userRowQuery(db, sql.ref<string | null>('f.user')).as('ur'), (join) => join.onTrue())
+    .selectAll('ur');
+}
+export type BearerWithUserRow = BearerRow & { [K in keyof UserRow]: UserRow[K] | null };
+export const findBearerWithUserRow = preparedQuery<Buffer, BearerWithUserRow>('auth.find-bearer-with-user-row', Buffer.alloc(32), bearerWithUserRowQuery);
+
+/** The user row inside a bearer-with-user row: every column is null without a live user, none is with one. */
+export function userRowOf(row: BearerWithUserRow): UserRow | null {
+  return row.id === null ? null : (row as unknown as UserRow);
 }
 
 /**

@@ -1,31 +1,22 @@
 // All SQL of the users module. Functions take Kysely<DB> so a transaction can be passed in.
-import { sql, type CompiledQuery, type Kysely, type Updateable } from 'kysely';
+import { sql, type Expression, type Kysely, type Updateable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Database } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DB, UsersTable } from '../../db/types.js';
 
 /**
  * The user row for the wire record, in ONE query: the newest live membership (fallback for active_brand) and
  * the linked agents come as sub-selects. Secrets (password_hash, mfa_secret, mfa_last_step) are not selected;
- * only whether a password exists.
+ * only whether a password exists. Prepared: planning the sub-selects costs several times their execution
+ * (docs/adr/0004).
  */
-export async function findUserRow(database: Pick<Database, 'db' | 'pool'>, userId: string): Promise<UserRow | undefined> {
-  // Executed as a NAMED prepared statement: PostgreSQL then plans it once per connection. Planning this query
-  // (two sub-selects, json_agg) costs several times its execution; prepared, it measured faster than the
-  // unprepared one-table SELECT of the benchmark baseline. Kysely builds the text; pg parses the row the same
-  // way Kysely would (timestamptz → Date, json → object).
-  // The text never changes: build it once with a stand-in id, then swap the real id into its parameters.
-  userRowTemplate ??= userRowQuery(database.db, USER_ID_STAND_IN).compile();
-  const values = userRowTemplate.parameters.map((value) => (value === USER_ID_STAND_IN ? userId : value));
-  const result = await database.pool.query({ name: 'users.find-user-row', text: userRowTemplate.sql, values });
-  return result.rows[0] as UserRow | undefined;
-}
+export const findUserRow = preparedQuery('users.find-user-row', '00000000-0000-0000-0000-00000000beef', (db, userId: string) => userRowQuery(db, userId));
 
-const USER_ID_STAND_IN = '00000000-0000-0000-0000-00000000beef';
-let userRowTemplate: CompiledQuery | undefined;
-
-/** The query of findUserRow, unexecuted (benchmarks EXPLAIN it). */
-export function userRowQuery(db: Kysely<DB>, userId: string) {
+/**
+ * The query of findUserRow, unexecuted (benchmarks EXPLAIN it). `userId` may be a column of an outer query:
+ * bearer authentication joins it laterally for the routes that present the caller (platform/auth.ts).
+ */
+export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string | null>) {
   return db
     .selectFrom('users as u')
     .select([

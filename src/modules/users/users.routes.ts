@@ -19,6 +19,7 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
     '/users/self',
     {
+      config: { withUserRow: true },
       schema: {
         tags: TAGS,
         summary: 'The calling user',
@@ -26,7 +27,7 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async (request) => ok(await loadUserRecord(deps, userIdOf(request), { brand: await recordBrand(request) })),
+    async (request) => ok(await loadUserRecord(deps, userIdOf(request), { brand: await recordBrand(request), row: request.userRow })),
   );
 
   app.patch(

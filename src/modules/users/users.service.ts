@@ -9,11 +9,13 @@ import type { Agent, UserRecord } from './users.schemas.js';
 export interface LoadUserOptions {
   /** The brand the request acts in (brand context); defaults to the user's active brand. */
   brand?: string | null;
+  /** The row, when bearer authentication already read it (`config.withUserRow`); otherwise it is queried. */
+  row?: UserRow | null;
 }
 
 /** The wire record of a live user; 404 when the user does not exist or is deleted. One (prepared) query. */
 export async function loadUserRecord(deps: Deps, userId: string, options: LoadUserOptions = {}): Promise<UserRecord> {
-  const row = await findUserRow(deps.database, userId);
+  const row = options.row ?? (await findUserRow(deps.database, userId));
   if (!row) throw errors.notFound('User');
   return toUserRecord(row, deps.clock.now(), options.brand);
 }
