@@ -44,7 +44,8 @@ function send(request: FastifyRequest, reply: FastifyReply, error: AppError): Fa
     body.error_description = body.message;
   }
   for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
-  if (error.code === 'UnauthorizedAccess' || error.code === 'TokenExpired') reply.header('www-authenticate', 'Bearer');
+  // A bearer-token failure challenges for a token, unless the error named its own scheme (client auth: Basic).
+  if ((error.code === 'UnauthorizedAccess' || error.code === 'TokenExpired') && !error.headers?.['www-authenticate']) reply.header('www-authenticate', 'Bearer');
   return reply.status(body.http).type('application/json; charset=utf-8').send(body);
 }
 

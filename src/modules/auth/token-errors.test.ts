@@ -72,6 +72,8 @@ describe('POST /oauth2/token errors', () => {
     }
     const basic = await postToken(t.app, { grant_type: 'client_credentials' }, { basic: { client_id: firstParty.client_id, client_secret: 'wrong' } });
     expect(basic.json()).toMatchObject({ http: 401, error: 'invalid_client' });
+    // RFC 6749 §5.2: the challenge names the client's scheme (Basic), not the API's Bearer.
+    expect(basic.headers['www-authenticate']).toMatch(/^Basic realm=/);
   });
 
   it('refuses a secret sent both with Basic and in the body', async () => {

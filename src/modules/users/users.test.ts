@@ -113,6 +113,7 @@ describe('user record', () => {
     const res = await t.app.inject({ method: 'GET', url: '/users/self' });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'UnauthorizedAccess' });
+    expect(res.headers['www-authenticate']).toBe('Bearer');
   });
 
   it('builds display names from whatever names exist', () => {
