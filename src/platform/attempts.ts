@@ -64,19 +64,13 @@ export class AttemptLimiter {
     try {
       // All or nothing: a blocked key rolls back the keys counted before it.
       await this.db.transaction().execute(async (trx) => {
-        for (const key of ordered) if (!(await countFailure(trx, key, now, { unlessBlocked: true }))) throw new KeyBlocked();
+        for (const key of ordered) if (!(await countFailure(trx, key, now))) throw new KeyBlocked();
       });
     } catch (error) {
       if (!(error instanceof KeyBlocked)) throw error;
       await this.assertAllowed(keys); // throws 429 with the Retry-After of the longest block
       throw errors.tooManyRequests(1);
     }
-  }
-
-  /** Counts a failure against every key and sets its next allowed time (for callers that do not `claim`). */
-  async recordFailure(keys: AttemptKey[]): Promise<void> {
-    const now = this.clock.now();
-    for (const key of keys) await countFailure(this.db, key, now, { unlessBlocked: false });
   }
 
   /** Gives back a claimed attempt that succeeded: it was not a failure. Then `recordSuccess`. */
@@ -114,9 +108,9 @@ class KeyBlocked extends Error {}
 
 /**
  * One failure against one key: the hourly window restarts when it is over, the next allowed time follows the
- * policy. With `unlessBlocked`, a key blocked now is left alone and the result is false.
+ * policy. A key blocked now is left alone and the result is false.
  */
-async function countFailure(db: Kysely<DB>, { key, policy }: AttemptKey, now: Date, options: { unlessBlocked: boolean }): Promise<boolean> {
+async function countFailure(db: Kysely<DB>, { key, policy }: AttemptKey, now: Date): Promise<boolean> {
   const windowOver = sql`attempt_counters.window_started_at <= ${now}::timestamptz - interval '${sql.raw(String(WINDOW_SECONDS))} seconds'`;
   const result = await sql<{ failures: number; consecutive: number; window_started_at: Date }>`
     insert into attempt_counters (key, window_started_at, failures, consecutive, updated_at)
@@ -126,7 +120,7 @@ async function countFailure(db: Kysely<DB>, { key, policy }: AttemptKey, now: Da
       window_started_at = case when ${windowOver} then ${now} else attempt_counters.window_started_at end,
       consecutive = case when ${windowOver} then 1 else attempt_counters.consecutive + 1 end,
       updated_at = ${now}
-    ${options.unlessBlocked ? sql`where attempt_counters.blocked_until is null or attempt_counters.blocked_until <= ${now}` : sql``}
+    where attempt_counters.blocked_until is null or attempt_counters.blocked_until <= ${now}
     returning failures, consecutive, window_started_at
   `.execute(db);
   const counter = result.rows[0];

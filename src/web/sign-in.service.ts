@@ -3,6 +3,7 @@
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { verifyPassword } from '../lib/passwords.js';
+import { findLiveUserByEmail } from '../modules/auth/login.repository.js';
 import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../platform/attempts.js';
 
 export interface SignedInUser {
@@ -16,27 +17,22 @@ export type SignInOutcome = { kind: 'ok'; user: SignedInUser } | { kind: 'invali
 export async function signInWithPassword(deps: Deps, email: string, password: string, ip: string): Promise<SignInOutcome> {
   const normalisedEmail = email.trim().toLowerCase();
   // The same keys as the password grant: failures on either path count against one budget.
-  const accountKey: AttemptKey = { key: `account:${normalisedEmail}`, policy: ACCOUNT_POLICY };
-  const keys: AttemptKey[] = [accountKey, { key: `ip:${ip}`, policy: IP_POLICY }];
+  const keys: AttemptKey[] = [
+    { key: `account:${normalisedEmail}`, policy: ACCOUNT_POLICY },
+    { key: `ip:${ip}`, policy: IP_POLICY },
+  ];
   const limiter = new AttemptLimiter(deps.db, deps.clock);
-  const blocked = await retryAfter(() => limiter.assertAllowed(keys));
+  // Counted as a failure up front (as the password grant does), so parallel guesses cannot all slip past the
+  // limit during the slow hash; a correct password gets the attempt back.
+  const blocked = await retryAfter(() => limiter.claim(keys));
   if (blocked !== null) return { kind: 'blocked', retryAfterSeconds: blocked };
 
-  const user = normalisedEmail
-    ? await deps.db
-        .selectFrom('users')
-        .select(['id', 'email', 'password_hash', 'mfa_enabled'])
-        .where((eb) => eb(eb.fn('lower', ['email']), '=', normalisedEmail))
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst()
-    : undefined;
+  const user = normalisedEmail ? await findLiveUserByEmail(deps.db, normalisedEmail) : undefined;
   // verifyPassword does the same work for an unknown account, so timing does not reveal which emails exist.
-  if (!(await verifyPassword(user?.password_hash ?? null, password)) || !user) {
-    await limiter.recordFailure(keys);
-    return { kind: 'invalid' };
-  }
-  // Only the account's streak resets: one valid account must not launder an IP's password-spraying failures.
-  await limiter.recordSuccess([accountKey]);
+  if (!(await verifyPassword(user?.password_hash ?? null, password)) || !user) return { kind: 'invalid' };
+  // Only the account's streak resets (IP_POLICY.resetOnSuccess is false): one valid account must not launder
+  // an IP's password-spraying failures.
+  await limiter.refund(keys);
   return { kind: 'ok', user: { id: user.id, email: user.email, mfaEnabled: user.mfa_enabled } };
 }
 

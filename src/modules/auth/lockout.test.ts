@@ -86,8 +86,8 @@ describe('password grant lock-out', () => {
     const limiter = new AttemptLimiter(t.deps.db, t.deps.clock);
     const account = { key: `account:unit-${Date.now()}`, policy: ACCOUNT_POLICY };
     const ip = { key: `ip:unit-${Date.now()}`, policy: IP_POLICY };
-    await limiter.recordFailure([account, ip]);
-    await limiter.recordFailure([account, ip]);
+    await limiter.claim([account, ip]);
+    await limiter.claim([account, ip]);
     await limiter.recordSuccess([account, ip]);
     const rows = await t.deps.db.selectFrom('attempt_counters').select(['key', 'consecutive', 'failures']).where('key', 'in', [account.key, ip.key]).execute();
     const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
@@ -117,9 +117,9 @@ describe('password grant lock-out', () => {
   it('restarts the consecutive count with a new hourly window', async () => {
     const limiter = new AttemptLimiter(t.deps.db, t.deps.clock);
     const ip = { key: `ip:window-${Date.now()}`, policy: IP_POLICY };
-    for (let i = 0; i < 3; i++) await limiter.recordFailure([ip]);
+    for (let i = 0; i < 3; i++) await limiter.claim([ip]);
     t.clock.advance(3600);
-    await limiter.recordFailure([ip]);
+    await limiter.claim([ip]);
     const row = await t.deps.db.selectFrom('attempt_counters').select(['consecutive', 'failures']).where('key', '=', ip.key).executeTakeFirstOrThrow();
     expect(row).toEqual({ consecutive: 1, failures: 1 });
   });

@@ -1,4 +1,4 @@
-// SQL of the password grant: the live user behind a login name.
+// SQL of password sign-in (the password grant and the authorization pages): the live user behind a login name.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 
@@ -6,7 +6,7 @@ import type { DB } from '../../db/types.js';
 export function findLiveUserByEmail(db: Kysely<DB>, email: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'password_hash'])
+    .select(['id', 'email', 'password_hash', 'mfa_enabled'])
     .where(sql<string>`lower(email)`, '=', email.toLowerCase())
     .where('deleted_at', 'is', null)
     .executeTakeFirst();

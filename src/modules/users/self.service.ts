@@ -64,20 +64,17 @@ export async function changePassword(deps: Deps, actor: Actor, body: ChangePassw
     throw errors.invalidField('new_password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
   // The old password is a secret a stolen token does not carry: guess it too often and we stop answering.
-  const limiter = new AttemptLimiter(deps.db, deps.clock);
-  const keys: AttemptKey[] = [{ key: `password-change:${userId}`, policy: ACCOUNT_POLICY }];
-  await limiter.assertAllowed(keys);
-
   const row = await findPasswordHash(deps.db, userId);
   if (!row) throw errors.notFound('User');
   if (row.password_hash === null) {
     throw errors.forbidden('This account has no password yet; ask an operator to set one');
   }
-  if (!(await verifyPassword(row.password_hash, body.old_password))) {
-    await limiter.recordFailure(keys);
-    throw errors.forbidden('The old password is wrong');
-  }
-  await limiter.recordSuccess(keys);
+  // Claimed as a failure before the slow hash, so parallel guesses cannot all pass the limit; refunded if right.
+  const limiter = new AttemptLimiter(deps.db, deps.clock);
+  const keys: AttemptKey[] = [{ key: `password-change:${userId}`, policy: ACCOUNT_POLICY }];
+  await limiter.claim(keys);
+  if (!(await verifyPassword(row.password_hash, body.old_password))) throw errors.forbidden('The old password is wrong');
+  await limiter.refund(keys);
 
   const passwordHash = await hashPassword(body.new_password);
   const now = deps.clock.now();
