@@ -5,8 +5,8 @@ import type { Deps } from '../deps.js';
 import { errors } from '../errors.js';
 import { requireAccess } from '../modules/brands/access.js';
 import { actorOf } from './auth.js';
+import { isUuid } from '../lib/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const BRAND_HEADER = 'x-rechat-brand';
 
 /** The header's brand, checked for access (malformed → 400, unreachable → 403); undefined without a header. */
@@ -14,7 +14,7 @@ export async function headerBrand(deps: Deps, request: FastifyRequest): Promise<
   const raw = request.headers[BRAND_HEADER];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || value.trim() === '') return undefined;
-  if (!UUID.test(value.trim())) throw errors.invalidField('X-RECHAT-BRAND', 'must be a brand uuid');
+  if (!isUuid(value.trim())) throw errors.invalidField('X-RECHAT-BRAND', 'must be a brand uuid');
   const brand = value.trim().toLowerCase();
   await requireAccess(deps.db, actorOf(request), brand, 'Member', { denied: 'forbidden' });
   return brand;

@@ -5,6 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
+import { isUuid } from '../lib/uuid.js';
 
 const PendingSchema = Type.Object({
   /** Random id carried by the forms: a tab left open on an older request cannot approve a newer one. */
@@ -45,7 +46,6 @@ export type ParsedAuthorization =
 
 type Query = Record<string, string | string[] | undefined>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** base64url of a SHA-256 digest, the only challenge an S256 verifier can match. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 /** RFC 6749 §3.3 scope-token characters, space separated. */
@@ -122,7 +122,7 @@ export async function parseAuthorizationRequest(db: Kysely<DB>, query: Query): P
       state,
       codeChallenge,
       // A malformed brandId cannot be one of the user's brands: the picker shows, as for any other.
-      requestedBrand: brandId !== null && UUID.test(brandId) ? brandId.toLowerCase() : null,
+      requestedBrand: brandId !== null && isUuid(brandId) ? brandId.toLowerCase() : null,
     },
   };
 }

@@ -5,8 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../lib/uuid.js';
 
 export const ACL_WORDS = ['Admin', 'CRM', 'Marketing', 'Deals'] as const;
 export type AclWord = (typeof ACL_WORDS)[number];
@@ -23,7 +22,7 @@ export interface BrandReach {
 /** The brand's ancestor chain and the user's ACL there; null when the brand does not exist (or is deleted). */
 export async function brandReach(db: Kysely<DB>, userId: string, brandId: string): Promise<BrandReach | null> {
   // A malformed id names no brand; without this check it would reach SQL and fail there as a 500.
-  if (!UUID.test(brandId)) return null;
+  if (!isUuid(brandId)) return null;
   const rows = await sql<{ id: string; acl: string[] | null }>`
     with recursive chain(id, parent, depth) as (
       select id, parent, 0 from brands where id = ${brandId} and deleted_at is null

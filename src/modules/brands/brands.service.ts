@@ -10,10 +10,10 @@ import {
   clearActiveBrand, findActiveBrand, findLiveBrand, findLiveMembership, insertBrand, insertMembership, listLiveBrands,
   softDeleteMembership, updateMembership, type BrandRow, type MembershipRow,
 } from './brands.repository.js';
+import { isUuid } from '../../lib/uuid.js';
 
 export const BRAND_TYPES = ['Brokerage', 'Office', 'Team'] as const;
 export type BrandType = (typeof BRAND_TYPES)[number];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NewBrand {
   name: string;
@@ -79,7 +79,7 @@ export async function addMember(db: Kysely<DB>, clock: Clock, change: MemberChan
  */
 export async function removeMember(db: Kysely<DB>, clock: Clock, ref: { user: string; brand: string }): Promise<MembershipRow> {
   const user = await requireLiveUser(db, ref.user);
-  if (!UUID.test(ref.brand)) throw errors.invalidField('brand', 'must be a brand id (uuid)');
+  if (!isUuid(ref.brand)) throw errors.invalidField('brand', 'must be a brand id (uuid)');
   return db.transaction().execute(async (trx) => {
     const existing = await findLiveMembership(trx, user.id, ref.brand);
     if (!existing) throw errors.notFound(`Membership of ${user.email} in brand ${ref.brand}`);
@@ -92,7 +92,7 @@ export async function removeMember(db: Kysely<DB>, clock: Clock, ref: { user: st
 }
 
 async function requireLiveBrand(db: Kysely<DB>, id: string, field: string): Promise<BrandRow> {
-  if (!UUID.test(id)) throw errors.invalidField(field, 'must be a brand id (uuid)');
+  if (!isUuid(id)) throw errors.invalidField(field, 'must be a brand id (uuid)');
   const brand = await findLiveBrand(db, id);
   if (!brand) throw errors.notFound(`Brand ${id}`);
   return brand;

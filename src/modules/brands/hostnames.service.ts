@@ -3,13 +3,13 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { findBrandByHostname, findHostnamesOwnedElsewhere, liveBrandExists, listHostnames, replaceHostnames, type HostBrand } from './hostnames.repository.js';
+import { isUuid } from '../../lib/uuid.js';
 
 export class HostnameError extends Error {
   override readonly name = 'HostnameError';
 }
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A DNS host name as browsers send it in Host: lowercase LDH labels (RFC 1123), at most 253 characters, no
@@ -39,7 +39,7 @@ export async function whiteLabelBrand(db: Kysely<DB>, host: string | undefined):
 
 /** Replaces the brand's host names; a name another brand owns is refused (nothing changes then). */
 export async function setBrandHostnames(db: Kysely<DB>, brandId: string, hosts: string[]): Promise<string[]> {
-  if (!UUID.test(brandId)) throw new HostnameError(`"${brandId}" is not a brand id (uuid)`);
+  if (!isUuid(brandId)) throw new HostnameError(`"${brandId}" is not a brand id (uuid)`);
   const hostnames = [...new Set(hosts.map(normaliseHostname))].sort();
   return db.transaction().execute(async (trx) => {
     if (!(await liveBrandExists(trx, brandId))) throw new HostnameError(`Brand ${brandId} does not exist`);
@@ -53,7 +53,7 @@ export async function setBrandHostnames(db: Kysely<DB>, brandId: string, hosts: 
 }
 
 export async function brandHostnames(db: Kysely<DB>, brandId: string): Promise<string[]> {
-  if (!UUID.test(brandId)) throw new HostnameError(`"${brandId}" is not a brand id (uuid)`);
+  if (!isUuid(brandId)) throw new HostnameError(`"${brandId}" is not a brand id (uuid)`);
   if (!(await liveBrandExists(db, brandId))) throw new HostnameError(`Brand ${brandId} does not exist`);
   return listHostnames(db, brandId);
 }
