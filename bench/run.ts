@@ -29,10 +29,15 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     listings: { type: 'string', default: '1000000' },
     'search-requests': { type: 'string', default: '300' },
+    // Closed-loop concurrencies of the search scenarios. On a 2-core machine the load generator, Node and
+    // PostgreSQL share the cores, so c=4 measures queueing as much as a request's own cost: both are shown.
+    'search-concurrency': { type: 'string', default: '1,4' },
   },
 });
 const duration = Number(args.duration);
 const listingCount = Number(args.listings);
+const searchConcurrencies = args['search-concurrency'].split(',').map(Number);
+const withConcurrency = (c: number) => (r: LoadResult): LoadResult => ({ ...r, name: `${r.name} [c=${c}]` });
 const INGEST_COUNT = Math.min(50_000, listingCount);
 // The map scenarios look at one metro of the seeded data (Dallas holds ~15 % of `gable seed listings`).
 const DALLAS = { longitude: -96.797, latitude: 32.7767, km: 30 };
@@ -66,7 +71,9 @@ try {
   }
   if (wants('boundaries')) {
     const count = await prepareBoundariesBench(deps);
-    results.push(await benchBoundaries({ url: gable.url, accessToken: fixture.accessToken }));
+    for (const c of searchConcurrencies) {
+      results.push(withConcurrency(c)(await benchBoundaries({ url: gable.url, accessToken: fixture.accessToken, concurrency: c })));
+    }
     notes.push(`boundaries: ${count} in the catalogue (countries, US states, US counties)`);
   }
   if (wants('listings')) {
@@ -76,9 +83,12 @@ try {
     const seeded = await seedListings(deps, { count: listingCount - INGEST_COUNT, concurrency: 2, onProgress: progress('seeding listings') });
     // Index-only scans need the visibility map, and the planner needs statistics of the fresh table.
     await sql`vacuum (analyze) listings`.execute(deps.db);
-    notes.push(`search: ${listingCount} listings (${seeded.created} seeded in ${seeded.seconds.toFixed(0)} s); map scenarios in a 60 km square around Dallas; closed loop, 4 in flight`);
+    notes.push(`search: ${listingCount} listings (${seeded.created} seeded in ${seeded.seconds.toFixed(0)} s); map scenarios in a 60 km square around Dallas; closed loop, c = requests in flight`);
     const searchFixture = await createListingSearchFixture(deps, { around: DALLAS });
-    results.push(...(await benchListingSearch(gable.url, searchFixture, { requests: Number(args['search-requests']), concurrency: 4 })));
+    for (const c of searchConcurrencies) {
+      const page = await benchListingSearch(gable.url, searchFixture, { requests: Number(args['search-requests']), concurrency: c });
+      results.push(...page.map(withConcurrency(c)));
+    }
   }
   printTable(results, baseline);
   for (const note of notes) console.log(note);
