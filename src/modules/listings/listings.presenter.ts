@@ -2,9 +2,8 @@
 // `loadListingRecords(db, ids, now)` keeps the order of `ids`.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { Clock } from '../../lib/clock.js';
 import { formatListing } from './listings.format.js';
-import { findListingRows, findOpenHouses, type ListingRow, type OpenHouseRow } from './listings.repository.js';
+import { findListingRows, type ListingRow } from './listings.repository.js';
 import { AGENT_SLOTS, OFFICE_SLOTS, type ListingRecord } from './listings.schemas.js';
 
 const DAY_MS = 86_400_000;
@@ -20,7 +19,7 @@ export function daysOnMarket(row: Pick<ListingRow, 'list_date' | 'close_date' | 
   return Math.max(0, Math.floor((end.getTime() - row.list_date.getTime()) / DAY_MS));
 }
 
-export function presentListing(row: ListingRow, openHouses: OpenHouseRow[], now: Date): ListingRecord {
+export function presentListing(row: ListingRow, now: Date): ListingRecord {
   const dom = daysOnMarket(row, now);
   const slots = Object.fromEntries([...AGENT_SLOTS, ...OFFICE_SLOTS].map((slot) => [slot, row[slot]])) as Record<(typeof AGENT_SLOTS)[number] | (typeof OFFICE_SLOTS)[number], string | null>;
   return {
@@ -81,12 +80,7 @@ export function presentListing(row: ListingRow, openHouses: OpenHouseRow[], now:
     },
     gallery_image_urls: row.gallery_image_urls,
     cover_image_url: row.cover_image_url,
-    open_houses: openHouses.map((house) => ({
-      type: 'open_house',
-      start_time: epoch(house.start_time),
-      end_time: epoch(house.end_time),
-      description: house.description,
-    })),
+    open_houses: row.open_houses.map((house) => ({ type: 'open_house', ...house })),
     formatted: formatListing(row),
     created_at: epoch(row.created_at),
     updated_at: epoch(row.updated_at),
@@ -94,18 +88,12 @@ export function presentListing(row: ListingRow, openHouses: OpenHouseRow[], now:
   };
 }
 
-/** Presents rows already read (with `LISTING_COLUMNS`), loading their open houses in one query. */
-export async function presentListings(deps: { db: Kysely<DB>; clock: Clock }, rows: ListingRow[]): Promise<ListingRecord[]> {
-  const openHouses = await findOpenHouses(deps.db, rows.map((row) => row.id));
-  const now = deps.clock.now();
-  return rows.map((row) => presentListing(row, openHouses.get(row.id) ?? [], now));
-}
-
-/** The records of these ids, in the order given; unknown or deleted ids are skipped. Two queries in all. */
+/** The records of these ids, in the order given; unknown or deleted ids are skipped. One query. */
 export async function loadListingRecords(db: Kysely<DB>, ids: string[], now: Date): Promise<ListingRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await findListingRows(db, ids);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const ordered = ids.map((id) => byId.get(id)).filter((row): row is ListingRow => row !== undefined);
-  return presentListings({ db, clock: { now: () => now } }, ordered);
+  const byId = new Map((await findListingRows(db, ids)).map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [presentListing(row, now)] : [];
+  });
 }

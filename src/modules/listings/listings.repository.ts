@@ -1,7 +1,9 @@
 // SQL of listings: reads for the presenter, and the batch writes of ingest (listings.writes.ts holds the upsert).
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { epochSecondsOf } from '../../db/expressions.js';
 import type { DB } from '../../db/types.js';
-import type { ListingOpenHousesTable, ListingsTable } from './listings.tables.js';
+import type { ListingsTable } from './listings.tables.js';
 
 /** Every column the record shows: not the tsvectors (large, internal) nor the source hash. */
 export const LISTING_COLUMNS = [
@@ -19,30 +21,34 @@ export const LISTING_COLUMNS = [
   'created_at', 'updated_at', 'deleted_at',
 ] as const satisfies readonly (keyof ListingsTable)[];
 
-export type ListingRow = Pick<Selectable<ListingsTable>, (typeof LISTING_COLUMNS)[number]>;
-export type OpenHouseRow = Pick<Selectable<ListingOpenHousesTable>, 'listing' | 'start_time' | 'end_time' | 'description'>;
+/** An open house as the listing row carries it: times already in epoch seconds (computed in SQL). */
+export interface OpenHouseRow {
+  start_time: number;
+  end_time: number;
+  description: string | null;
+}
+export type ListingRow = Pick<Selectable<ListingsTable>, (typeof LISTING_COLUMNS)[number]> & { open_houses: OpenHouseRow[] };
 
-/** Live (not deleted) listings by id, in no particular order. */
+/**
+ * Live (not deleted) listings by id, in no particular order, each with its open houses in start order: one
+ * statement for a whole result page. The ids travel as ONE array parameter, so the text is the same for any
+ * page size.
+ */
 export async function findListingRows(db: Kysely<DB>, ids: string[]): Promise<ListingRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('listings').select(LISTING_COLUMNS).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
-}
-
-/** Open houses of these listings, each list in start order. */
-export async function findOpenHouses(db: Kysely<DB>, listingIds: string[]): Promise<Map<string, OpenHouseRow[]>> {
-  const byListing = new Map<string, OpenHouseRow[]>();
-  if (listingIds.length === 0) return byListing;
-  const rows = await db
-    .selectFrom('listing_open_houses')
-    .select(['listing', 'start_time', 'end_time', 'description'])
-    .where('listing', 'in', listingIds)
-    .orderBy('listing')
-    .orderBy('start_time')
+  return db
+    .selectFrom('listings')
+    .select(LISTING_COLUMNS)
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('listing_open_houses as o')
+          .select([epochSecondsOf('o.start_time').as('start_time'), epochSecondsOf('o.end_time').as('end_time'), 'o.description'])
+          .whereRef('o.listing', '=', 'listings.id')
+          .orderBy('o.start_time'),
+      ).as('open_houses'),
+    )
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .where('deleted_at', 'is', null)
     .execute();
-  for (const row of rows) {
-    const list = byListing.get(row.listing);
-    if (list) list.push(row);
-    else byListing.set(row.listing, [row]);
-  }
-  return byListing;
 }

@@ -1,6 +1,7 @@
 // All SQL of the users module. Functions take Kysely<DB> so a transaction can be passed in.
 import { sql, type Expression, type Kysely, type Updateable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { epochSecondsOf } from '../../db/expressions.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB, UsersTable } from '../../db/types.js';
 
@@ -55,20 +56,14 @@ export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string 
             'a.generational_name', 'a.mls_unique_id', 'a.mls', 'a.license_number', 'a.designation', 'a.nrds',
             'a.office_id',
           ])
-          // Epoch seconds computed in SQL (inside json_agg a timestamptz would arrive as a string), cut to
-          // milliseconds like every other timestamp, which travels through a JS Date.
-          .select(epochMillisPrecision('a.created_at').as('created_at'))
-          .select(epochMillisPrecision('a.updated_at').as('updated_at'))
-          .select(sql<number | null>`${epochMillisPrecision('a.deleted_at')}`.as('deleted_at'))
+          .select(epochSecondsOf('a.created_at').as('created_at'))
+          .select(epochSecondsOf('a.updated_at').as('updated_at'))
+          .select(sql<number | null>`${epochSecondsOf('a.deleted_at')}`.as('deleted_at'))
           .orderBy('a.created_at'),
       ).as('agents'),
     )
     .where('u.id', '=', userId)
     .where('u.deleted_at', 'is', null);
-}
-
-function epochMillisPrecision(column: string) {
-  return sql<number>`(trunc(extract(epoch from ${sql.ref(column)}) * 1000) / 1000)::float8`;
 }
 
 export type UserRow = NonNullable<Awaited<ReturnType<ReturnType<typeof userRowQuery>['executeTakeFirst']>>>;
