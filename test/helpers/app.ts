@@ -29,35 +29,39 @@ export interface TestAppOptions {
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'gable-app-'));
-  const config = loadConfig(
-    {
-      DATA_DIR: dataDir,
-      SECRET_KEY: TEST_SECRET_KEY,
-      LOG_LEVEL: 'silent',
-      BASE_URL: 'http://gable.test',
-      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
-      ...options.env,
-    },
-    options.config,
-  );
-  const clock = new ManualClock(options.now ?? new Date());
-  const deps = await createDeps(config, {
-    clock,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    ...(database.pglite ? { pglite: database.pglite } : {}),
-  });
-  await startJobs(deps);
-  const app = await buildApp(deps);
-  return {
-    app,
-    deps,
-    clock,
-    async close() {
-      await app.close();
-      await closeDeps(deps);
-      await database.pglite?.close();
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  let deps: Deps | undefined;
+  let app: FastifyInstance | undefined;
+  // Undoes whatever was built, also when building failed half-way (no stray databases or temp dirs).
+  const teardown = async () => {
+    await app?.close();
+    if (deps) await closeDeps(deps);
+    await database.pglite?.close();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    const config = loadConfig(
+      {
+        DATA_DIR: dataDir,
+        SECRET_KEY: TEST_SECRET_KEY,
+        LOG_LEVEL: 'silent',
+        BASE_URL: 'http://gable.test',
+        ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+        ...options.env,
+      },
+      options.config,
+    );
+    const clock = new ManualClock(options.now ?? new Date());
+    deps = await createDeps(config, {
+      clock,
+      log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      ...(database.pglite ? { pglite: database.pglite } : {}),
+    });
+    await startJobs(deps);
+    app = await buildApp(deps);
+    return { app, deps, clock, close: teardown };
+  } catch (error) {
+    await teardown().catch(() => undefined); // the build error is the one worth reporting
+    throw error;
+  }
 }

@@ -32,8 +32,32 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     async drop() {
       const client = new pg.Client({ connectionString: source.url });
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      try {
+        await dropWhenClosed(client, name);
+      } finally {
+        await client.end();
+      }
     },
   };
+}
+
+const IN_USE = '55006';
+
+/**
+ * pg's Pool.end() resolves before its connections have finished closing. Dropping WITH (FORCE) at that moment
+ * terminates a closing connection, and the termination then surfaces as an uncaught error in its client. So
+ * wait for the connections to go (about a second at most); only a connection still open after that, one a
+ * test leaked, is forced.
+ */
+async function dropWhenClosed(client: pg.Client, name: string): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      await client.query(`drop database if exists ${name}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== IN_USE) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  await client.query(`drop database if exists ${name} with (force)`);
 }
