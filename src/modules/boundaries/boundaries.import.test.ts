@@ -1,18 +1,16 @@
 // `gable import boundaries`: every feature validated first (bad ones reported by index, nothing written), then one
 // idempotent transaction.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGable } from '../../../test/helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/database.js';
 import { openDatabase, type Database } from '../../db/database.js';
 import { parseBoundaryFile } from './boundaries.import.js';
 import { loadBoundaries } from './boundaries.loader.js';
 import { containsPoint } from './boundaries.repository.js';
 
-const run = promisify(execFile);
 const square = (x: number, y: number, size = 1) => [[[x, y], [x + size, y], [x + size, y + size], [x, y + size], [x, y]]];
 const place = (geoid: string, name: string, coordinates: unknown, type = 'Polygon') => ({
   type: 'Feature',
@@ -72,13 +70,14 @@ describe('boundary import', () => {
   it('exits non-zero on a malformed file, naming the features, before touching any database', async () => {
     const file = join(dir, 'bad.geojson');
     writeFileSync(file, JSON.stringify(badFile));
-    const failure = await run('node', ['bin/gable.js', 'import', 'boundaries', file, '--type', 'city', '--id-field', 'GEOID', '--title-field', 'NAME']).then(
+    const failure = await runGable(['import', 'boundaries', file, '--type', 'city', '--id-field', 'GEOID', '--title-field', 'NAME'], { DATA_DIR: join(dir, 'untouched') }).then(
       () => null,
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toContain('feature 1: ring 0 is not closed');
     expect(failure?.stderr).toContain('7 invalid feature(s): nothing imported');
+    expect(existsSync(join(dir, 'untouched'))).toBe(false); // no database was opened, so no data directory made
   }, 60_000);
 
   it('imports a good file and re-imports it idempotently by external id', async () => {
@@ -106,11 +105,8 @@ describe('boundary import', () => {
     // On PostgreSQL the CLI writes into this file's database; embedded, into a data directory of its own that
     // the test opens afterwards (the CLI has released its lock by then).
     const dataDir = join(dir, 'cli-data');
-    const target = source.databaseUrl ? { DATABASE_URL: source.databaseUrl } : { DATA_DIR: dataDir };
-    const { stdout } = await run('node', ['bin/gable.js', 'import', 'boundaries', file, '--type', 'city', '--id-field', 'GEOID', '--title-field', 'NAME', '--country', 'US', '--state', 'Texas'], {
-      // eslint-disable-next-line no-restricted-properties -- the child process gets this environment plus its own database
-      env: { ...process.env, ...target, SECRET_KEY: '0f'.repeat(32), LOG_LEVEL: 'silent', BASE_URL: 'http://gable.test', WEB_URL: 'http://gable.test' },
-    });
+    const target: Record<string, string> = source.databaseUrl ? { DATABASE_URL: source.databaseUrl } : { DATA_DIR: dataDir };
+    const { stdout } = await runGable(['import', 'boundaries', file, '--type', 'city', '--id-field', 'GEOID', '--title-field', 'NAME', '--country', 'US', '--state', 'Texas'], target);
     expect(stdout).toContain('2 boundaries imported');
     const imported = source.databaseUrl ? database : await openDatabase({ databaseUrl: null, dataDir });
     try {
