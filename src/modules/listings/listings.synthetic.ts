@@ -31,7 +31,8 @@ export interface SyntheticContext {
   now: number;
 }
 
-const round = (value: number, step: number) => Math.round(value / step) * step;
+/** To a multiple of `step`; a decimal step divides, so 36.271917 does not come out as 36.271916999999995. */
+const round = (value: number, step: number) => (step >= 1 ? Math.round(value / step) * step : Math.round(value / step) / Math.round(1 / step));
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 export function syntheticListing(random: SyntheticRandom, place: SyntheticPlace, context: SyntheticContext): Record<string, unknown> {
