@@ -55,6 +55,9 @@ function defaultOAuthError(http: number): string {
   return 'invalid_request';
 }
 
+/** PostgreSQL's SQLSTATEs for a NUL in text: character_not_in_repertoire, untranslatable_character. */
+const NUL_IN_TEXT = new Set(['22021', '22P05']);
+
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const fastifyError = error as FastifyError;
@@ -79,6 +82,10 @@ export function toAppError(error: unknown): AppError {
       return new AppError('BadRequest', 'The body is not valid JSON');
   }
   if (error instanceof SyntaxError || fastifyError.statusCode === 400) return new AppError('BadRequest', 'The body is not valid JSON');
+  // Text with U+0000 (valid JSON, a valid query string) is refused by PostgreSQL at the first statement that
+  // carries it; whatever the route, that is the client's input, not our failure. (The statement failed, so
+  // its transaction, if any, rolled back: nothing changed.)
+  if (NUL_IN_TEXT.has((error as { code?: unknown }).code as string)) return new AppError('BadRequest', 'Text must not contain the NUL character (U+0000)');
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
     const code = (Object.keys(ERROR_CATALOGUE) as (keyof typeof ERROR_CATALOGUE)[]).find((c) => ERROR_CATALOGUE[c] === status) ?? 'BadRequest';

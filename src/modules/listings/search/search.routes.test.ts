@@ -76,6 +76,15 @@ describe('sort and paging', () => {
     expect(await runSearch(t.deps.db, { where, sort, start: 9, limit: 2 }, strategy)).toEqual({ ids: [], total: 4 });
   });
 
+  it('takes start and limit from the query string when the body has none; the body wins', async () => {
+    const url = `/brands/${member.brand}/listings?start=1&limit=1`;
+    const fromQuery = await names(map, { agents: [tag], sort: [{ by: 'year_built' }] }, url);
+    expect(fromQuery.names).toEqual(['b']);
+    expect(fromQuery.info).toMatchObject({ count: 1, total: 4 });
+    const bodyWins = await names(map, { agents: [tag], sort: [{ by: 'year_built' }], start: 0, limit: 2 }, url);
+    expect(bodyWins.names).toEqual(['d', 'b']);
+  });
+
   it('rejects limit above 1000 and unknown sort keys', async () => {
     expect((await search({ agents: [tag], limit: 1001 })).statusCode).toBe(400);
     expect((await search({ agents: [tag], sort: [{ by: 'nope' }] })).statusCode).toBe(400);
@@ -142,6 +151,27 @@ describe('validation and access', () => {
     const res = await search(body);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'Validation', attributes: { points: [expect.any(String)] } });
+  });
+
+  it.each([
+    ['a count beyond int4', { minimum_bedrooms: 3_000_000_000 }, 'minimum_bedrooms'],
+    ['pets beyond int4', { number_of_pets_allowed: 3_000_000_000 }, 'number_of_pets_allowed'],
+    ['parking beyond int4', { minimum_parking_spaces: 3_000_000_000 }, 'minimum_parking_spaces'],
+    ['a date past year 9999', { minimum_sold_date: 1e20 }, 'minimum_sold_date'],
+    ['a date before year 1', { maximum_list_date: -1e20 }, 'maximum_list_date'],
+  ])('%s → 400 Validation naming the field, not a database error', async (_name, body, field) => {
+    const res = await search({ agents: ['x'], ...body });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'Validation', attributes: { [field]: [expect.any(String)] } });
+  });
+
+  it.each([
+    ['search text', { agents: ['x'], search: 'a\u0000b' }],
+    ['an agent id', { agents: ['x\u0000'] }],
+  ])('a NUL character in %s → 400', async (_name, body) => {
+    const res = await search(body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'BadRequest', message: expect.stringContaining('NUL') });
   });
 
   it('min > max → 400 with the field in attributes', async () => {

@@ -4,12 +4,14 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PagingQuery } from '../../../platform/schemas.js';
 
-// `type: [T, 'null']`, not anyOf: Ajv runs with coerceTypes, and inside an anyOf it coerces before the right
-// branch is tried (`pool: null` became `false` with the boolean branch first, `false` became null with the null
-// branch first). A multi-type schema accepts a value of either type as it is.
+// `type: [T, 'null']`, not anyOf: a multi-type schema accepts a value of either type as it is, also under an
+// Ajv that coerces (query strings), where an anyOf would coerce before the right branch is tried.
 const optional = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
 const Amount = Type.Number({ minimum: 0 });
-const Count = Type.Integer({ minimum: 0 });
+/** Compared with integer columns: anything beyond int4 would fail in SQL (a 500) instead of here (a 400). */
+const Count = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
+/** Epoch seconds of years 1 to 9999: to_timestamp() fails beyond that. */
+const Epoch = (description: string) => Type.Number({ minimum: -62_135_596_800, maximum: 253_402_300_799, description });
 const Year = Type.Integer({ minimum: 0, maximum: 9999 });
 const Strings = Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 });
 
@@ -46,7 +48,7 @@ export const SearchCriteria = Type.Object({
   maximum_bathrooms: optional(Count),
   minimum_year_built: optional(Year),
   maximum_year_built: optional(Year),
-  minimum_parking_spaces: optional(Type.Integer({ minimum: 0, description: 'Covered plus uncovered spaces' })),
+  minimum_parking_spaces: optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Covered plus uncovered spaces' })),
   property_types: optional(Strings),
   property_subtypes: optional(Strings),
   listing_statuses: optional(Strings),
@@ -69,9 +71,9 @@ export const SearchCriteria = Type.Object({
   office_exclusive: optional(Type.Boolean()),
   number_of_pets_allowed: optional(Count),
   open_house: optional(Type.Boolean()),
-  minimum_sold_date: optional(Type.Number({ description: 'Epoch seconds; Sold listings must have closed at or after it' })),
-  minimum_list_date: optional(Type.Number({ description: 'Epoch seconds; list_date at or after it' })),
-  maximum_list_date: optional(Type.Number({ description: 'Epoch seconds; list_date at or before it' })),
+  minimum_sold_date: optional(Epoch('Epoch seconds; Sold listings must have closed at or after it')),
+  minimum_list_date: optional(Epoch('Epoch seconds; list_date at or after it')),
+  maximum_list_date: optional(Epoch('Epoch seconds; list_date at or before it')),
   search: optional(Type.String({ maxLength: 500, description: 'Web-search syntax ("quoted phrase", or, -not), English' })),
   content: optional(Type.String({ maxLength: 500, description: 'Plain words, all required, against the remarks' })),
   address: optional(Type.String({ maxLength: 500, description: 'Plain words, all required, against the address' })),
@@ -84,8 +86,9 @@ export const SearchBody = Type.Composite([
   Type.Object({
     sort: optional(Type.Array(SortTerm, { maxItems: 10 })),
     order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10, description: 'Legacy: ["-price", "+list_date"]' })),
-    start: Type.Optional(PagingQuery.start),
-    limit: Type.Optional(PagingQuery.limit),
+    // No defaults here (unlike PagingQuery): a body without them falls back to the query string, then 0 / 50.
+    start: Type.Optional(Type.Integer({ minimum: 0 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   }),
 ]);
 export type SearchBody = Static<typeof SearchBody>;
