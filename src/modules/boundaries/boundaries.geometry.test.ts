@@ -56,6 +56,12 @@ describe('boundary containment', () => {
     expect(await inside('donut', 4.001, 5)).toBe(false);
   });
 
+  it('keeps the hole edge inclusive from outside the hole too (PostgreSQL treats 1e-6 as on the edge)', async () => {
+    expect(await inside('donut', 3.9999999, 5)).toBe(true); // just outside the hole, inside the ring
+    expect(await inside('donut', 4.0000001, 5)).toBe(true); // within the edge tolerance, inside the hole
+    expect(await inside('donut', 4.00001, 5)).toBe(false); // clearly inside the hole
+  });
+
   it('tests every polygon of a multipolygon, holes only against their own polygon', async () => {
     expect(await inside('multi', 5, 5)).toBe(true); // island inside the first polygon's hole
     expect(await inside('multi', 4.2, 4.2)).toBe(false); // in the hole, off the island

@@ -50,7 +50,9 @@ export function boundaryContainsPoint(boundaryIds: readonly string[] | Expressio
           and hole.is_hole
           and hole.box @> box(${point}, ${point})
           and hole.polygon @> ${point}
-          and (${point} <-> path(hole.polygon)) > 1e-9
+          -- PostgreSQL's geometric operators treat points within 1e-6 of an edge as on it (EPSILON), from both
+          -- sides: a hole excludes only points farther than that from its edge, so its edge stays inclusive.
+          and (${point} <-> path(hole.polygon)) > 1e-6
       )
   ))`;
 }

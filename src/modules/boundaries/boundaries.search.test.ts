@@ -79,6 +79,13 @@ describe('boundaries search', () => {
     expect(states.data.map((b) => b.title).sort()).toEqual(['Iowa', 'Texas']);
     const french = await search('boundary_type=country&country=FR');
     expect(french.data.map((b) => b.title)).toEqual(['France']);
+    expect(french.data[0]).toMatchObject({ country: 'FR', state: '' }); // spec 2.8: strings, "" for none
+  });
+
+  it('answers 400, not 500, for a NUL character in a filter', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/boundaries/search?q=Dal&state=%00x', headers: auth });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'BadRequest', message: expect.stringContaining('NUL') });
   });
 
   it('pages with start/limit and an exact total', async () => {

@@ -39,8 +39,9 @@ function toRecord(row: BoundaryRow): BoundaryRecord {
     boundary_type: row.boundary_type,
     title: row.title,
     overridden_title: row.overridden_title,
-    country: row.country,
-    state: row.state,
+    // Spec 2.8 types both as plain strings: unknown (a country has no state) is "", not null.
+    country: row.country ?? '',
+    state: row.state ?? '',
     subtitle: row.subtitle,
     aliases: row.aliases,
     population: row.population,
