@@ -4,7 +4,7 @@ import { createAuthorizationCode, issueImplicitToken } from '../modules/auth/aut
 import { authorizationRedirect } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';
 import { takePending } from './sessions.repository.js';
-import { loadLiveClient, loadPageUser, type StepContext } from './steps.js';
+import { loadPageUser, registeredClient, type StepContext } from './steps.js';
 
 /** The redirect to the partner, or null when the request is not ready to approve (the caller shows the current step). */
 export async function approve(ctx: StepContext): Promise<string | null> {
@@ -13,8 +13,8 @@ export async function approve(ctx: StepContext): Promise<string | null> {
   if (!pending || !session.user || !pending.brand) return null;
   const user = await loadPageUser(deps, session.user);
   if (!user || (user.mfa_enabled && !session.mfaPassed)) return null;
-  const client = await loadLiveClient(deps, pending.client);
-  if (!client || !client.redirect_uris.includes(pending.redirectUri)) return null;
+  const client = await registeredClient(deps, pending);
+  if (!client) return null;
   const choices = await brandChoices(deps.db, user.id, ctx.whiteLabel?.id ?? null);
   if (!choices.some((choice) => choice.id === pending.brand)) {
     await ctx.store.savePending(session, { ...pending, brand: null });

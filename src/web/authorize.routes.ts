@@ -13,9 +13,10 @@ import { brandChoices } from './brand-choices.js';
 import type { PageBrand } from './html.js';
 import { checkTotp } from './mfa-check.js';
 import { describeWait, messagePage, PATHS } from './pages.js';
-import { SessionStore, type WebSession } from './session.js';
+import { SessionChangedError, SessionStore, type WebSession } from './session.js';
+import { toAppError } from '../platform/error-handler.js';
 import { signInWithPassword } from './sign-in.service.js';
-import { noRequestPage, pendingIsCurrent, renderStep, sendPage, type StepContext } from './steps.js';
+import { noRequestPage, pendingIsCurrent, registeredClient, renderStep, sendPage, type StepContext } from './steps.js';
 import { PAGE_STYLE_HASH } from './styles.js';
 
 const PAGE = { config: { auth: 'none' as const }, schema: { hide: true } };
@@ -52,8 +53,19 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     reply.headers(SECURITY_HEADERS);
   });
   app.setErrorHandler(async (error, request, reply) => {
+    const brand = appBrand(deps);
+    if (error instanceof SessionChangedError) {
+      const page = messagePage({ brand, title: 'You signed in elsewhere', message: 'This sign-in changed in another window while this step was running, so the step was not saved.', next: { href: PATHS.step, label: 'Continue' } });
+      return sendPage(reply, 409, page);
+    }
+    // Bad input (a NUL in a field, malformed or oversized bodies) is the browser's: a 4xx page, as the API answers.
+    const appError = toAppError(error);
+    if (appError.http < 500) {
+      request.log.info({ code: appError.code, message: appError.message }, 'authorization page refused');
+      return sendPage(reply, appError.http, messagePage({ brand, title: 'This request could not be accepted', message: appError.message, detail: 'Go back to the application that sent you here and start again.' }));
+    }
     request.log.error({ err: error }, 'authorization page failed');
-    const page = messagePage({ brand: appBrand(deps), title: 'Something went wrong', message: 'We could not complete this step. Please try again.', detail: `Reference: ${request.id}` });
+    const page = messagePage({ brand, title: 'Something went wrong', message: 'We could not complete this step. Please try again.', detail: `Reference: ${request.id}` });
     return sendPage(reply, 500, page);
   });
 
@@ -168,6 +180,8 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     const decision = field(body, 'decision');
     if (decision === 'decline') {
       await store.savePending(ctx.session, null);
+      // The client or this redirect URI may have been removed while the request waited: never redirect there.
+      if (!(await registeredClient(deps, pending))) return sendPage(reply, 400, noRequestPage(ctx.pageBrand));
       return reply.redirect(authorizationRedirect(pending.redirectUri, pending.responseType, { error: 'access_denied', error_description: 'The user declined the authorization request', state: pending.state }), 302);
     }
     if (decision === 'change-brand') {
@@ -193,5 +207,5 @@ function appBrand(deps: Deps): PageBrand {
 }
 
 function emptySession(): WebSession {
-  return { id: '', user: null, mfaPassed: false, csrf: '', pending: null };
+  return { id: '', hash: Buffer.alloc(0), user: null, mfaPassed: false, csrf: '', pending: null };
 }

@@ -6,21 +6,30 @@ import type { Deps } from '../deps.js';
 import { addSeconds } from '../lib/clock.js';
 import { hashToken, randomToken, safeEqual } from '../lib/crypto.js';
 import { parsePending, type PendingAuthorization } from './authorization-request.js';
-import { deleteExpiredSessions, findLiveSession, insertSession, updateSession, type WebSessionRow } from './sessions.repository.js';
+import { deleteExpiredSessions, findLiveSession, insertSession, updateSession, type SessionChanges, type WebSessionRow } from './sessions.repository.js';
 
 /** A sign-in on this browser lasts a working day; every authorization still asks for approval. */
 export const SESSION_SECONDS = 12 * 3600;
 
 export interface WebSession {
   readonly id: string;
+  /** SHA-256 of the cookie this request came with: updates apply only while it is still the session's. */
+  hash: Buffer;
   user: string | null;
   mfaPassed: boolean;
   csrf: string;
   pending: PendingAuthorization | null;
 }
 
-function toSession(row: WebSessionRow): WebSession {
-  return { id: row.id, user: row.user, mfaPassed: row.mfa_passed, csrf: row.csrf_secret, pending: parsePending(row.pending) };
+function toSession(row: WebSessionRow, hash: Buffer): WebSession {
+  return { id: row.id, hash, user: row.user, mfaPassed: row.mfa_passed, csrf: row.csrf_secret, pending: parsePending(row.pending) };
+}
+
+/** A concurrent request (another tab) signed in or out on this session after this request loaded it. */
+export class SessionChangedError extends Error {
+  constructor() {
+    super('The web session changed during the request');
+  }
 }
 
 export class SessionStore {
@@ -37,8 +46,9 @@ export class SessionStore {
   async load(request: FastifyRequest): Promise<WebSession | null> {
     const value = request.cookies[this.cookieName];
     if (!value || value.length > 200) return null;
-    const row = await findLiveSession(this.deps.db, hashToken(value), this.deps.clock.now());
-    return row ? toSession(row) : null;
+    const hash = hashToken(value);
+    const row = await findLiveSession(this.deps.db, hash, this.deps.clock.now());
+    return row ? toSession(row, hash) : null;
   }
 
   /** A new anonymous session, its cookie set on the reply. */
@@ -47,9 +57,10 @@ export class SessionStore {
     // Opportunistic clean-up of ended sessions (indexed on expires_at), so no job is needed for it.
     await deleteExpiredSessions(this.deps.db, now);
     const value = randomToken();
-    const row = await insertSession(this.deps.db, hashToken(value), randomToken(), addSeconds(now, SESSION_SECONDS));
+    const hash = hashToken(value);
+    const row = await insertSession(this.deps.db, hash, randomToken(), addSeconds(now, SESSION_SECONDS));
     this.setCookie(reply, value);
-    return toSession(row);
+    return toSession(row, hash);
   }
 
   async loadOrCreate(request: FastifyRequest, reply: FastifyReply): Promise<WebSession> {
@@ -59,21 +70,26 @@ export class SessionStore {
   /** Signs a user in (or out, with null): new session id and CSRF secret, so a planted cookie or token is worthless. */
   async switchUser(session: WebSession, reply: FastifyReply, user: string | null, mfaPassed: boolean): Promise<void> {
     const value = randomToken();
-    session.user = user;
-    session.mfaPassed = mfaPassed;
-    session.csrf = randomToken();
-    await updateSession(this.deps.db, session.id, { session_hash: hashToken(value), user, mfa_passed: mfaPassed, csrf_secret: session.csrf }, this.deps.clock.now());
+    const hash = hashToken(value);
+    const csrf = randomToken();
+    await this.update(session, { session_hash: hash, user, mfa_passed: mfaPassed, csrf_secret: csrf });
+    Object.assign(session, { hash, user, mfaPassed, csrf });
     this.setCookie(reply, value);
   }
 
+  /** Only for the user whose code was checked: a sign-in meanwhile rotated the hash, and this then throws. */
   async markMfaPassed(session: WebSession): Promise<void> {
+    await this.update(session, { mfa_passed: true });
     session.mfaPassed = true;
-    await updateSession(this.deps.db, session.id, { mfa_passed: true }, this.deps.clock.now());
   }
 
   async savePending(session: WebSession, pending: PendingAuthorization | null): Promise<void> {
+    await this.update(session, { pending: pending ? JSON.stringify(pending) : null });
     session.pending = pending;
-    await updateSession(this.deps.db, session.id, { pending: pending ? JSON.stringify(pending) : null }, this.deps.clock.now());
+  }
+
+  private async update(session: WebSession, changes: SessionChanges): Promise<void> {
+    if (!(await updateSession(this.deps.db, session.id, session.hash, changes, this.deps.clock.now()))) throw new SessionChangedError();
   }
 
   /** The CSRF check of every POST: the form's token must be this session's secret. */

@@ -34,8 +34,26 @@ export interface SessionChanges {
   session_hash?: Buffer;
 }
 
-export async function updateSession(db: Kysely<DB>, id: string, changes: SessionChanges, now: Date): Promise<void> {
-  await db.updateTable('web_sessions').set({ ...changes, updated_at: now }).where('id', '=', id).execute();
+/**
+ * Applies the changes only while the session still has the cookie hash it was loaded with (compare-and-set):
+ * every sign-in or sign-out rotates that hash, so a request that loaded the session before a concurrent
+ * sign-in cannot write its conclusions (MFA passed, a chosen brand) onto the other user's session. False when
+ * the session changed meanwhile.
+ */
+export async function updateSession(db: Kysely<DB>, id: string, expectedHash: Buffer, changes: SessionChanges, now: Date): Promise<boolean> {
+  const row = await db
+    .updateTable('web_sessions')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .where('session_hash', '=', expectedHash)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Signs the user out of every authorization-page session (after a password change, for one). */
+export async function signOutEverywhere(db: Kysely<DB>, userId: string, now: Date): Promise<void> {
+  await db.updateTable('web_sessions').set({ user: null, mfa_passed: false, pending: null, updated_at: now }).where('user', '=', userId).execute();
 }
 
 export async function deleteExpiredSessions(db: Kysely<DB>, before: Date): Promise<number> {

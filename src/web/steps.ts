@@ -3,6 +3,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../deps.js';
 import type { HostBrand } from '../modules/brands/hostnames.repository.js';
+import type { PendingAuthorization } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';
 import { consentPage, pickerPage, type BrandChoice } from './brand-pages.js';
 import type { PageBrand } from './html.js';
@@ -47,6 +48,12 @@ export async function loadLiveClient(deps: Deps, clientId: string) {
   return deps.db.selectFrom('oauth_clients').select(['id', 'name', 'redirect_uris']).where('id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
+/** The pending request's client while it is live and still has the request's redirect URI registered. */
+export async function registeredClient(deps: Deps, pending: Pick<PendingAuthorization, 'client' | 'redirectUri'>) {
+  const client = await loadLiveClient(deps, pending.client);
+  return client && client.redirect_uris.includes(pending.redirectUri) ? client : null;
+}
+
 export function pendingIsCurrent(ctx: StepContext): boolean {
   const pending = ctx.session.pending;
   return pending !== null && ctx.deps.clock.now().getTime() - pending.startedAt < PENDING_SECONDS * 1000;
@@ -57,8 +64,8 @@ export async function renderStep(ctx: StepContext, reply: FastifyReply, options:
   const { deps, session, store } = ctx;
   const pending = session.pending;
   if (!pending || !pendingIsCurrent(ctx)) return sendPage(reply, 400, noRequestPage(ctx.pageBrand));
-  const client = await loadLiveClient(deps, pending.client);
-  if (!client || !client.redirect_uris.includes(pending.redirectUri)) return sendPage(reply, 400, noRequestPage(ctx.pageBrand));
+  const client = await registeredClient(deps, pending);
+  if (!client) return sendPage(reply, 400, noRequestPage(ctx.pageBrand));
   const form: FormContext = { brand: ctx.pageBrand, csrf: session.csrf, requestId: pending.id, clientName: client.name };
   const status = options.status ?? 200;
 

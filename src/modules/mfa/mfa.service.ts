@@ -19,8 +19,17 @@ export interface MfaCaller {
   boundBrand: string | null;
 }
 
+/**
+ * MFA is an account-wide setting; a brand-bound (partner) token acts only in its brand, so it may not set up,
+ * enable or remove it: a partner enrolling its own secret would lock the user out of every other login.
+ */
+function requireAccountLogin(caller: MfaCaller): void {
+  if (caller.boundBrand) throw errors.forbidden('MFA settings need a first-party login: a partner token acts only in its brand');
+}
+
 /** Starts (or restarts) set-up: a new secret, not yet enabled. 409 once MFA is enabled. */
 export async function setupMfa(deps: Deps, caller: MfaCaller): Promise<UserRecord> {
+  requireAccountLogin(caller);
   const state = await mfaState(deps, caller.userId);
   if (state.mfa_enabled) throw errors.conflict('MFA is already enabled: disable it with DELETE /users/self/mfa before setting it up again');
   const secret = newTotpSecret();
@@ -32,6 +41,7 @@ export async function setupMfa(deps: Deps, caller: MfaCaller): Promise<UserRecor
 
 /** Proves the authenticator works: enables MFA and marks the current login validated. */
 export async function verifyMfa(deps: Deps, caller: MfaCaller, token: string): Promise<UserRecord> {
+  requireAccountLogin(caller);
   const state = await mfaState(deps, caller.userId);
   if (state.mfa_enabled) throw errors.conflict('MFA is already enabled: use POST /users/self/mfa/validate to validate a new login');
   if (!state.mfa_secret) throw errors.conflict('MFA is not set up: call POST /users/self/mfa/setup first');
@@ -61,6 +71,7 @@ export async function checkUserTotp(deps: Deps, userId: string, token: string): 
 
 /** Removes MFA (enabled, or a set-up never verified); needs a current code either way. */
 export async function disableMfa(deps: Deps, caller: MfaCaller, token: string): Promise<void> {
+  requireAccountLogin(caller);
   const state = await mfaState(deps, caller.userId);
   if (!state.mfa_secret) throw errors.conflict('MFA is not set up for this user: nothing to remove');
   await checkCode(deps, caller.userId, state.mfa_secret, token);

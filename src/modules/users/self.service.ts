@@ -8,6 +8,7 @@ import { isValidTimeZone } from './local-time.js';
 import { findPasswordHash, revokeOtherFamilies, setActiveBrand, setPasswordHash, updateProfile, type ProfileChanges } from './users.repository.js';
 import type { ChangePasswordBody, UpdateSelfBody, UserRecord } from './users.schemas.js';
 import { loadUserRecord } from './users.service.js';
+import { signOutEverywhere } from '../../web/sessions.repository.js';
 
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -52,7 +53,8 @@ function withEmptiesCleared(body: UpdateSelfBody): UpdateSelfBody {
 
 /**
  * Changes the password after checking the old one (decisions §3). Every OTHER token family of the user is
- * revoked, so a stolen session dies; the caller's own family keeps working. A user without a password (an
+ * revoked and every authorization-page session signed out, so a stolen session dies; the caller's own family
+ * keeps working. A user without a password (an
  * invited or partner-created account) cannot use this endpoint: letting a bearer token alone set the first
  * password would turn a leaked token into a permanent account takeover. Such a user gets a password from
  * an operator (`gable admin user set-password`) or a future reset flow.
@@ -60,6 +62,8 @@ function withEmptiesCleared(body: UpdateSelfBody): UpdateSelfBody {
 export async function changePassword(deps: Deps, actor: Actor, body: ChangePasswordBody): Promise<void> {
   const userId = actor.userId;
   if (!userId) throw errors.forbidden('This endpoint needs a user token, not a client token');
+  // An account-wide secret: a partner token (bound to one brand) may not change it.
+  if (actor.boundBrand) throw errors.forbidden('Changing the password needs a first-party login: a partner token acts only in its brand');
   if (body.new_password.length < MIN_PASSWORD_LENGTH) {
     throw errors.invalidField('new_password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
@@ -81,6 +85,8 @@ export async function changePassword(deps: Deps, actor: Actor, body: ChangePassw
   await deps.db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, userId, passwordHash, now);
     await revokeOtherFamilies(trx, userId, actor.family, PASSWORD_CHANGED, now);
+    // Whoever signed in on the authorization pages with the old password could mint partner tokens there.
+    await signOutEverywhere(trx, userId, now);
   });
 }
 
