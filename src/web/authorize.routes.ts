@@ -152,7 +152,7 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     if (!ctx.session.user || ctx.session.mfaPassed) return toStep(reply);
     const code = (field(body, 'code') ?? '').replace(/\s+/g, '');
     if (!/^\d{6}$/.test(code)) return renderStep(ctx, reply, { status: 400, error: 'Enter the 6-digit code from your authenticator app.' });
-    const outcome = await checkTotp(deps, ctx.session.user, code);
+    const outcome = await checkTotp(deps, ctx.session.user, code, request.ip);
     if (outcome.kind === 'blocked') return tooMany(reply, ctx, outcome.retryAfterSeconds, 'incorrect codes');
     if (outcome.kind === 'invalid') return renderStep(ctx, reply, { status: 401, error: 'That code is not valid. Check your authenticator app and try again.' });
     await store.markMfaPassed(ctx.session);

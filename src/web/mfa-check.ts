@@ -1,14 +1,14 @@
 // The TOTP step of the web sign-in, delegated to the MFA module's verifier: replay protection and the
-// per-user attempt budget live there, once for the API and the pages.
+// per-user and per-IP attempt budgets live there, once for the API and the pages.
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { checkUserTotp } from '../modules/mfa/mfa.service.js';
 
 export type MfaOutcome = { kind: 'ok' } | { kind: 'invalid' } | { kind: 'blocked'; retryAfterSeconds: number };
 
-export async function checkTotp(deps: Deps, userId: string, code: string): Promise<MfaOutcome> {
+export async function checkTotp(deps: Deps, userId: string, code: string, ip: string): Promise<MfaOutcome> {
   try {
-    await checkUserTotp(deps, userId, code);
+    await checkUserTotp(deps, { userId, ip }, code);
     return { kind: 'ok' };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;

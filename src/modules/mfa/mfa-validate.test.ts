@@ -99,6 +99,9 @@ describe('MFA enabled: /users/self/mfa/validate and DELETE /users/self/mfa', () 
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBe('1');
     expect(blocked.json()).toMatchObject({ http: 429, code: 'TooManyRequests' });
+    // the caller's IP carries the wrong codes too, in the budget the password checks share
+    const ip = await t.deps.db.selectFrom('attempt_counters').select('failures').where('key', '=', 'ip:127.0.0.1').executeTakeFirst();
+    expect(ip?.failures).toBeGreaterThanOrEqual(5);
     t.clock.advance(1);
     expect((await call('POST', '/users/self/mfa/validate', pair, { token: totpCode(t, mfaUrl) })).statusCode).toBe(204);
   });

@@ -13,7 +13,7 @@ const MFA_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 409);
 
 function callerOf(request: FastifyRequest): MfaCaller {
   const actor = actorOf(request);
-  return { userId: userIdOf(request), family: actor.family, boundBrand: actor.boundBrand };
+  return { userId: userIdOf(request), family: actor.family, boundBrand: actor.boundBrand, ip: request.ip };
 }
 
 export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {

@@ -4,7 +4,7 @@
 import QRCode from 'qrcode';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { ACCOUNT_POLICY, AttemptLimiter, type AttemptKey } from '../../platform/attempts.js';
+import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
 import { markFamilyMfaValidated } from '../auth/tokens.repository.js';
 import type { UserRecord } from '../users/users.schemas.js';
 import { loadUserRecord } from '../users/users.service.js';
@@ -17,6 +17,8 @@ export interface MfaCaller {
   family: string;
   /** Brand a partner token is bound to (shown as the record's brand). */
   boundBrand: string | null;
+  /** The caller's IP: wrong codes count against it too, as wrong passwords do. */
+  ip: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function verifyMfa(deps: Deps, caller: MfaCaller, token: string): P
   const state = await mfaState(deps, caller.userId);
   if (state.mfa_enabled) throw errors.conflict('MFA is already enabled: use POST /users/self/mfa/validate to validate a new login');
   if (!state.mfa_secret) throw errors.conflict('MFA is not set up: call POST /users/self/mfa/setup first');
-  await checkCode(deps, caller.userId, state.mfa_secret, token);
+  await checkCode(deps, caller, state.mfa_secret, token);
   await deps.db.transaction().execute(async (trx) => {
     await enableMfa(trx, caller.userId, deps.clock.now());
     await markFamilyMfaValidated(trx, caller.family);
@@ -55,7 +57,7 @@ export async function verifyMfa(deps: Deps, caller: MfaCaller, token: string): P
 
 /** Validates the current login (token family) of a user with MFA enabled. */
 export async function validateMfa(deps: Deps, caller: MfaCaller, token: string): Promise<void> {
-  await checkUserTotp(deps, caller.userId, token);
+  await checkUserTotp(deps, caller, token);
   await markFamilyMfaValidated(deps.db, caller.family);
 }
 
@@ -63,10 +65,10 @@ export async function validateMfa(deps: Deps, caller: MfaCaller, token: string):
  * The code check alone, for sign-ins that have no token family yet (the web pages): 409 when MFA is not
  * enabled, 400 for a wrong or reused code, 429 when the user's budget is spent.
  */
-export async function checkUserTotp(deps: Deps, userId: string, token: string): Promise<void> {
-  const state = await mfaState(deps, userId);
+export async function checkUserTotp(deps: Deps, who: CodeChecker, token: string): Promise<void> {
+  const state = await mfaState(deps, who.userId);
   if (!state.mfa_enabled || !state.mfa_secret) throw errors.conflict('MFA is not enabled for this user: nothing to validate');
-  await checkCode(deps, userId, state.mfa_secret, token);
+  await checkCode(deps, who, state.mfa_secret, token);
 }
 
 /** Removes MFA (enabled, or a set-up never verified); needs a current code either way. */
@@ -74,13 +76,23 @@ export async function disableMfa(deps: Deps, caller: MfaCaller, token: string): 
   requireAccountLogin(caller);
   const state = await mfaState(deps, caller.userId);
   if (!state.mfa_secret) throw errors.conflict('MFA is not set up for this user: nothing to remove');
-  await checkCode(deps, caller.userId, state.mfa_secret, token);
+  await checkCode(deps, caller, state.mfa_secret, token);
   await clearMfa(deps.db, caller.userId, deps.clock.now());
 }
 
-/** 429 when the user's code budget is spent; 400 (attributes.token) for a wrong or already used code. */
-async function checkCode(deps: Deps, userId: string, encryptedSecret: string, token: string): Promise<void> {
-  const keys: AttemptKey[] = [{ key: `mfa:${userId}`, policy: ACCOUNT_POLICY }];
+/** Whose code is checked, and from where. */
+export type CodeChecker = Pick<MfaCaller, 'userId' | 'ip'>;
+
+/**
+ * 429 when the user's or the IP's budget is spent; 400 (attributes.token) for a wrong or already used code.
+ * The IP key is the one the password checks use: someone holding many stolen passwords cannot spray codes
+ * across the accounts from one address without hitting it.
+ */
+async function checkCode(deps: Deps, { userId, ip }: CodeChecker, encryptedSecret: string, token: string): Promise<void> {
+  const keys: AttemptKey[] = [
+    { key: `mfa:${userId}`, policy: ACCOUNT_POLICY },
+    { key: `ip:${ip}`, policy: IP_POLICY },
+  ];
   const limiter = new AttemptLimiter(deps.db, deps.clock);
   // Counted as a failure up front (refunded on success), so parallel guesses cannot outrun the limit.
   await limiter.claim(keys);

@@ -73,9 +73,10 @@ export async function changePassword(deps: Deps, actor: Actor, body: ChangePassw
   if (row.password_hash === null) {
     throw errors.forbidden('This account has no password yet; ask an operator to set one');
   }
-  // Claimed as a failure before the slow hash, so parallel guesses cannot all pass the limit; refunded if right.
+  // The account's key of the password grant and the pages: a stolen token adds no guesses of its own. Claimed as
+  // a failure before the slow hash, so parallel guesses cannot all pass the limit; refunded if right.
   const limiter = new AttemptLimiter(deps.db, deps.clock);
-  const keys: AttemptKey[] = [{ key: `password-change:${userId}`, policy: ACCOUNT_POLICY }];
+  const keys: AttemptKey[] = [{ key: `account:${row.email.trim().toLowerCase()}`, policy: ACCOUNT_POLICY }];
   await limiter.claim(keys);
   if (!(await verifyPassword(row.password_hash, body.old_password))) throw errors.forbidden('The old password is wrong');
   await limiter.refund(keys);

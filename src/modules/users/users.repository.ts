@@ -85,8 +85,8 @@ export async function updateProfile(db: Kysely<DB>, userId: string, changes: Pro
   return result.numUpdatedRows > 0n;
 }
 
-export async function findPasswordHash(db: Kysely<DB>, userId: string): Promise<{ password_hash: string | null } | undefined> {
-  return db.selectFrom('users').select('password_hash').where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+export async function findPasswordHash(db: Kysely<DB>, userId: string): Promise<{ email: string; password_hash: string | null } | undefined> {
+  return db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function setPasswordHash(db: Kysely<DB>, userId: string, passwordHash: string, now: Date): Promise<void> {
