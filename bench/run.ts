@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
 });
 const duration = Number(args.duration);
 const listingCount = Number(args.listings);
+const WARM_UP_SECONDS = 2;
 const searchConcurrencies = args['search-concurrency'].split(',').map(Number);
 const withConcurrency = (c: number) => (r: LoadResult): LoadResult => ({ ...r, name: `${r.name} [c=${c}]` });
 const INGEST_COUNT = Math.min(50_000, listingCount);
@@ -61,6 +62,10 @@ const gable = await startProcess(['bin/gable.js', 'serve'], env, 3902);
 
 try {
   const fixture = await createFoundationFixture(deps);
+  // Two seconds of load on each server first, not counted: JIT and connection set-up would otherwise land in
+  // whichever scenario happens to run first (the /users/self ratio swung 0.54–0.82 between runs without it).
+  await benchBaseline(baselineServer.url, fixture.userId, WARM_UP_SECONDS);
+  await benchUsersSelf(gable.url, fixture, WARM_UP_SECONDS);
   const baseline = await benchBaseline(baselineServer.url, fixture.userId, duration);
   results.push(baseline);
   if (wants('foundation')) {
