@@ -2,13 +2,18 @@
 // (slot arrays, bathroom and parking totals, addresses, open_house_until) and a hash of the whole record.
 import { createHash } from 'node:crypto';
 import { toDate, type ListingInput } from './listings.input.js';
+import type { Selectable } from 'kysely';
 import { AGENT_SLOTS, OFFICE_SLOTS, PROPERTY_FLAGS } from './listings.schemas.js';
+import type { ListingsTable } from './listings.tables.js';
 
 type Slot = (typeof AGENT_SLOTS)[number] | (typeof OFFICE_SLOTS)[number];
 type Flag = (typeof PROPERTY_FLAGS)[number];
 
+/** Address columns: written as they are stored (plain text), so their types come from the table. */
+type AddressColumn = 'street_number' | 'street_name' | 'unit_number' | 'city' | 'state' | 'postal_code' | 'country' | 'full_address' | 'street_address';
+
 /** The JSON row read by `jsonb_to_recordset` in listings.writes.ts: timestamps as ISO strings. */
-export type ListingWrite = Record<Slot | Flag, string | boolean | null> & {
+export type ListingWrite = Record<Slot | Flag, string | boolean | null> & Pick<Selectable<ListingsTable>, AddressColumn> & {
   mls: string;
   mls_number: string;
   status: string;
@@ -37,15 +42,6 @@ export type ListingWrite = Record<Slot | Flag, string | boolean | null> & {
   parking_spaces_total: number | null;
   number_of_pets_allowed: number | null;
   features: Record<string, string[]>;
-  street_number: string | null;
-  street_name: string | null;
-  unit_number: string | null;
-  city: string | null;
-  state: string | null;
-  postal_code: string | null;
-  country: string | null;
-  full_address: string | null;
-  street_address: string | null;
   longitude: number | null;
   latitude: number | null;
   gallery_image_urls: string[];
