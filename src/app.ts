@@ -7,8 +7,9 @@ import type { Deps } from './deps.js';
 import { registerAuth } from './platform/auth.js';
 import { registerOmit } from './platform/associations.js';
 import { registerDeprecation } from './platform/deprecation.js';
-import { registerErrorHandling } from './platform/error-handler.js';
+import { clientError, frameworkError, registerErrorHandling } from './platform/error-handler.js';
 import { registerOpenApi } from './platform/openapi.js';
+import { registerTextGuard } from './platform/text-guard.js';
 import { opsRoutes } from './platform/ops.routes.js';
 import { parseQueryString } from './platform/querystring.js';
 import { ErrorBody } from './platform/schemas.js';
@@ -29,6 +30,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
 
@@ -46,6 +49,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerAuth(app, deps);
   registerOmit(app);
+  registerTextGuard(app);
   registerDeprecation(app, deps.metrics);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   await registerOpenApi(app, deps.config);

@@ -12,11 +12,14 @@ export const ERROR_CATALOGUE = {
   MethodNotAllowed: 405,
   Conflict: 409,
   PreconditionFailed: 412,
-  // Not in the published list; added so that oversized and non-JSON bodies answer with the HTTP status that
-  // clients and proxies expect (docs/errors.md).
+  // Not in the published list; added so that slow, oversized and non-JSON requests answer with the HTTP status
+  // that clients and proxies expect (docs/errors.md).
+  RequestTimeout: 408,
   PayloadTooLarge: 413,
+  URITooLong: 414,
   UnsupportedMediaType: 415,
   TooManyRequests: 429,
+  RequestHeaderFieldsTooLarge: 431,
   Internal: 500,
 } as const;
 

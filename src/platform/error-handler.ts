@@ -1,6 +1,8 @@
 // One place maps every failure to the error body of decisions §1. Catalogue errors pass through; framework
 // errors (validation, bad JSON, oversized bodies) become their 4xx; anything else is a 500 whose detail goes
 // only to the log, under the request id the response carries.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CATALOGUE, type ErrorAttributes } from '../errors.js';
 
@@ -21,10 +23,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return send(request, reply, appError);
   });
 
+  // The method table of every route, for 405: `PUT /listings/<id>` must find `GET /listings/:id`.
+  const routes: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, pattern: routePattern(route.url) });
+  });
+
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const otherMethods = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
-      (method) => method !== request.method && app.hasRoute({ method, url: path }),
+      (method) => method !== request.method && routes.some((route) => route.method === method && route.pattern.test(path)),
     );
     if (otherMethods.length > 0) {
       reply.header('allow', otherMethods.join(', '));
@@ -34,12 +42,59 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** `/brands/:brand/listings` → a regex of concrete paths (a parameter is one non-empty segment; `*` is the rest). */
+function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+/**
+ * Errors the router raises before any route runs (Fastify's `frameworkErrors`): a malformed percent-escape or
+ * invalid UTF-8 in the path, a path segment over the router's length limit. Same body as every other error.
+ */
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const appError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('URITooLong', 'A path segment is longer than 100 characters')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new AppError('BadRequest', 'The URL is not valid: malformed percent-encoding or invalid UTF-8 in the path')
+        : toAppError(error);
+  request.log.info({ code: appError.code, message: appError.message }, 'request refused');
+  reply.header('x-request-id', request.id);
+  void send(request, reply, appError);
+}
+
+const CLIENT_ERRORS: Record<string, AppError> = {
+  HPE_HEADER_OVERFLOW: new AppError('RequestHeaderFieldsTooLarge', 'The request line and headers are larger than 16 KiB'),
+  ERR_HTTP_REQUEST_TIMEOUT: new AppError('RequestTimeout', 'The request was not received in time'),
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (oversized headers, timeouts, garbage): answered
+ * on the socket in the same error shape, then the connection is closed, as Node itself does.
+ */
+export function clientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError = CLIENT_ERRORS[error.code ?? ''] ?? new AppError('BadRequest', 'The HTTP request is malformed');
+  if (socket.writable) {
+    const body = JSON.stringify({ http: appError.http, code: appError.code, message: appError.message });
+    socket.write(
+      `HTTP/1.1 ${appError.http} ${STATUS_CODES[appError.http]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 function send(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const body: ErrorBodyOut =
     error.http >= 500
       ? { http: 500, code: 'Internal', message: 'Internal Error' }
       : { http: error.http, code: error.code, message: error.message, ...(error.attributes ? { attributes: error.attributes } : {}) };
-  if (request.routeOptions.config?.oauthErrors) {
+  if (routeConfig(request)?.oauthErrors) {
     body.error = error.oauthError ?? defaultOAuthError(error.http);
     body.error_description = body.message;
   }
@@ -47,6 +102,15 @@ function send(request: FastifyRequest, reply: FastifyReply, error: AppError): Fa
   // A bearer-token failure challenges for a token, unless the error named its own scheme (client auth: Basic).
   if ((error.code === 'UnauthorizedAccess' || error.code === 'TokenExpired') && !error.headers?.['www-authenticate']) reply.header('www-authenticate', 'Bearer');
   return reply.status(body.http).type('application/json; charset=utf-8').send(body);
+}
+
+/** The route's config; a request refused by the router (frameworkErrors) has no route, and no config. */
+function routeConfig(request: FastifyRequest) {
+  try {
+    return request.routeOptions.config;
+  } catch {
+    return undefined;
+  }
 }
 
 function defaultOAuthError(http: number): string {

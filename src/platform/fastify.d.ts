@@ -15,6 +15,8 @@ declare module 'fastify' {
     deprecated?: DeprecationNotice;
     /** Read the caller's user record row with the bearer token, in the same query (request.userRow). */
     withUserRow?: boolean;
+    /** 'per-record': the route checks body text for NUL and lone surrogates itself (platform/text-guard.ts). */
+    textCheck?: 'per-record';
   }
 
   interface FastifyRequest {

@@ -166,12 +166,12 @@ describe('validation and access', () => {
   });
 
   it.each([
-    ['search text', { agents: ['x'], search: 'a\u0000b' }],
-    ['an agent id', { agents: ['x\u0000'] }],
-  ])('a NUL character in %s → 400', async (_name, body) => {
+    ['search text', { agents: ['x'], search: 'a\u0000b' }, 'search'],
+    ['an agent id', { agents: ['x\u0000'] }, 'agents.0'],
+  ])('a NUL character in %s → 400 naming the field', async (_name, body, field) => {
     const res = await search(body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'BadRequest', message: expect.stringContaining('NUL') });
+    expect(res.json()).toMatchObject({ code: 'Validation', message: expect.stringContaining('NUL'), attributes: { [field]: [expect.stringContaining('NUL')] } });
   });
 
   it('min > max → 400 with the field in attributes', async () => {
