@@ -38,9 +38,24 @@ export const errorResponses = (...statuses: number[]): Record<number, TObject> =
 /** Standard errors of any authenticated route. */
 export const AUTHENTICATED_ERRORS = [400, 401, 403, 404, 429] as const;
 
+/**
+ * The largest `start`. PostgreSQL takes OFFSET as a bigint, but JSON numbers past 2^53 are not exact and 2^63 is
+ * out of its range; no list here has two billion rows, so anything larger is a client error (400), not a 500.
+ */
+export const MAX_START = 2_147_483_647;
+export const MAX_LIMIT = 1000;
+
+/** Rows to skip: one bounded schema for every `start` (query or body). */
+export const Start = (options: { default?: number } = {}) =>
+  Type.Integer({ minimum: 0, maximum: MAX_START, description: 'Rows to skip', ...options });
+/** Rows to return: one bounded schema for every `limit` (query or body). */
+export const Limit = (options: { default?: number; maximum?: number } = {}) =>
+  Type.Integer({ minimum: 1, maximum: options.maximum ?? MAX_LIMIT, description: `Rows to return (at most ${options.maximum ?? MAX_LIMIT})`, ...options });
+
+/** `start`/`limit` of a list route's query string: optional, with the defaults of decisions §1. */
 export const PagingQuery = {
-  start: Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip' }),
-  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 50, description: 'Rows to return (at most 1000)' }),
+  start: Type.Optional(Start({ default: 0 })),
+  limit: Type.Optional(Limit({ default: 50 })),
 };
 
 /** `associations[]=a.b`, repeated or comma-separated; `omit[]=type.field`. Parsed by platform/associations.ts. */

@@ -4,8 +4,10 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ValueError } from '@sinclair/typebox/value';
 import type { ErrorAttributes } from '../../errors.js';
+import { findUnstorableText } from '../../lib/storable-text.js';
 import { LISTING_STATUSES } from './listings.schemas.js';
 
+export const FEATURE_KEY = '^[a-z][a-z0-9_]{0,63}$';
 /** Schema option read by describeErrors: the message for any failure of that schema. */
 const MESSAGE = 'x-message';
 const opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
@@ -56,7 +58,15 @@ export const PropertyInput = Type.Object({
   appliances: opt(Type.Boolean()),
   furnished: opt(Type.Boolean()),
   fenced_yard: opt(Type.Boolean()),
-  features: opt(Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), Type.Array(Text(200), { maxItems: 200 }))),
+  // additionalProperties: false — a key outside the pattern is refused here, not stored to break every read of
+  // the record later (the response schema serialises feature lists only).
+  features: opt(
+    Type.Record(Type.String({ pattern: FEATURE_KEY }), Type.Array(Text(200), { maxItems: 200 }), {
+      additionalProperties: false,
+      maxProperties: 50,
+      [MESSAGE]: 'must map names of the form interior_features (a-z, 0-9, _) to lists of strings',
+    }),
+  ),
   address: opt(AddressInput),
 });
 
@@ -105,6 +115,9 @@ export type Checked = { ok: true; listing: ListingInput } | { ok: false; errors:
 /** Validates one record against the schema and the rules a schema cannot say (dates in order, MLS match). */
 export function checkListingInput(value: unknown, mls: string): Checked {
   if (!compiledInput.Check(value)) return { ok: false, errors: describeErrors(compiledInput.Errors(value)) };
+  // What the schema cannot say but PostgreSQL refuses (NUL, lone surrogates): this record fails, not its batch.
+  const unstorable = findUnstorableText(value);
+  if (unstorable) return { ok: false, errors: { [unstorable.path || '(record)']: [unstorable.message] } };
   const listing = value;
   const errors: ErrorAttributes = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
@@ -123,13 +136,18 @@ export function checkListingInput(value: unknown, mls: string): Checked {
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, listing };
 }
 
-/** Epoch seconds or ISO string → Date; a string without a zone is read as UTC. */
+/**
+ * Epoch seconds or ISO string → Date; a string without a zone is read as UTC. Null when invalid, or outside the
+ * years 1–9999 that PostgreSQL's timestamptz takes (year 0000 does not exist there).
+ */
 export function toDate(value: number | string): Date | null {
-  if (typeof value === 'number') return new Date(value * 1000);
-  const iso = value.length === 10 ? `${value}T00:00:00Z` : /[Zz]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value}Z`;
-  const date = new Date(iso.replace(' ', 'T'));
-  return Number.isNaN(date.getTime()) ? null : date;
+  const date = typeof value === 'number' ? new Date(value * 1000) : new Date(isoOf(value).replace(' ', 'T'));
+  if (Number.isNaN(date.getTime())) return null;
+  const year = date.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? date : null;
 }
+
+const isoOf = (value: string) => (value.length === 10 ? `${value}T00:00:00Z` : /[Zz]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value}Z`);
 
 /** TypeBox errors → `{ "property.bedroom_count": ["Expected integer"] }`, one message per field. */
 function describeErrors(iterator: Iterable<ValueError>): ErrorAttributes {

@@ -26,7 +26,7 @@ export const listingRoutes: FeatureRoutes = async (app, { deps }) => {
   app.post(
     '/mls/:mls/listings',
     {
-      config: { auth: 'client' },
+      config: { auth: 'client', textCheck: 'per-record' },
       // 1,000 full records weigh ~1.5 MB: this route alone reads up to 8 MiB. Who may send is checked before the
       // body is read (onRequest), so only the platform's own feed loaders get the larger limit.
       bodyLimit: INGEST_BODY_LIMIT_BYTES,

@@ -131,8 +131,30 @@ export const MlsParams = Type.Object({ mls: Type.String({ minLength: 1, maxLengt
 export const MAX_INGEST_BATCH = 1000;
 export const INGEST_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
+/** One record as a feed sends it: the documentation's example, and the base the route fuzzer mutates. */
+const EXAMPLE_RECORD = {
+  mls_number: '20261123-001',
+  status: 'Active',
+  price: 450000,
+  list_date: '2026-10-01T15:00:00Z',
+  content: 'Charming bungalow with a renovated kitchen.',
+  list_agent_mui: 'AG-1',
+  list_office_mls_id: 'OF-1',
+  gallery_image_urls: ['https://img.example.com/1.jpg'],
+  open_houses: [{ start_time: '2026-11-28T16:00:00Z', end_time: '2026-11-28T18:00:00Z', description: 'Saturday tour' }],
+  property: {
+    property_type: 'Residential',
+    bedroom_count: 3,
+    full_bathroom_count: 2,
+    square_meters: 171.87,
+    features: { interior_features: ['Fireplace'] },
+    address: { street_number: '4521', street_name: 'Maple Ave', city: 'Dallas', state: 'TX', postal_code: '75219', location: { latitude: 32.81, longitude: -96.81 } },
+  },
+};
+
 export const IngestBody = Type.Array(Type.Unknown(), {
   maxItems: MAX_INGEST_BATCH,
+  examples: [[EXAMPLE_RECORD]],
   description: `Up to ${MAX_INGEST_BATCH} listing records (decisions §5 shape); each is validated on its own`,
 });
 

@@ -2,7 +2,7 @@
 // paging, and the response envelope. Every criterion is optional and nullable: null means "no filter", exactly
 // like omitting it (saved-search responses echo nulls back, and clients send them back unchanged).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PagingQuery } from '../../../platform/schemas.js';
+import { Limit, PagingQuery, Start } from '../../../platform/schemas.js';
 
 // `type: [T, 'null']`, not anyOf: a multi-type schema accepts a value of either type as it is, also under an
 // Ajv that coerces (query strings), where an anyOf would coerce before the right branch is tried.
@@ -87,8 +87,8 @@ export const SearchBody = Type.Composite([
     sort: optional(Type.Array(SortTerm, { maxItems: 10 })),
     order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10, description: 'Legacy: ["-price", "+list_date"]' })),
     // No defaults here (unlike PagingQuery): a body without them falls back to the query string, then 0 / 50.
-    start: Type.Optional(Type.Integer({ minimum: 0 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    start: Type.Optional(Start()),
+    limit: Type.Optional(Limit()),
   }),
 ]);
 export type SearchBody = Static<typeof SearchBody>;
@@ -96,8 +96,8 @@ export type SearchBody = Static<typeof SearchBody>;
 /** Query of the POST endpoints: paging and the legacy `order_by[]=-price` may come in the query string too. */
 export const SearchQuery = Type.Object({
   order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10 })),
-  start: Type.Optional(Type.Integer({ minimum: 0 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  start: Type.Optional(Start()),
+  limit: Type.Optional(Limit()),
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 

@@ -152,8 +152,8 @@ export async function legacySearch(deps: Deps, actor: Actor, query: LegacySearch
     criteria: { ...(q ? { search: q } : {}), ...(query.status ? { listing_statuses: query.status } : {}) },
     ...(mlsNumber ? { mlsNumber } : {}),
     sort: resolveSort(undefined, query.order_by),
-    start: query.start,
-    limit: query.limit,
+    start: query.start ?? 0,
+    limit: query.limit ?? DEFAULT_LIMIT,
     anchor: 'not-required',
   });
 }
