@@ -1,16 +1,42 @@
-// First start in embedded mode: make `npm install && npm start` immediately usable. Each step checks what is
-// already there, so a restart does nothing. Never runs with DATABASE_URL (a real server gets no demo users).
+// First start in embedded mode: make `npm install && npm start` immediately usable. Never runs with DATABASE_URL
+// (a real server gets no demo users).
+//
+// Resumable: each step is recorded in first_start_steps when it starts and when it completes. A step runs when it
+// has never started and the database does not have that kind of data yet (a data directory made by an older
+// server, or filled by hand, is left alone); a step that started but never completed (the process was killed
+// half-way) runs again at the next start. Every step is idempotent, so running it again finishes the job.
 import type { Deps } from './deps.js';
-import { seedDemoOnEmptyDatabase } from './modules/users/demo-seed.first-start.js';
-import { seedBoundariesOnFirstStart } from './modules/boundaries/boundaries.loader.js';
-import { seedListingsOnFirstStart } from './modules/listings/listings.seed.js';
+import { completeStep, findStep, startStep } from './db/first-start.repository.js';
+import { demoSeedStep } from './modules/users/demo-seed.first-start.js';
+import { boundariesStep } from './modules/boundaries/boundaries.loader.js';
+import { listingsStep } from './modules/listings/listings.seed.js';
 
-export type FirstStartStep = (deps: Deps) => Promise<void>;
+export interface FirstStartStep {
+  name: string;
+  /** Whether the database still lacks what the step makes (asked only before the step first starts). */
+  isNeeded(deps: Deps): Promise<boolean>;
+  /** Idempotent: running it again after a crash completes what the first run began. */
+  run(deps: Deps): Promise<void>;
+}
 
 // Listings last: their synthetic agents are linked to the demo users, which must exist by then.
-export const firstStartSteps: FirstStartStep[] = [seedBoundariesOnFirstStart, seedDemoOnEmptyDatabase, seedListingsOnFirstStart];
+export const firstStartSteps: FirstStartStep[] = [boundariesStep, demoSeedStep, listingsStep];
 
-export async function prepareEmbedded(deps: Deps): Promise<void> {
+export async function prepareEmbedded(deps: Deps, steps: FirstStartStep[] = firstStartSteps): Promise<void> {
   if (!deps.config.embedded) return;
-  for (const step of firstStartSteps) await step(deps);
+  for (const step of steps) {
+    const recorded = await findStep(deps.db, step.name);
+    if (recorded?.completed_at) continue;
+    if (!recorded) {
+      if (!(await step.isNeeded(deps))) {
+        await completeStep(deps.db, step.name, deps.clock.now());
+        continue;
+      }
+      await startStep(deps.db, step.name, deps.clock.now());
+    } else {
+      deps.log.info({ step: step.name }, 'first start: resuming a step that did not complete');
+    }
+    await step.run(deps);
+    await completeStep(deps.db, step.name, deps.clock.now());
+  }
 }

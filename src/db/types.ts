@@ -9,6 +9,10 @@ import type { ListingsTables } from '../modules/listings/listings.tables.js';
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 export type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A nullable instant that inserts may leave out (it starts null). */
+export type LaterTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** A nullable bytea that inserts may leave out. */
+export type LaterBytes = ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
 
 export interface BrandsTable {
   id: Generated<string>;
@@ -149,6 +153,7 @@ export interface AccessTokensTable {
   family: string;
   created_at: CreatedAt;
   expires_at: Timestamp;
+  used_at: LaterTimestamp;
 }
 
 export interface RefreshTokensTable {
@@ -157,6 +162,9 @@ export interface RefreshTokensTable {
   created_at: CreatedAt;
   expires_at: Timestamp;
   rotated_at: Timestamp | null;
+  access_token_hash: LaterBytes;
+  replaced_by: LaterBytes;
+  replayed_at: LaterTimestamp;
 }
 
 export interface AuthorizationCodesTable {
@@ -195,6 +203,13 @@ export interface FoundationTables {
   refresh_tokens: RefreshTokensTable;
   authorization_codes: AuthorizationCodesTable;
   attempt_counters: AttemptCountersTable;
+  first_start_steps: FirstStartStepsTable;
+}
+
+export interface FirstStartStepsTable {
+  name: string;
+  started_at: Timestamp;
+  completed_at: LaterTimestamp;
 }
 
 // Feature modules add their `<Feature>Tables` here.

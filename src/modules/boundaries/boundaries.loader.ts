@@ -2,6 +2,7 @@
 // transaction per load, so a failed load leaves the catalogue as it was; idempotent by external_id.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
+import type { FirstStartStep } from '../../bootstrap.js';
 import type { Deps } from '../../deps.js';
 import { prepareBoundary, type BoundaryInput } from './boundaries.model.js';
 import { analyzeBoundaries, countBoundaries, upsertBoundaries } from './boundaries.repository.js';
@@ -21,9 +22,14 @@ export async function seedShippedBoundaries(db: Kysely<DB>, selection: ShippedSe
   return loadBoundaries(db, shippedBoundaries(selection), onProgress);
 }
 
-/** First start in embedded mode: load the shipped catalogue unless boundaries already exist. */
-export async function seedBoundariesOnFirstStart(deps: Deps): Promise<void> {
-  if ((await countBoundaries(deps.db)) > 0) return;
+/** First start in embedded mode: the shipped catalogue, on a database without boundaries (one transaction). */
+export const boundariesStep: FirstStartStep = {
+  name: 'shipped-boundaries',
+  isNeeded: async (deps) => (await countBoundaries(deps.db)) === 0,
+  run: seedBoundariesOnFirstStart,
+};
+
+async function seedBoundariesOnFirstStart(deps: Deps): Promise<void> {
   const started = performance.now();
   const written = await seedShippedBoundaries(deps.db);
   deps.log.info({ boundaries: written, ms: Math.round(performance.now() - started) }, 'loaded the shipped boundaries (Natural Earth countries, US states and counties)');

@@ -1,6 +1,7 @@
 // `gable seed listings`: synthetic listings written through the ingest service (same validation, derived
 // columns and SQL as a real feed), in batches of 1,000. Deterministic for a seed: the same options give the
 // same mls_numbers and records, so running it twice leaves the data unchanged.
+import type { FirstStartStep } from '../../bootstrap.js';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { ingestListings } from './listings.ingest.js';
@@ -130,9 +131,17 @@ async function placesInBoundary(deps: Pick<Deps, 'db'>, boundary: SeedBoundary, 
 
 const distance = (metro: Metro, point: { x: number; y: number }) => Math.hypot(metro.longitude - point.x, metro.latitude - point.y);
 
-/** First start in embedded mode: a few thousand listings when there are none (after the demo users exist). */
-export async function seedListingsOnFirstStart(deps: Deps): Promise<void> {
-  if ((await countListings(deps.db)) > 0) return;
+/**
+ * First start in embedded mode: a few thousand listings when there are none (after the demo users exist). The
+ * seed is deterministic and upserts by mls_number, so a run cut short is finished by running it again.
+ */
+export const listingsStep: FirstStartStep = {
+  name: 'demo-listings',
+  isNeeded: async (deps) => (await countListings(deps.db)) === 0,
+  run: seedListingsOnFirstStart,
+};
+
+async function seedListingsOnFirstStart(deps: Deps): Promise<void> {
   const outcome = await seedListings(deps, { count: FIRST_START_LISTINGS });
   deps.log.info({ listings: outcome.created, agents: outcome.agents, linked_users: outcome.linkedUsers, seconds: Math.round(outcome.seconds * 10) / 10 }, 'empty database: seeded synthetic listings (npx gable seed listings --help)');
 }

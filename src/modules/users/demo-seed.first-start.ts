@@ -2,6 +2,7 @@
 // passwords and client secrets) in DATA_DIR/demo.json, readable by the owner only.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FirstStartStep } from '../../bootstrap.js';
 import type { Deps } from '../../deps.js';
 import { anyUserExists } from './demo-seed.repository.js';
 import { seedDemoWorld, type DemoWorld } from './demo-seed.js';
@@ -16,10 +17,17 @@ export function writeDemoJson(dataDir: string, world: DemoWorld): string {
   return file;
 }
 
-/** A firstStartSteps entry. With DATABASE_URL a server never creates users by itself. */
-export async function seedDemoOnEmptyDatabase(deps: Deps): Promise<void> {
-  if (!deps.config.embedded) return;
-  if (await anyUserExists(deps.db)) return;
+/**
+ * First start: the demo world, on a database without users. The seed is one transaction and idempotent, so after
+ * a crash (before or after its commit) running it again puts the same world back and writes demo.json.
+ */
+export const demoSeedStep: FirstStartStep = {
+  name: 'demo-world',
+  isNeeded: async (deps) => !(await anyUserExists(deps.db)),
+  run: seedDemoAndWriteJson,
+};
+
+async function seedDemoAndWriteJson(deps: Deps): Promise<void> {
   const world = await seedDemoWorld(deps);
   const file = writeDemoJson(deps.config.dataDir, world);
   deps.log.info(

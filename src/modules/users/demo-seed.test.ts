@@ -8,7 +8,8 @@ import { clientSecretMatches } from '../auth/clients.service.js';
 import { requireAccess } from '../brands/access.js';
 import type { Actor } from '../../platform/auth.js';
 import { seedDemoWorld, type DemoWorld } from './demo-seed.js';
-import { seedDemoOnEmptyDatabase } from './demo-seed.first-start.js';
+import { prepareEmbedded } from '../../bootstrap.js';
+import { demoSeedStep } from './demo-seed.first-start.js';
 
 const actorFor = (userId: string): Actor => ({
   userId, client: 'c', clientId: 'c', clientKind: 'first_party', family: 'f', boundBrand: null, mfaValidated: true, activeBrand: null,
@@ -121,17 +122,17 @@ describe('first start of an embedded server', () => {
 
   it('seeds an empty database once and writes DATA_DIR/demo.json with mode 0600', async () => {
     const embedded = { ...t.deps, config: { ...t.deps.config, embedded: true } };
-    await seedDemoOnEmptyDatabase({ ...embedded, config: { ...embedded.config, embedded: false } });
+    await prepareEmbedded({ ...embedded, config: { ...embedded.config, embedded: false } }, [demoSeedStep]);
     expect(await t.deps.db.selectFrom('users').select('id').execute()).toHaveLength(0);
 
-    await seedDemoOnEmptyDatabase(embedded);
+    await prepareEmbedded(embedded, [demoSeedStep]);
     const file = join(t.deps.config.dataDir, 'demo.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const written = JSON.parse(readFileSync(file, 'utf8')) as DemoWorld;
     expect(written).toEqual(await seedDemoWorld(t.deps));
 
     const before = statSync(file).mtimeMs;
-    await seedDemoOnEmptyDatabase(embedded); // users exist now: nothing happens
+    await prepareEmbedded(embedded, [demoSeedStep]); // completed: nothing happens
     expect(statSync(file).mtimeMs).toBe(before);
   });
 });
