@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import { errors } from '../errors.js';
+import { sha256Base64Url } from '../lib/crypto.js';
 
 export interface AttemptPolicy {
   maxFailuresPerHour: number;
@@ -29,6 +30,17 @@ const WINDOW_SECONDS = 3600;
 export interface AttemptKey {
   key: string;
   policy: AttemptPolicy;
+}
+
+export type AttemptKind = 'account' | 'ip' | 'mfa';
+
+/**
+ * The counter key of an identity (an email, an IP, a user id): `kind:` + SHA-256 of the identity. Hashed so that
+ * a key has a fixed size whatever a client sends as a username (a btree entry over ~2.7 kB is an error), and so
+ * that the table does not keep a list of the emails people typed.
+ */
+export function attemptKey(kind: AttemptKind, identity: string, policy: AttemptPolicy): AttemptKey {
+  return { key: `${kind}:${sha256Base64Url(identity)}`, policy };
 }
 
 export class AttemptLimiter {

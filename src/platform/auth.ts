@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { errors } from '../errors.js';
 import { hashToken } from '../lib/crypto.js';
-import { findBearer, findBearerWithUserRow, userRowOf, type BearerRow } from '../modules/auth/tokens.repository.js';
+import { findBearer, findBearerWithUserRow, markAccessTokenUsed, userRowOf, type BearerRow } from '../modules/auth/tokens.repository.js';
 import type { ClientKind } from '../db/types.js';
 
 /** Who is calling: a user through some client, or a first-party client acting for itself. */
@@ -58,6 +58,9 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor>
   if (row.user !== null && row.user_deleted_at !== null) throw errors.unauthorized('The access token is invalid or has been revoked');
   const now = deps.clock.now();
   if (row.token_expires_at <= now || row.family_expires_at <= now) throw errors.tokenExpired();
+  // The first use proves the client received the pair: a replay of the refresh token that produced it is then theft
+  // (modules/auth/refresh-token.grant.ts). One write per token, on its first request only.
+  if (row.used_at === null) await markAccessTokenUsed(deps.db, tokenHash, now);
   const actor: Actor = {
     userId: row.user,
     client: row.client,

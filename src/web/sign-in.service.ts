@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { verifyPassword } from '../lib/passwords.js';
 import { findLiveUserByEmail } from '../modules/auth/login.repository.js';
-import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../platform/attempts.js';
+import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../platform/attempts.js';
 
 export interface SignedInUser {
   id: string;
@@ -18,8 +18,8 @@ export async function signInWithPassword(deps: Deps, email: string, password: st
   const normalisedEmail = email.trim().toLowerCase();
   // The same keys as the password grant: failures on either path count against one budget.
   const keys: AttemptKey[] = [
-    { key: `account:${normalisedEmail}`, policy: ACCOUNT_POLICY },
-    { key: `ip:${ip}`, policy: IP_POLICY },
+    attemptKey('account', normalisedEmail, ACCOUNT_POLICY),
+    attemptKey('ip', ip, IP_POLICY),
   ];
   const limiter = new AttemptLimiter(deps.db, deps.clock);
   // Counted as a failure up front (as the password grant does), so parallel guesses cannot all slip past the

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createClient, createUser } from '../../../test/helpers/factories.js';
 import { passwordLogin } from '../../../test/helpers/oauth.js';
-import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY } from '../../platform/attempts.js';
+import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, attemptKey } from '../../platform/attempts.js';
 
 describe('password grant lock-out', () => {
   let t: TestApp;
@@ -57,7 +57,7 @@ describe('password grant lock-out', () => {
     const user = await createUser(t.deps);
     const started = t.clock.now();
     // 99 failures earlier this hour (spread out, so no delay is running)
-    await t.deps.db.insertInto('attempt_counters').values({ key: `account:${user.email.toLowerCase()}`, window_started_at: started, failures: 99, consecutive: 0, blocked_until: null }).execute();
+    await t.deps.db.insertInto('attempt_counters').values({ key: attemptKey('account', user.email.toLowerCase(), ACCOUNT_POLICY).key, window_started_at: started, failures: 99, consecutive: 0, blocked_until: null }).execute();
     t.clock.advance(600);
     expect((await passwordLogin(t.app, client, user.email, 'wrong', { ip: freshIp() })).statusCode).toBe(400);
     const blocked = await passwordLogin(t.app, client, user.email, undefined, { ip: freshIp() });
@@ -78,7 +78,7 @@ describe('password grant lock-out', () => {
     const blocked = await passwordLogin(t.app, client, `victim-last-${ipCounter}@example.com`, 'guess', { ip });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBe('1');
-    const counter = await t.deps.db.selectFrom('attempt_counters').select('consecutive').where('key', '=', `ip:${ip}`).executeTakeFirstOrThrow();
+    const counter = await t.deps.db.selectFrom('attempt_counters').select('consecutive').where('key', '=', attemptKey('ip', ip, IP_POLICY).key).executeTakeFirstOrThrow();
     expect(counter.consecutive).toBe(IP_POLICY.freeConsecutive + 1);
   });
 

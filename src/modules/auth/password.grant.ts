@@ -1,7 +1,7 @@
 // Password grant (first-party clients only): email + password → a new token family and the user record.
 import type { Deps } from '../../deps.js';
 import { verifyPassword } from '../../lib/passwords.js';
-import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
+import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
 import { loadUserRecord } from '../users/users.service.js';
 import type { ClientRow } from './clients.repository.js';
 import { findLiveUserByEmail } from './login.repository.js';
@@ -12,8 +12,8 @@ import { issueNewFamily } from './tokens.service.js';
 export async function passwordGrant(deps: Deps, client: ClientRow, username: string, password: string, ip: string): Promise<TokenResponse> {
   // Unknown accounts count too, so a 429 does not reveal whether an email is registered.
   const keys: AttemptKey[] = [
-    { key: `account:${username.trim().toLowerCase()}`, policy: ACCOUNT_POLICY },
-    { key: `ip:${ip}`, policy: IP_POLICY },
+    attemptKey('account', username.trim().toLowerCase(), ACCOUNT_POLICY),
+    attemptKey('ip', ip, IP_POLICY),
   ];
   const limiter = new AttemptLimiter(deps.db, deps.clock);
   // Counted as a failure up front, so parallel guesses cannot all slip past the limit during the slow hash.

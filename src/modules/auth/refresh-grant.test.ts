@@ -1,11 +1,11 @@
-// Refresh grant: rotation on every use, reuse detection with its 10 s grace, the family's absolute lifetime,
-// the client binding, and concurrent refreshes with one token.
+// Refresh grant: rotation on every use, reuse detection with the lost-response window of decisions §3, the
+// family's absolute lifetime, the client binding, and concurrent refreshes with one token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { bearer, createClient, createUser } from '../../../test/helpers/factories.js';
 import { passwordLogin, postToken, refresh } from '../../../test/helpers/oauth.js';
 import { hashToken as hashOf } from '../../lib/crypto.js';
-import { ACCESS_TOKEN_SECONDS, FAMILY_LIFETIME_SECONDS, REFRESH_REUSE_GRACE_SECONDS } from './token-policy.js';
+import { ACCESS_TOKEN_SECONDS, FAMILY_LIFETIME_SECONDS, REFRESH_REUSE_WINDOW_SECONDS } from './token-policy.js';
 
 describe('POST /oauth2/token grant_type=refresh_token', () => {
   let t: TestApp;
@@ -49,21 +49,44 @@ describe('POST /oauth2/token grant_type=refresh_token', () => {
     expect(res.statusCode).toBe(200);
   });
 
-  it('refuses a replay within the grace without revoking the family', async () => {
+  it('answers a lost response: the rotated token once more within the window, while its pair was never used', async () => {
     const first = await login();
-    const second = (await refresh(t.app, client, first.refresh_token)).json();
-    t.clock.advance(REFRESH_REUSE_GRACE_SECONDS);
-    const replay = await refresh(t.app, client, first.refresh_token);
-    expect(replay.statusCode).toBe(400);
-    expect(replay.json()).toMatchObject({ http: 400, error: 'invalid_grant', message: 'The refresh token has already been used' });
-    expect((await self(second.access_token)).statusCode).toBe(200);
-    expect((await refresh(t.app, client, second.refresh_token)).statusCode).toBe(200);
+    const lost = (await refresh(t.app, client, first.refresh_token)).json(); // the client never sees this pair
+    // A restart takes seconds; the client retries well after the old 10 s grace.
+    t.clock.advance(REFRESH_REUSE_WINDOW_SECONDS - 1);
+    const retried = await refresh(t.app, client, first.refresh_token);
+    expect(retried.statusCode).toBe(200);
+    const fresh = retried.json();
+    expect(fresh.refresh_token).not.toBe(lost.refresh_token);
+    expect((await self(fresh.access_token)).statusCode).toBe(200);
+    // the unused pair is retired, not left usable beside the fresh one
+    expect((await self(lost.access_token)).statusCode).toBe(401);
+    expect((await refresh(t.app, client, lost.refresh_token)).json().error).toBe('invalid_grant');
+    expect((await refresh(t.app, client, fresh.refresh_token)).statusCode).toBe(200);
   });
 
-  it('revokes the whole family when a rotated token comes back after the grace', async () => {
+  it('accepts that replay only once', async () => {
+    const first = await login();
+    await refresh(t.app, client, first.refresh_token);
+    const retried = (await refresh(t.app, client, first.refresh_token)).json();
+    const again = await refresh(t.app, client, first.refresh_token);
+    expect(again.json()).toMatchObject({ http: 400, error: 'invalid_grant' });
+    expect((await self(retried.access_token)).statusCode).toBe(401); // reuse beyond the one replay: the family is revoked
+  });
+
+  it('revokes the whole family when the pair of the rotation has been used', async () => {
     const first = await login();
     const second = (await refresh(t.app, client, first.refresh_token)).json();
-    t.clock.advance(REFRESH_REUSE_GRACE_SECONDS + 1);
+    expect((await self(second.access_token)).statusCode).toBe(200); // the client had the response
+    const replay = await refresh(t.app, client, first.refresh_token);
+    expect(replay.json()).toMatchObject({ http: 400, error: 'invalid_grant' });
+    expect((await self(second.access_token)).statusCode).toBe(401);
+  });
+
+  it('revokes the whole family when a rotated token comes back after the window', async () => {
+    const first = await login();
+    const second = (await refresh(t.app, client, first.refresh_token)).json();
+    t.clock.advance(REFRESH_REUSE_WINDOW_SECONDS + 1);
     const replay = await refresh(t.app, client, first.refresh_token);
     expect(replay.statusCode).toBe(400);
     expect(replay.json().error).toBe('invalid_grant');
@@ -90,12 +113,12 @@ describe('POST /oauth2/token grant_type=refresh_token', () => {
     expect((await refresh(t.app, client, first.refresh_token)).statusCode).toBe(200);
   });
 
-  it('lets exactly one of two concurrent refreshes with one token win', async () => {
+  it('serialises two concurrent refreshes with one token: the later is the replay, and only its pair lives', async () => {
     const first = await login();
     const results = await Promise.all([refresh(t.app, client, first.refresh_token), refresh(t.app, client, first.refresh_token)]);
-    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
-    const winner = results.find((r) => r.statusCode === 200)!.json();
-    expect((await self(winner.access_token)).statusCode).toBe(200);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+    const live = await Promise.all(results.map(async (r) => (await self(r.json().access_token)).statusCode));
+    expect(live.sort()).toEqual([200, 401]);
   });
 
   it('ends the family one year after login, however often it was refreshed', async () => {

@@ -1,17 +1,22 @@
 // Refresh grant: rotate on every use. The old refresh token is marked rotated and a new pair is issued in the
 // same family (so the family's MFA flag, brand binding and absolute expiry carry over), in one transaction.
+// A rotated token that comes back is either a client retrying after a lost response or a stolen token: see
+// `replayOfLostResponse`.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
 import type { Deps } from '../../deps.js';
 import { hashToken } from '../../lib/crypto.js';
 import type { ClientRow } from './clients.repository.js';
 import { oauthErrors } from './oauth-errors.js';
 import type { TokenResponse } from './oauth.schemas.js';
-import { REFRESH_REUSE_GRACE_SECONDS } from './token-policy.js';
-import { findRefreshTokenForUpdate, markRefreshTokenRotated, revokeFamily } from './tokens.repository.js';
+import { REFRESH_REUSE_WINDOW_SECONDS } from './token-policy.js';
+import { deletePair, findRefreshTokenForUpdate, findUntouchedSuccessor, markRefreshTokenRotated, markReplayed, revokeFamily } from './tokens.repository.js';
 import { issueInFamily, type IssuedTokens } from './tokens.service.js';
 
 export const REUSE_REVOKED_REASON = 'refresh_token_reuse';
 
 type Outcome = { tokens: IssuedTokens } | { refused: string };
+type RefreshRow = NonNullable<Awaited<ReturnType<typeof findRefreshTokenForUpdate>>>;
 
 export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshToken: string): Promise<TokenResponse> {
   const tokenHash = hashToken(refreshToken);
@@ -24,17 +29,32 @@ export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshTo
     if (row.family_expires_at <= now || row.token_expires_at <= now) return { refused: 'The refresh token has expired: log in again' };
     if (row.user !== null && row.user_deleted_at !== null) return { refused: 'The refresh token is invalid' };
     if (row.rotated_at !== null) {
-      const sinceRotation = (now.getTime() - row.rotated_at.getTime()) / 1000;
-      // Within the grace a replay is most likely a client retrying after a lost response: refuse it but keep the
-      // family, whose newer token the client may already hold. Later it looks like a stolen token: kill them all.
-      if (sinceRotation <= REFRESH_REUSE_GRACE_SECONDS) return { refused: 'The refresh token has already been used' };
+      const replayed = await replayOfLostResponse(deps, trx, tokenHash, row, now);
+      if (replayed) return { tokens: replayed };
       await revokeFamily(trx, row.family, now, REUSE_REVOKED_REASON);
       return { refused: 'The refresh token was used twice: every token of this login has been revoked' };
     }
-    await markRefreshTokenRotated(trx, tokenHash, now);
-    return { tokens: await issueInFamily(trx, deps.clock, row.family, row.family_expires_at, true) };
+    const tokens = await issueInFamily(trx, deps.clock, row.family, row.family_expires_at, true);
+    await markRefreshTokenRotated(trx, tokenHash, now, hashToken(tokens.refresh_token!));
+    return { tokens };
   });
   if ('refused' in outcome) throw oauthErrors.invalidGrant(outcome.refused);
   const { tokens } = outcome;
   return { access_token: tokens.access_token, refresh_token: tokens.refresh_token!, expires_in: tokens.expires_in, code: 'OK', token_type: 'Bearer' };
+}
+
+/**
+ * A rotated token presented again by its own client (checked by the caller) within the reuse window, for the first
+ * time, while the pair its rotation produced has never been used: the response carrying that pair was lost (a
+ * crash, a dropped connection). The unused pair is retired and a fresh one issued. Anything else is reuse.
+ */
+async function replayOfLostResponse(deps: Deps, trx: Kysely<DB>, tokenHash: Buffer, row: RefreshRow, now: Date): Promise<IssuedTokens | null> {
+  const sinceRotation = (now.getTime() - row.rotated_at!.getTime()) / 1000;
+  if (sinceRotation > REFRESH_REUSE_WINDOW_SECONDS || row.replayed_at !== null || row.replaced_by === null) return null;
+  const successor = await findUntouchedSuccessor(trx, row.replaced_by);
+  if (!successor) return null;
+  await deletePair(trx, successor);
+  const tokens = await issueInFamily(trx, deps.clock, row.family, row.family_expires_at, true);
+  await markReplayed(trx, tokenHash, now, hashToken(tokens.refresh_token!));
+  return tokens;
 }

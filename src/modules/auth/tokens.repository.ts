@@ -35,8 +35,14 @@ export async function insertAccessToken(db: Kysely<DB>, tokenHash: Buffer, famil
   await db.insertInto('access_tokens').values({ token_hash: tokenHash, family, expires_at: expiresAt }).execute();
 }
 
-export async function insertRefreshToken(db: Kysely<DB>, tokenHash: Buffer, family: string, expiresAt: Date): Promise<void> {
-  await db.insertInto('refresh_tokens').values({ token_hash: tokenHash, family, expires_at: expiresAt, rotated_at: null }).execute();
+/** A refresh token, with the access token issued beside it (the pair a lost-response replay may retire). */
+export async function insertRefreshToken(db: Kysely<DB>, tokenHash: Buffer, family: string, expiresAt: Date, accessTokenHash: Buffer): Promise<void> {
+  await db.insertInto('refresh_tokens').values({ token_hash: tokenHash, family, expires_at: expiresAt, rotated_at: null, access_token_hash: accessTokenHash }).execute();
+}
+
+/** Records the first use of an access token (once: later uses find it set and write nothing). */
+export async function markAccessTokenUsed(db: Kysely<DB>, tokenHash: Buffer, at: Date): Promise<void> {
+  await db.updateTable('access_tokens').set({ used_at: at }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).execute();
 }
 
 /** Everything the bearer check needs, in one indexed query on the hot path. */
@@ -48,6 +54,7 @@ export function bearerQuery(db: Kysely<DB>, tokenHash: Buffer) {
     .leftJoin('users as u', 'u.id', 'f.user')
     .select([
       't.expires_at as token_expires_at',
+      't.used_at',
       'f.id as family',
       'f.user',
       'f.brand as bound_brand',
@@ -100,6 +107,8 @@ export function findRefreshTokenForUpdate(db: Kysely<DB>, tokenHash: Buffer) {
       'r.family',
       'r.expires_at as token_expires_at',
       'r.rotated_at',
+      'r.replaced_by',
+      'r.replayed_at',
       'f.client',
       'f.user',
       'f.brand',
@@ -112,8 +121,35 @@ export function findRefreshTokenForUpdate(db: Kysely<DB>, tokenHash: Buffer) {
     .executeTakeFirst();
 }
 
-export async function markRefreshTokenRotated(db: Kysely<DB>, tokenHash: Buffer, at: Date): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ rotated_at: at }).where('token_hash', '=', tokenHash).execute();
+export async function markRefreshTokenRotated(db: Kysely<DB>, tokenHash: Buffer, at: Date, replacedBy: Buffer): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ rotated_at: at, replaced_by: replacedBy }).where('token_hash', '=', tokenHash).execute();
+}
+
+/**
+ * The pair a rotation produced, if nobody has touched it: its refresh token not rotated, its access token never
+ * used. Locked, so that a concurrent use of the pair waits for the replay's decision.
+ */
+export async function findUntouchedSuccessor(db: Kysely<DB>, refreshHash: Buffer) {
+  return db
+    .selectFrom('refresh_tokens as r')
+    .innerJoin('access_tokens as a', 'a.token_hash', 'r.access_token_hash')
+    .select(['r.token_hash as refresh_hash', 'a.token_hash as access_hash'])
+    .where('r.token_hash', '=', refreshHash)
+    .where('r.rotated_at', 'is', null)
+    .where('a.used_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Retires a pair the client never received: both tokens are deleted, so neither can be used later. */
+export async function deletePair(db: Kysely<DB>, pair: { refresh_hash: Buffer; access_hash: Buffer }): Promise<void> {
+  await db.deleteFrom('refresh_tokens').where('token_hash', '=', pair.refresh_hash).execute();
+  await db.deleteFrom('access_tokens').where('token_hash', '=', pair.access_hash).execute();
+}
+
+/** Spends the one lost-response replay of a rotated refresh token, which now points at the pair issued for it. */
+export async function markReplayed(db: Kysely<DB>, tokenHash: Buffer, at: Date, replacedBy: Buffer): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ replayed_at: at, replaced_by: replacedBy }).where('token_hash', '=', tokenHash).execute();
 }
 
 /** Revokes every token of the family at once (the bearer check and the refresh grant read revoked_at). */

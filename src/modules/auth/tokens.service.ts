@@ -33,11 +33,12 @@ export async function issueInFamily(db: Kysely<DB>, clock: Clock, family: string
   const now = clock.now();
   const accessToken = randomToken();
   const accessExpiresAt = new Date(Math.min(addSeconds(now, ACCESS_TOKEN_SECONDS).getTime(), familyExpiresAt.getTime()));
-  await insertAccessToken(db, hashToken(accessToken), family, accessExpiresAt);
+  const accessHash = hashToken(accessToken);
+  await insertAccessToken(db, accessHash, family, accessExpiresAt);
   const issued: IssuedTokens = { access_token: accessToken, expires_in: ACCESS_TOKEN_SECONDS, token_type: 'Bearer', family };
   if (withRefreshToken) {
     const refreshToken = randomToken();
-    await insertRefreshToken(db, hashToken(refreshToken), family, familyExpiresAt);
+    await insertRefreshToken(db, hashToken(refreshToken), family, familyExpiresAt, accessHash);
     issued.refresh_token = refreshToken;
   }
   return issued;

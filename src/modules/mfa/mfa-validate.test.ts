@@ -2,6 +2,7 @@
 // attempt budget, clock drift, and removal. Rows 3–5 of the spec §3 state table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { attemptKey, IP_POLICY } from '../../platform/attempts.js';
 import { bearer, createClient, createUser } from '../../../test/helpers/factories.js';
 import { passwordLogin, refresh, totpCode } from '../../../test/helpers/oauth.js';
 
@@ -100,7 +101,7 @@ describe('MFA enabled: /users/self/mfa/validate and DELETE /users/self/mfa', () 
     expect(blocked.headers['retry-after']).toBe('1');
     expect(blocked.json()).toMatchObject({ http: 429, code: 'TooManyRequests' });
     // the caller's IP carries the wrong codes too, in the budget the password checks share
-    const ip = await t.deps.db.selectFrom('attempt_counters').select('failures').where('key', '=', 'ip:127.0.0.1').executeTakeFirst();
+    const ip = await t.deps.db.selectFrom('attempt_counters').select('failures').where('key', '=', attemptKey('ip', '127.0.0.1', IP_POLICY).key).executeTakeFirst();
     expect(ip?.failures).toBeGreaterThanOrEqual(5);
     t.clock.advance(1);
     expect((await call('POST', '/users/self/mfa/validate', pair, { token: totpCode(t, mfaUrl) })).statusCode).toBe(204);

@@ -4,7 +4,7 @@
 import QRCode from 'qrcode';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
+import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
 import { markFamilyMfaValidated } from '../auth/tokens.repository.js';
 import type { UserRecord } from '../users/users.schemas.js';
 import { loadUserRecord } from '../users/users.service.js';
@@ -90,8 +90,8 @@ export type CodeChecker = Pick<MfaCaller, 'userId' | 'ip'>;
  */
 async function checkCode(deps: Deps, { userId, ip }: CodeChecker, encryptedSecret: string, token: string): Promise<void> {
   const keys: AttemptKey[] = [
-    { key: `mfa:${userId}`, policy: ACCOUNT_POLICY },
-    { key: `ip:${ip}`, policy: IP_POLICY },
+    attemptKey('mfa', userId, ACCOUNT_POLICY),
+    attemptKey('ip', ip, IP_POLICY),
   ];
   const limiter = new AttemptLimiter(deps.db, deps.clock);
   // Counted as a failure up front (refunded on success), so parallel guesses cannot outrun the limit.

@@ -2,7 +2,7 @@
 import type { Deps } from '../../deps.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { ACCOUNT_POLICY, AttemptLimiter, type AttemptKey } from '../../platform/attempts.js';
+import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, type AttemptKey } from '../../platform/attempts.js';
 import type { Actor } from '../../platform/auth.js';
 import { isValidTimeZone } from './local-time.js';
 import { findPasswordHash, revokeOtherFamilies, setActiveBrand, setPasswordHash, updateProfile, type ProfileChanges } from './users.repository.js';
@@ -76,7 +76,7 @@ export async function changePassword(deps: Deps, actor: Actor, body: ChangePassw
   // The account's key of the password grant and the pages: a stolen token adds no guesses of its own. Claimed as
   // a failure before the slow hash, so parallel guesses cannot all pass the limit; refunded if right.
   const limiter = new AttemptLimiter(deps.db, deps.clock);
-  const keys: AttemptKey[] = [{ key: `account:${row.email.trim().toLowerCase()}`, policy: ACCOUNT_POLICY }];
+  const keys: AttemptKey[] = [attemptKey('account', row.email.trim().toLowerCase(), ACCOUNT_POLICY)];
   await limiter.claim(keys);
   if (!(await verifyPassword(row.password_hash, body.old_password))) throw errors.forbidden('The old password is wrong');
   await limiter.refund(keys);
