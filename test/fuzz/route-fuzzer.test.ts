@@ -1,0 +1,100 @@
+// The route fuzzer: for every operation of the app's own OpenAPI document, a seeded battery of bad input
+// (test/fuzz/cases.ts) without a token, with a user token and with a client token. Every answer must be below
+// 500; every JSON refusal must have the error shape of decisions §1 (the token endpoints also RFC 6749's); a
+// refusal must change nothing in the database. Routes added later are covered without editing this file.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { ERROR_CATALOGUE } from '../../src/errors.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { addMembership, bearer, createBrand, createUser, tokenFor } from '../helpers/factories.js';
+import { clientHeaders } from '../../src/modules/listings/listings.test-support.js';
+import { casesFor, seededRandom, type FuzzCase, type Operation } from './cases.js';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const OAUTH_FORM_ROUTES = new Set(['/oauth2/token', '/oauth2/revoke']);
+/** Writes that a refusal is allowed to make, by design: failed-attempt counters and page sessions. */
+const STATE_EXEMPT_TABLES = ['attempt_counters', 'web_sessions', 'schema_migrations', 'schema_migrations_lock'];
+/** Columns that record use rather than change (an access token's first use happens before the route refuses). */
+const STATE_EXEMPT_COLUMNS = ['used_at', 'last_seen_at'];
+
+interface Failure {
+  route: string;
+  label: string;
+  auth: string;
+  problem: string;
+}
+
+describe('route fuzzer', () => {
+  let t: TestApp;
+  let fixtures: Record<string, string>;
+  let authVariants: { name: string; headers: Record<string, string> }[];
+  let fingerprint: () => Promise<string>;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ now: new Date('2026-11-21T12:00:00Z') });
+    const brand = await createBrand(t.deps, { name: 'Fuzz Realty' });
+    const foreign = await createBrand(t.deps, { name: 'Elsewhere Realty' });
+    const user = await createUser(t.deps);
+    await addMembership(t.deps, user.id, brand.id);
+    const token = await tokenFor(t.deps, user.id);
+    fixtures = { brand: brand.id, id: '00000000-0000-4000-8000-000000000001', uuid: '00000000-0000-4000-8000-000000000002', foreignBrand: foreign.id, mls: 'FUZZ', wid: '00000000-0000-4000-8000-000000000003' };
+    authVariants = [
+      { name: 'no token', headers: {} },
+      { name: 'user token', headers: { ...bearer(token), 'x-rechat-brand': brand.id } },
+      { name: 'client token', headers: await clientHeaders(t.deps) },
+    ];
+    const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(t.deps.db);
+    const watched = tables.rows.map((row) => row.name).filter((name) => !STATE_EXEMPT_TABLES.includes(name)).sort();
+    const exempt = `array[${STATE_EXEMPT_COLUMNS.map((c) => `'${c}'`).join(', ')}]`;
+    const statement = watched.map((name) => `select '${name}' as t, count(*)::text || ':' || coalesce(sum(hashtext((to_jsonb(x) - ${exempt})::text)::bigint), 0)::text as f from "${name}" as x`).join(' union all ');
+    fingerprint = async () => (await sql<{ t: string; f: string }>`${sql.raw(statement)}`.execute(t.deps.db)).rows.map((row) => `${row.t}=${row.f}`).join(',');
+  });
+  afterAll(async () => t.close());
+
+  // Its own time limit: ~4,000 requests take 15–25 s alone, longer on a busy machine.
+  it('answers every bad input on every documented route with a 4xx in the error shape, and changes nothing', { timeout: 180_000 }, async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const failures: Failure[] = [];
+    let requests = 0;
+    const random = seededRandom(20261123);
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of METHODS) {
+        const operation = item[method];
+        if (!operation) continue;
+        const route = `${method.toUpperCase()} ${path}`;
+        for (const fuzzCase of casesFor(path, operation, fixtures, random)) {
+          for (const auth of authVariants) {
+            const before = await fingerprint();
+            const problem = await send(method, path, fuzzCase, auth.headers, before);
+            requests++;
+            if (problem) failures.push({ route, label: fuzzCase.label, auth: auth.name, problem });
+          }
+        }
+      }
+    }
+    // One line per failure, so a red run says exactly which input broke which route.
+    expect(failures.map((f) => `${f.route} [${f.auth}] ${f.label}: ${f.problem}`)).toEqual([]);
+    expect(requests).toBeGreaterThan(1000);
+  });
+
+  async function send(method: string, path: string, fuzzCase: FuzzCase, authHeaders: Record<string, string>, before: string): Promise<string | null> {
+    const headers: Record<string, string> = { ...authHeaders, ...fuzzCase.headers };
+    if (fuzzCase.contentType) headers['content-type'] = fuzzCase.contentType;
+    const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: fuzzCase.url, headers, ...(fuzzCase.body !== undefined ? { payload: fuzzCase.body } : {}) });
+    if (res.statusCode >= 500) return `answered ${res.statusCode}: ${res.body.slice(0, 200)}`;
+    if (res.statusCode < 400) return null;
+    if ((await fingerprint()) !== before) return `refused with ${res.statusCode} but changed the database`;
+    if (String(res.headers['content-type'] ?? '').startsWith('text/html')) return null; // the authorization pages answer with pages
+    let body: Record<string, unknown>;
+    try {
+      body = res.json();
+    } catch {
+      return `answered ${res.statusCode} with a body that is not JSON: ${res.body.slice(0, 120)}`;
+    }
+    if (body.http !== res.statusCode) return `body.http ${String(body.http)} differs from the status ${res.statusCode}`;
+    if (typeof body.code !== 'string' || !(body.code in ERROR_CATALOGUE)) return `code ${String(body.code)} is not in the catalogue`;
+    if (typeof body.message !== 'string' || body.message === '') return 'no message';
+    if (OAUTH_FORM_ROUTES.has(path) && (typeof body.error !== 'string' || typeof body.error_description !== 'string')) return 'no RFC 6749 error/error_description';
+    return null;
+  }
+});
