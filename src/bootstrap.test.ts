@@ -1,20 +1,18 @@
 // First-start steps resume after a crash (issue 8, row 6): a step that started and never completed runs again;
 // one that never started is skipped when its data is already there.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/helpers/app.js';
 import { prepareEmbedded } from './bootstrap.js';
 import { startStep } from './db/first-start.repository.js';
 import type { Deps } from './deps.js';
 import { FIRST_START_LISTINGS, listingsStep, seedListings } from './modules/listings/listings.seed.js';
 
 describe('first start', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let embedded: Deps;
   beforeAll(async () => {
-    t = await buildTestApp();
     embedded = { ...t.deps, config: { ...t.deps.config, embedded: true } };
   });
-  afterAll(async () => t.close());
 
   const listingCount = async () => Number((await t.deps.db.selectFrom('listings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 

@@ -4,20 +4,19 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers/app.js';
 import { addMembership, bearer, createBrand, createClient, createUser, tokenFor } from './helpers/factories.js';
 import { passwordLogin } from './helpers/oauth.js';
 import { clientHeaders, sampleListing } from '../src/modules/listings/listings.test-support.js';
 import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT } from '../src/web/test-kit.js';
 
 describe('issue 8 regressions', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
   let feed: Record<string, string>;
   let user: Record<string, string>;
   let brand: string;
   beforeAll(async () => {
-    t = await buildTestApp({ now: new Date('2026-11-21T12:00:00Z') });
     feed = await clientHeaders(t.deps);
     const b = await createBrand(t.deps);
     const u = await createUser(t.deps);
@@ -25,7 +24,6 @@ describe('issue 8 regressions', () => {
     brand = b.id;
     user = { ...bearer(await tokenFor(t.deps, u.id)), 'x-rechat-brand': b.id };
   });
-  afterAll(async () => t.close());
 
   const ingest = (records: unknown[]) => t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: feed, payload: records as object });
   const idOf = async (mlsNumber: string) => (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', mlsNumber).executeTakeFirst())?.id;

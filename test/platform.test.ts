@@ -1,13 +1,9 @@
 // Conventions every route shares: request ids, errors for unknown routes and methods, auth, health, OpenAPI.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers/app.js';
 
 describe('platform', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('answers /health with database readiness', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health' });

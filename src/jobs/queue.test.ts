@@ -1,17 +1,13 @@
 // Jobs commit or roll back with the write that caused them, and only registered tasks can be enqueued.
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
 import { purgeExpiredTokensTask } from '../modules/auth/auth.tasks.js';
 import { defineTask } from './task.js';
 
 describe('job queue', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   const jobsNamed = async (name: string) =>
     (await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = ${name}`.execute(t.deps.db)).rows[0]!.n;

@@ -1,20 +1,18 @@
 // What a signed-in page session and a partner token may NOT do to the account: survive a password change,
 // have a stale request write onto a session another sign-in took over, or change account-wide security.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
 import { bearer, createUser, TEST_PASSWORD, tokenFor } from '../../test/helpers/factories.js';
 import { hashToken, randomToken } from '../lib/crypto.js';
 import { insertSession, updateSession } from './sessions.repository.js';
 import { createWorld, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from './test-kit.js';
 
 describe('authorization pages and partner tokens: account security', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let world: World;
   beforeAll(async () => {
-    t = await buildTestApp();
     world = await createWorld(t.deps);
   });
-  afterAll(async () => t.close());
 
   const codeParams = () => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', state: 'sec' });
 

@@ -1,21 +1,19 @@
 // The partner flow through the pages, end to end over inject: sign in → brand → consent → 302 to the
 // partner; the code exchanged at POST /oauth2/token; the token bound to the chosen brand.
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
 import { addMembership, bearer } from '../../test/helpers/factories.js';
 import { hashToken } from '../lib/crypto.js';
 import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT, redirectParams, startSignedIn, type World } from './test-kit.js';
 
 describe('partner authorization flow', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let world: World;
   beforeAll(async () => {
-    t = await buildTestApp();
     world = await createWorld(t.deps);
     await addMembership(t.deps, world.user.id, world.other.id);
   });
-  afterAll(async () => t.close());
 
   const codeParams = (extra: Record<string, string> = {}) => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', state: 'st-1', ...extra });
   const pick = async (browser: InjectBrowser, picker: Awaited<ReturnType<InjectBrowser['get']>>, brand: string) => browser.follow(await browser.submit(picker, '/oauth2/auth/brand', { brand }));

@@ -1,18 +1,16 @@
 // GET /oauth2/auth parameter handling: page errors (never a redirect) and redirected errors (RFC 6749).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
 import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT, redirectParams, type World } from './test-kit.js';
 
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 describe('GET /oauth2/auth parameters', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let world: World;
   beforeAll(async () => {
-    t = await buildTestApp();
     world = await createWorld(t.deps);
   });
-  afterAll(async () => t.close());
 
   const get = (params: Record<string, string>) => t.app.inject({ method: 'GET', url: authorizeUrl(params), headers: { host: 'gable.test' } });
   const partner = (extra: Record<string, string> = {}) => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', state: 'xyz', ...extra });

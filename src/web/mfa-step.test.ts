@@ -1,24 +1,22 @@
 // The TOTP step of the web sign-in: required when the user has MFA enabled, replay refused, and the issued
 // code starts an MFA-validated token family.
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
 import { bearer } from '../../test/helpers/factories.js';
 import { hashToken } from '../lib/crypto.js';
 import { createWorld, InjectBrowser, PARTNER_REDIRECT, redirectParams, startSignedIn, type World } from './test-kit.js';
 
 describe('authorization pages: MFA step', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let world: World;
   const secret = new Secret({ size: 20 });
   const codeAt = (offsetSeconds = 0) => TOTP.generate({ secret, algorithm: 'SHA1', digits: 6, period: 30, timestamp: t.clock.now().getTime() + offsetSeconds * 1000 });
 
   beforeAll(async () => {
-    t = await buildTestApp();
     world = await createWorld(t.deps);
     await t.deps.db.updateTable('users').set({ mfa_enabled: true, mfa_secret: t.deps.secrets.encrypt(secret.base32) }).where('id', '=', world.user.id).execute();
   });
-  afterAll(async () => t.close());
 
   const params = () => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', state: 'm1', brandId: world.brokerage.id });
 

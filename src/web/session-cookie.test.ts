@@ -1,17 +1,15 @@
 // Behind TLS the session cookie is Secure and __Host- prefixed (host-only, Path=/), so it never travels in
 // clear text and no sibling domain can plant one.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
 import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from './test-kit.js';
 
 describe('session cookie behind TLS', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { BASE_URL: 'https://gable.example' } });
   let world: World;
   beforeAll(async () => {
-    t = await buildTestApp({ env: { BASE_URL: 'https://gable.example' } });
     world = await createWorld(t.deps);
   });
-  afterAll(async () => t.close());
 
   it('is Secure, HttpOnly, SameSite=Lax and __Host- prefixed, and the flow works with it', async () => {
     const browser = new InjectBrowser(t.app);

@@ -1,16 +1,14 @@
 // Sign-in on the authorization pages: wrong password, brute-force limit, CSRF, session rotation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
 import { authorizeUrl, createWorld, hiddenFields, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from './test-kit.js';
 
 describe('authorization pages: sign-in', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let world: World;
   beforeAll(async () => {
-    t = await buildTestApp();
     world = await createWorld(t.deps);
   });
-  afterAll(async () => t.close());
 
   const params = () => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', state: 's1' });
 

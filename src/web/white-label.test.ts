@@ -1,20 +1,18 @@
 // White label: host names owned by a brand, and the pages served on them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
 import { addMembership, createBrand } from '../../test/helpers/factories.js';
 import { brandHostnames, HostnameError, hostnameOfHeader, normaliseHostname, setBrandHostnames } from '../modules/brands/hostnames.service.js';
 import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from './test-kit.js';
 
 describe('white-label host names', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let world: World;
   beforeAll(async () => {
-    t = await buildTestApp();
     world = await createWorld(t.deps);
     await addMembership(t.deps, world.user.id, world.other.id);
     await setBrandHostnames(t.deps.db, world.brokerage.id, ['Auth.Acme-Realty.example', 'login.acme.example']);
   });
-  afterAll(async () => t.close());
 
   const params = (extra: Record<string, string> = {}) => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', ...extra });
 

@@ -2,10 +2,10 @@
 // (test/fuzz/cases.ts) without a token, with a user token and with a client token. Every answer must be below
 // 500; every JSON refusal must have the error shape of decisions §1 (the token endpoints also RFC 6749's); a
 // refusal must change nothing in the database. Routes added later are covered without editing this file.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ERROR_CATALOGUE } from '../../src/errors.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../helpers/factories.js';
 import { clientHeaders } from '../../src/modules/listings/listings.test-support.js';
 import { casesFor, seededRandom, type FuzzCase, type Operation } from './cases.js';
@@ -25,13 +25,12 @@ interface Failure {
 }
 
 describe('route fuzzer', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
   let fixtures: Record<string, string>;
   let authVariants: { name: string; headers: Record<string, string> }[];
   let fingerprint: () => Promise<string>;
 
   beforeAll(async () => {
-    t = await buildTestApp({ now: new Date('2026-11-21T12:00:00Z') });
     const brand = await createBrand(t.deps, { name: 'Fuzz Realty' });
     const foreign = await createBrand(t.deps, { name: 'Elsewhere Realty' });
     const user = await createUser(t.deps);
@@ -49,7 +48,6 @@ describe('route fuzzer', () => {
     const statement = watched.map((name) => `select '${name}' as t, count(*)::text || ':' || coalesce(sum(hashtext((to_jsonb(x) - ${exempt})::text)::bigint), 0)::text as f from "${name}" as x`).join(' union all ');
     fingerprint = async () => (await sql<{ t: string; f: string }>`${sql.raw(statement)}`.execute(t.deps.db)).rows.map((row) => `${row.t}=${row.f}`).join(',');
   });
-  afterAll(async () => t.close());
 
   // Its own time limit: ~4,000 requests take 15–25 s alone, longer on a busy machine.
   it('answers every bad input on every documented route with a 4xx in the error shape, and changes nothing', { timeout: 180_000 }, async () => {

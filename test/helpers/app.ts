@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { closeDeps, createDeps, startJobs, type Deps } from '../../src/deps.js';
@@ -64,4 +65,36 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     await teardown().catch(() => undefined); // the build error is the one worth reporting
     throw error;
   }
+}
+
+/**
+ * The test app of a describe block: built in its beforeAll, closed in its afterAll. Returns a handle whose `app`,
+ * `deps` and `clock` are the built app's (read them inside hooks and tests). Hooks the block registers after this
+ * call run after the build, so a block's own beforeAll can create its fixtures with `t.deps`.
+ */
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  let built: TestApp | undefined;
+  beforeAll(async () => {
+    built = await buildTestApp(options);
+  });
+  afterAll(async () => {
+    await built?.close();
+    built = undefined;
+  });
+  const current = (): TestApp => {
+    if (!built) throw new Error('useTestApp: the app exists only inside hooks and tests of its block');
+    return built;
+  };
+  return {
+    get app() {
+      return current().app;
+    },
+    get deps() {
+      return current().deps;
+    },
+    get clock() {
+      return current().clock;
+    },
+    close: () => current().close(),
+  };
 }

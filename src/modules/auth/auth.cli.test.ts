@@ -1,15 +1,11 @@
 // `gable admin client create|list`, parsed by commander in-process, on the test database.
 import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { registerClientCommands } from './auth.cli.js';
 
 describe('gable admin client', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   async function run(...args: string[]): Promise<{ out: string; err: string; exitCode: number | string | undefined }> {
     const admin = new Command('admin').exitOverride();

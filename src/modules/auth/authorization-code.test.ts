@@ -1,7 +1,7 @@
 // Authorization-code exchange (the token half of the partner flow), with codes made by createAuthorizationCode
 // as the /oauth2/auth pages make them; and the implicit-flow token.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, bearer, createBrand, createClient, createUser } from '../../../test/helpers/factories.js';
 import { postToken } from '../../../test/helpers/oauth.js';
 import { hashToken, randomToken, sha256Base64Url } from '../../lib/crypto.js';
@@ -11,20 +11,18 @@ import { AUTHORIZATION_CODE_SECONDS } from './token-policy.js';
 const REDIRECT = 'http://127.0.0.1:4999/callback';
 
 describe('POST /oauth2/token grant_type=authorization_code', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let partner: Awaited<ReturnType<typeof createClient>>;
   let publicClient: Awaited<ReturnType<typeof createClient>>;
   let user: Awaited<ReturnType<typeof createUser>>;
   let brand: Awaited<ReturnType<typeof createBrand>>;
   beforeAll(async () => {
-    t = await buildTestApp();
     partner = await createClient(t.deps, 'partner');
     publicClient = await createClient(t.deps, 'public');
     user = await createUser(t.deps);
     brand = await createBrand(t.deps);
     await addMembership(t.deps, user.id, brand.id);
   });
-  afterAll(async () => t.close());
 
   const newCode = (client: { id: string }, options: { codeChallenge?: string | null; mfaValidated?: boolean } = {}) =>
     createAuthorizationCode(t.deps.db, t.deps.clock, {

@@ -1,20 +1,18 @@
 // Brute-force limits of the password grant (decisions §3): growing delays from the 5th consecutive failure,
 // at most 100 failures per hour per account, a looser per-IP budget that a success does not reset.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { createClient, createUser } from '../../../test/helpers/factories.js';
 import { passwordLogin } from '../../../test/helpers/oauth.js';
 import { ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, attemptKey } from '../../platform/attempts.js';
 
 describe('password grant lock-out', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let client: Awaited<ReturnType<typeof createClient>>;
   let ipCounter = 0;
   beforeAll(async () => {
-    t = await buildTestApp();
     client = await createClient(t.deps, 'first_party');
   });
-  afterAll(async () => t.close());
 
   /** Each test its own address, so the per-IP budget of one test does not leak into another. */
   const freshIp = () => `198.51.100.${++ipCounter}`;

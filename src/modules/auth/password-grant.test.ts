@@ -1,18 +1,16 @@
 // Password grant: the happy path in every request form, wrong credentials, deleted users, token lifetime.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createClient, createUser, TEST_PASSWORD } from '../../../test/helpers/factories.js';
 import { passwordLogin, postToken } from '../../../test/helpers/oauth.js';
 import { ACCESS_TOKEN_SECONDS } from './token-policy.js';
 
 describe('POST /oauth2/token grant_type=password', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let client: Awaited<ReturnType<typeof createClient>>;
   beforeAll(async () => {
-    t = await buildTestApp();
     client = await createClient(t.deps, 'first_party');
   });
-  afterAll(async () => t.close());
 
   it('answers the token response with the user record as data (JSON body)', async () => {
     const user = await createUser(t.deps, { first_name: 'Ada', last_name: 'Lovelace' });

@@ -1,20 +1,18 @@
 // Refresh grant: rotation on every use, reuse detection with the lost-response window of decisions §3, the
 // family's absolute lifetime, the client binding, and concurrent refreshes with one token.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createClient, createUser } from '../../../test/helpers/factories.js';
 import { passwordLogin, postToken, refresh } from '../../../test/helpers/oauth.js';
 import { hashToken as hashOf } from '../../lib/crypto.js';
 import { ACCESS_TOKEN_SECONDS, FAMILY_LIFETIME_SECONDS, REFRESH_REUSE_WINDOW_SECONDS } from './token-policy.js';
 
 describe('POST /oauth2/token grant_type=refresh_token', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let client: Awaited<ReturnType<typeof createClient>>;
   beforeAll(async () => {
-    t = await buildTestApp();
     client = await createClient(t.deps, 'first_party');
   });
-  afterAll(async () => t.close());
 
   async function login() {
     const user = await createUser(t.deps);

@@ -1,17 +1,15 @@
 // RFC 7009 revocation and RFC 8414 metadata.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createClient, createUser } from '../../../test/helpers/factories.js';
 import { passwordLogin, postToken, refresh } from '../../../test/helpers/oauth.js';
 
 describe('POST /oauth2/revoke', () => {
-  let t: TestApp;
+  const t = useTestApp({ env: { WEB_URL: 'http://web.gable.test' } });
   let client: Awaited<ReturnType<typeof createClient>>;
   beforeAll(async () => {
-    t = await buildTestApp({ env: { WEB_URL: 'http://web.gable.test' } });
     client = await createClient(t.deps, 'first_party');
   });
-  afterAll(async () => t.close());
 
   async function login() {
     const user = await createUser(t.deps);

@@ -1,22 +1,20 @@
 // Errors of POST /oauth2/token common to every grant, in RFC 6749 form plus the catalogue fields; and the
 // client-credentials grant, whose whole story is which clients may use it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createClient, createUser, TEST_PASSWORD } from '../../../test/helpers/factories.js';
 import { passwordLogin, postToken } from '../../../test/helpers/oauth.js';
 
 describe('POST /oauth2/token errors', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let firstParty: Awaited<ReturnType<typeof createClient>>;
   let partner: Awaited<ReturnType<typeof createClient>>;
   let email: string;
   beforeAll(async () => {
-    t = await buildTestApp();
     firstParty = await createClient(t.deps, 'first_party');
     partner = await createClient(t.deps, 'partner');
     email = (await createUser(t.deps)).email;
   });
-  afterAll(async () => t.close());
 
   const credentials = () => ({ client_id: firstParty.client_id, client_secret: firstParty.client_secret! });
 

@@ -1,6 +1,6 @@
 // GET /boundaries/search and GET /boundaries/:id over the shipped countries plus Texas and Iowa with their counties.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { loadBoundaries, seedShippedBoundaries } from './boundaries.loader.js';
 import type { BoundaryRecord } from './boundaries.schemas.js';
@@ -8,7 +8,7 @@ import type { BoundaryRecord } from './boundaries.schemas.js';
 type Page = { code: string; data: BoundaryRecord[]; info: { count: number; total: number } };
 
 describe('boundaries search', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let auth: Record<string, string>;
   const search = async (query: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/boundaries/search?${query}`, headers: auth });
@@ -17,7 +17,6 @@ describe('boundaries search', () => {
   };
 
   beforeAll(async () => {
-    t = await buildTestApp();
     auth = bearer(await tokenFor(t.deps, (await createUser(t.deps)).id));
     await seedShippedBoundaries(t.deps.db, { stateFips: ['48', '19'] });
     // Two cities with populations, to prove population breaks ties in text rank.
@@ -28,7 +27,6 @@ describe('boundaries search', () => {
     });
     await loadBoundaries(t.deps.db, [city('1', 'Springfield Small', 1_000, -97), city('2', 'Springfield Large', 900_000, -98)]);
   });
-  afterAll(async () => t.close());
 
   it('needs a bearer token', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/boundaries/search?q=Dal' });

@@ -1,6 +1,6 @@
 // requireAccess / reachableBrandIds: the one access check (decisions §2).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, createBrand, createUser } from '../../../test/helpers/factories.js';
 import type { Actor } from '../../platform/auth.js';
 import { brandReach, reachableBrandIds, requireAccess, subtreeIds, type Permission } from './access.js';
@@ -17,17 +17,15 @@ const actorFor = (userId: string | null, boundBrand: string | null = null): Acto
 });
 
 describe('brand access', () => {
-  let t: TestApp;
+  const t = useTestApp();
   // brokerage → office A → team A1; brokerage → office B
   let brokerage: string, officeA: string, teamA1: string, officeB: string;
   beforeAll(async () => {
-    t = await buildTestApp();
     brokerage = (await createBrand(t.deps, { name: 'Brokerage', brand_type: 'Brokerage' })).id;
     officeA = (await createBrand(t.deps, { name: 'Office A', parent: brokerage, brand_type: 'Office' })).id;
     teamA1 = (await createBrand(t.deps, { name: 'Team A1', parent: officeA, brand_type: 'Team' })).id;
     officeB = (await createBrand(t.deps, { name: 'Office B', parent: brokerage, brand_type: 'Office' })).id;
   });
-  afterAll(async () => t.close());
 
   const allows = async (actor: Actor, brand: string, permission: Permission) =>
     requireAccess(t.deps.db, actor, brand, permission).then(

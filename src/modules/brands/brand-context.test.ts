@@ -1,18 +1,17 @@
 // Brand context (decisions §1, §2): X-RECHAT-BRAND, active brand, newest membership; across two offices.
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import type { Actor } from '../../platform/auth.js';
 import { brandContext, requireBrandContext } from '../../platform/brand-context.js';
 
 describe('brand context', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let brokerage: string, officeA: string, officeB: string;
   let admin: string, agentA: string;
   beforeAll(async () => {
-    t = await buildTestApp();
     brokerage = (await createBrand(t.deps, { name: 'Brokerage' })).id;
     officeA = (await createBrand(t.deps, { name: 'Office A', parent: brokerage, brand_type: 'Office' })).id;
     officeB = (await createBrand(t.deps, { name: 'Office B', parent: brokerage, brand_type: 'Office' })).id;
@@ -21,7 +20,6 @@ describe('brand context', () => {
     agentA = (await createUser(t.deps)).id;
     await addMembership(t.deps, agentA, officeA, ['CRM']);
   });
-  afterAll(async () => t.close());
 
   const getSelf = async (user: string, brandHeader?: string, tokenBrand?: string) =>
     t.app.inject({

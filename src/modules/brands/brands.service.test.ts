@@ -1,17 +1,13 @@
 // Operator actions behind `gable admin brand|member|user …`: validation and clear errors.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, tokenFor } from '../../../test/helpers/factories.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { createAccount, setAccountPassword } from '../users/users.admin.js';
 import { addMember, createBrand, listBrands, parseAcl, removeMember } from './brands.service.js';
 
 describe('operator actions', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('creates brands with a type that follows the parent unless given', async () => {
     const root = await createBrand(t.deps.db, { name: '  Acme Realty ' });

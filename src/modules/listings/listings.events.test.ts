@@ -1,16 +1,14 @@
 // Listing events recorded by ingest (decisions §5), in the same transaction as the upsert.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { clientHeaders, sampleListing } from './listings.test-support.js';
 
 describe('listing events', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
   let feed: Record<string, string>;
   beforeAll(async () => {
-    t = await buildTestApp({ now: new Date('2026-11-21T12:00:00Z') });
     feed = await clientHeaders(t.deps);
   });
-  afterAll(async () => t.close());
 
   const ingest = async (records: unknown[]) => {
     const res = await t.app.inject({ method: 'POST', url: '/mls/EVT/listings', headers: feed, payload: records });

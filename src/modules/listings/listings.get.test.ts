@@ -1,22 +1,20 @@
 // GET /listings/:id: the listing record (spec 2.10, decisions §5) with its formatted attributes.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { clientHeaders, sampleListing } from './listings.test-support.js';
 
 describe('GET /listings/:id', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
   let user: Record<string, string>;
   let id: string;
   beforeAll(async () => {
-    t = await buildTestApp({ now: new Date('2026-11-21T12:00:00Z') });
     const feed = await clientHeaders(t.deps);
     await t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: feed, payload: [sampleListing('G-1')] });
     id = (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'G-1').executeTakeFirstOrThrow()).id;
     user = bearer(await tokenFor(t.deps, (await createUser(t.deps)).id));
   });
-  afterAll(async () => t.close());
 
   it('answers the record', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/listings/${id}`, headers: user });

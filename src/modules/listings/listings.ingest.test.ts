@@ -1,17 +1,15 @@
 // POST /mls/:mls/listings: per-record validation, upsert idempotency, auth and body limits.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { clientHeaders, sampleListing } from './listings.test-support.js';
 
 describe('POST /mls/:mls/listings', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
   let feed: Record<string, string>;
   beforeAll(async () => {
-    t = await buildTestApp({ now: new Date('2026-11-21T12:00:00Z') });
     feed = await clientHeaders(t.deps);
   });
-  afterAll(async () => t.close());
 
   const ingest = (records: unknown, headers = feed, mls = 'NTREIS') =>
     t.app.inject({ method: 'POST', url: `/mls/${mls}/listings`, headers, payload: records as object });

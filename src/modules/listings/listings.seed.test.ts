@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { createUser } from '../../../test/helpers/factories.js';
 import { prepareBoundary } from '../boundaries/boundaries.model.js';
 import { upsertBoundaries } from '../boundaries/boundaries.repository.js';
@@ -48,15 +48,13 @@ describe('synthetic listings', () => {
 });
 
 describe('gable seed listings / import listings', () => {
-  let t: TestApp;
+  const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
   let dir: string;
   beforeAll(async () => {
-    t = await buildTestApp({ now: new Date('2026-11-21T12:00:00Z') });
     dir = mkdtempSync(join(tmpdir(), 'gable-listings-'));
   });
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
-    await t.close();
   });
 
   it('seeds deterministically: a second run with the same options changes nothing; agents are linked to users', async () => {

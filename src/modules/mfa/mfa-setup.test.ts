@@ -1,15 +1,11 @@
 // MFA set-up and verification: the first two rows of the spec §3 state table, and their refusals.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { totpCode } from '../../../test/helpers/oauth.js';
 
 describe('POST /users/self/mfa/setup and /verify', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ env: { APP_NAME: 'Gable Test' } });
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp({ env: { APP_NAME: 'Gable Test' } });
 
   async function newUser() {
     const user = await createUser(t.deps);

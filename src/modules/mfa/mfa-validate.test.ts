@@ -1,19 +1,17 @@
 // MFA with MFA enabled: the gate on new logins, validation per login (token family), replay refusal, the
 // attempt budget, clock drift, and removal. Rows 3–5 of the spec §3 state table.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { attemptKey, IP_POLICY } from '../../platform/attempts.js';
 import { bearer, createClient, createUser } from '../../../test/helpers/factories.js';
 import { passwordLogin, refresh, totpCode } from '../../../test/helpers/oauth.js';
 
 describe('MFA enabled: /users/self/mfa/validate and DELETE /users/self/mfa', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let client: Awaited<ReturnType<typeof createClient>>;
   beforeAll(async () => {
-    t = await buildTestApp();
     client = await createClient(t.deps, 'first_party');
   });
-  afterAll(async () => t.close());
 
   interface Pair {
     access_token: string;

@@ -1,8 +1,8 @@
 // The demo world: exact JSON shape, idempotency, working secrets, the access it sets up, first start.
 import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { clientSecretMatches } from '../auth/clients.service.js';
 import { requireAccess } from '../brands/access.js';
@@ -16,13 +16,11 @@ const actorFor = (userId: string): Actor => ({
 });
 
 describe('demo world', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let world: DemoWorld;
   beforeAll(async () => {
-    t = await buildTestApp();
     world = await seedDemoWorld(t.deps);
   });
-  afterAll(async () => t.close());
 
   it('has exactly the documented JSON shape', () => {
     expect(Object.keys(world).sort()).toEqual(['brands', 'clients', 'users']);
@@ -114,11 +112,7 @@ describe('demo world', () => {
 });
 
 describe('first start of an embedded server', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('seeds an empty database once and writes DATA_DIR/demo.json with mode 0600', async () => {
     const embedded = { ...t.deps, config: { ...t.deps.config, embedded: true } };

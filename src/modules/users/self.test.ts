@@ -1,15 +1,11 @@
 // PATCH /users/self (profile) and PATCH /users/self/password.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { TEST_PASSWORD, bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { verifyPassword } from '../../lib/passwords.js';
 
 describe('PATCH /users/self', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   const patch = async (payload: unknown, headers: Record<string, string>) =>
     t.app.inject({ method: 'PATCH', url: '/users/self', headers, payload: payload as object });
@@ -94,11 +90,7 @@ describe('PATCH /users/self', () => {
 });
 
 describe('PATCH /users/self/password', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   const change = async (payload: object, headers: Record<string, string>) =>
     t.app.inject({ method: 'PATCH', url: '/users/self/password', headers, payload });

@@ -1,6 +1,6 @@
 // GET /users/self: every field of the record (spec §2.2) with real values, and nothing secret.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { abbreviatedDisplayName, displayName, loadUserRecord } from './users.service.js';
 
@@ -8,11 +8,7 @@ import { abbreviatedDisplayName, displayName, loadUserRecord } from './users.ser
 const NOW = new Date('2026-07-04T15:30:00Z');
 
 describe('user record', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ now: NOW });
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp({ now: NOW });
 
   it('answers GET /users/self with every spec field and real values', async () => {
     const brand = await createBrand(t.deps, { name: 'Acme Realty' });

@@ -1,17 +1,15 @@
 // One case per criterion and per edge, run through POST /brands/:brand/listings on a real database. Every case
 // gets its own agent tag (its anchor), so the cases share one database without seeing each other's rows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../../test/helpers/app.js';
 import { insertListings, memberOfNewBrand, newTag, type ListingFixture } from './search.fixtures.js';
 import { TRI_STATE_FLAGS, type SearchCriteria } from './search.schemas.js';
 
-let t: TestApp;
+const t = useTestApp();
 let member: Awaited<ReturnType<typeof memberOfNewBrand>>;
 beforeAll(async () => {
-  t = await buildTestApp();
   member = await memberOfNewBrand(t.deps);
 });
-afterAll(async () => t.close());
 
 interface Case {
   criteria: SearchCriteria;

@@ -1,6 +1,6 @@
 // The endpoints: sort and paging, brands and boundaries, access, validation, deprecated routes and their headers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../../test/helpers/app.js';
 import { addMembership, createBrand } from '../../../../test/helpers/factories.js';
 import { prepareBoundary } from '../../boundaries/boundaries.model.js';
 import { upsertBoundaries } from '../../boundaries/boundaries.repository.js';
@@ -9,13 +9,11 @@ import { runSearch } from './search.query.js';
 import { normalizeCriteria, resolveSort } from './search.validation.js';
 import { insertListings, linkAgent, memberOfNewBrand, newTag } from './search.fixtures.js';
 
-let t: TestApp;
+const t = useTestApp();
 let member: Awaited<ReturnType<typeof memberOfNewBrand>>;
 beforeAll(async () => {
-  t = await buildTestApp();
   member = await memberOfNewBrand(t.deps);
 });
-afterAll(async () => t.close());
 
 const search = (payload: object, url = `/brands/${member.brand}/listings`, headers: Record<string, string> = member.headers) =>
   t.app.inject({ method: 'POST', url, headers, payload });
