@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.js';
-import { addMembership, bearer } from '../../test/helpers/factories.js';
+import { addMembership, bearer, createClient } from '../../test/helpers/factories.js';
 import { hashToken } from '../lib/crypto.js';
 import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT, redirectParams, startSignedIn, type World } from './test-kit.js';
 
@@ -52,6 +52,22 @@ describe('partner authorization flow', () => {
     // Approving again (double click, back button) issues nothing more
     const again = await browser.submit(consent, '/oauth2/auth/decision', { decision: 'approve' });
     expect(again.statusCode).toBe(400);
+  });
+
+  it('keeps the query of a registered redirect URI when code and brand are appended (the WordPress plugin)', async () => {
+    const wordpress = 'https://wp.example.com/wp-admin/admin.php?page=rechat-setting&tab=connect-to-rechat';
+    const plugin = await createClient(t.deps, 'partner', { name: 'WordPress plugin', redirect_uris: [wordpress] });
+    const browser = new InjectBrowser(t.app);
+    const picker = await startSignedIn(browser, world, { client_id: plugin.client_id, redirect_uri: wordpress, response_type: 'code' });
+    const consent = await pick(browser, picker, world.brokerage.id);
+    const res = await browser.submit(consent, '/oauth2/auth/decision', { decision: 'approve' });
+    const { url, query } = redirectParams(res);
+    expect(`${url.origin}${url.pathname}`).toBe('https://wp.example.com/wp-admin/admin.php');
+    expect(query.get('page')).toBe('rechat-setting');
+    expect(query.get('tab')).toBe('connect-to-rechat');
+    expect(query.get('brand')).toBe(world.brokerage.id);
+    const tokens = await t.app.inject({ method: 'POST', url: '/oauth2/token', payload: { grant_type: 'authorization_code', redirect_uri: wordpress, code: query.get('code')!, client_id: plugin.client_id, client_secret: plugin.client_secret! } });
+    expect(tokens.statusCode).toBe(200);
   });
 
   it('binds the token to the brand: another brand of the same user answers 403', async () => {

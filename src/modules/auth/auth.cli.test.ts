@@ -57,4 +57,29 @@ describe('gable admin client', () => {
     expect(badUri.exitCode).toBe(1);
     expect(badUri.err).toContain('must use https');
   });
+
+  it('registers an existing partner under its own client_id and secret (an imported registration)', async () => {
+    // The WordPress plugin's redirect URI carries a query string: an exact-match URI that keeps it.
+    const redirect = 'https://wp.example.com/wp-admin/admin.php?page=rechat-setting&tab=connect-to-rechat';
+    const created = await run('client', 'create', '--name', 'WordPress plugin', '--kind', 'partner', '--client-id', 'wp-plugin.builtin-01', '--client-secret', 's3cret-of-the-plugin-0123', '--redirect-uri', redirect, '--json');
+    expect(created.exitCode).toBeUndefined();
+    expect(JSON.parse(created.out)).toMatchObject({ client_id: 'wp-plugin.builtin-01', client_secret: 's3cret-of-the-plugin-0123', redirect_uris: [redirect] });
+    const row = await t.deps.db.selectFrom('oauth_clients').select('secret_hash').where('client_id', '=', 'wp-plugin.builtin-01').executeTakeFirstOrThrow();
+    expect(row.secret_hash).not.toContain('s3cret'); // hashed like any other secret
+    expect(row.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses an imported client_id that exists already, and malformed ids and secrets, writing nothing', async () => {
+    const args = (id: string, secret: string) => ['client', 'create', '--name', 'Dup', '--kind', 'first_party', '--client-id', id, '--client-secret', secret];
+    expect((await run(...args('taken-client-id', 'first-secret-0123456'))).exitCode).toBeUndefined();
+    const again = await run(...args('taken-client-id', 'other-secret-0123456'));
+    expect(again).toMatchObject({ exitCode: 1, err: expect.stringContaining('exists already') });
+    const login = await t.app.inject({ method: 'POST', url: '/oauth2/token', payload: { grant_type: 'client_credentials', client_id: 'taken-client-id', client_secret: 'first-secret-0123456' } });
+    expect(login.statusCode).toBe(200); // the first registration is untouched
+    expect((await run(...args('short', 'first-secret-0123456'))).err).toContain('--client-id must be');
+    expect((await run(...args('has space in it', 'first-secret-0123456'))).err).toContain('--client-id must be');
+    expect((await run(...args('fine-client-id-2', 'short'))).err).toContain('--client-secret must be');
+    const count = await t.deps.db.selectFrom('oauth_clients').select((eb) => eb.fn.countAll().as('n')).where('client_id', 'in', ['short', 'has space in it', 'fine-client-id-2']).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(0);
+  });
 });

@@ -4,7 +4,7 @@ import { print, withDeps } from '../../cli/context.js';
 import type { Deps } from '../../deps.js';
 import type { ClientKind } from '../../db/types.js';
 import { createOAuthClient } from './clients.service.js';
-import { listClients } from './clients.repository.js';
+import { clientIdTaken, listClients } from './clients.repository.js';
 
 const KINDS: readonly ClientKind[] = ['first_party', 'partner', 'public'];
 
@@ -12,8 +12,15 @@ interface CreateOptions {
   name: string;
   kind: string;
   redirectUri: string[];
+  clientId?: string;
+  clientSecret?: string;
   json?: boolean;
 }
+
+/** An imported client_id: URL-safe (RFC 3986 unreserved), long enough not to be guessed by accident. */
+const CLIENT_ID = /^[A-Za-z0-9._~-]{8,128}$/;
+/** An imported secret: visible ASCII, no spaces (it travels in bodies and HTTP Basic). */
+const CLIENT_SECRET = /^[\x21-\x7e]{16,512}$/;
 
 /** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
 export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;
@@ -27,6 +34,8 @@ export function registerClientCommands(admin: Command, withCommandDeps: CommandD
     .requiredOption('--name <name>', 'display name (shown on the consent page)')
     .requiredOption('--kind <kind>', `one of ${KINDS.join(', ')}`)
     .option('--redirect-uri <uri>', 'an allowed redirect URI, exact match (repeat for several)', collect, [])
+    .option('--client-id <id>', 'register an existing client under its own id (8–128 URL-safe characters)')
+    .option('--client-secret <secret>', "…and its own secret (16–512 visible ASCII characters; stored hashed)")
     .option('--json', 'print JSON')
     .action(async (options: CreateOptions) => {
       const problem = createProblem(options);
@@ -36,8 +45,19 @@ export function registerClientCommands(admin: Command, withCommandDeps: CommandD
         return;
       }
       await withCommandDeps(async (deps) => {
+        if (options.clientId && (await clientIdTaken(deps.db, options.clientId))) {
+          console.error(`A client with client_id ${options.clientId} exists already (deleted clients keep their id); nothing was written`);
+          process.exitCode = 1;
+          return;
+        }
         try {
-          const created = await createOAuthClient(deps.db, { name: options.name, kind: options.kind as ClientKind, redirectUris: options.redirectUri });
+          const created = await createOAuthClient(deps.db, {
+            name: options.name,
+            kind: options.kind as ClientKind,
+            redirectUris: options.redirectUri,
+            ...(options.clientId ? { clientId: options.clientId } : {}),
+            ...(options.clientSecret ? { clientSecret: options.clientSecret } : {}),
+          });
           if (options.json) print(created, true);
           else console.log(describeCreated(created));
         } catch (error) {
@@ -74,6 +94,10 @@ function createProblem(options: CreateOptions): string | null {
   if (!KINDS.includes(options.kind as ClientKind)) return `--kind must be one of ${KINDS.join(', ')}`;
   if (!options.name.trim()) return '--name must not be empty';
   if (options.kind !== 'first_party' && options.redirectUri.length === 0) return `a ${options.kind} client needs at least one --redirect-uri`;
+  if (options.clientId !== undefined && !CLIENT_ID.test(options.clientId)) return '--client-id must be 8 to 128 characters of A-Z a-z 0-9 . _ ~ -';
+  if (options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret)) return '--client-secret must be 16 to 512 visible ASCII characters without spaces';
+  if (options.clientSecret !== undefined && options.kind === 'public') return 'a public client has no secret: leave out --client-secret';
+  if (options.clientSecret !== undefined && options.clientId === undefined) return '--client-secret needs --client-id (an imported registration has both)';
   return null;
 }
 

@@ -22,3 +22,9 @@ export function listClients(db: Kysely<DB>) {
     .orderBy('client_id')
     .execute();
 }
+
+/** Whether a client_id is taken, by a live or a deleted client (ids are never reused). */
+export async function clientIdTaken(db: Kysely<DB>, clientId: string): Promise<boolean> {
+  const row = await db.selectFrom('oauth_clients').select('id').where('client_id', '=', clientId).executeTakeFirst();
+  return row !== undefined;
+}

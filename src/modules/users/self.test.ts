@@ -87,6 +87,17 @@ describe('PATCH /users/self', () => {
     expect(res.json().data).toMatchObject({ email: user.email, mfa_enabled: false, bio: 'ok' });
     expect(res.json().data).not.toHaveProperty('favourite_color');
   });
+
+  it('takes PUT as PATCH (existing clients send PUT): same fields, same rules', async () => {
+    const user = await createUser(t.deps, { first_name: 'Jane', last_name: 'Doe' });
+    const auth = bearer(await tokenFor(t.deps, user.id));
+    const put = (payload: object) => t.app.inject({ method: 'PUT', url: '/users/self', headers: auth, payload });
+    const res = await put({ first_name: 'Janet', bio: 'Listing agent' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ first_name: 'Janet', last_name: 'Doe', bio: 'Listing agent' });
+    expect((await put({ timezone: 'Mars/Olympus' })).json()).toMatchObject({ http: 400, attributes: { timezone: expect.any(Array) } });
+    expect((await put({ daily_enabled: 'maybe' })).statusCode).toBe(400);
+  });
 });
 
 describe('PATCH /users/self/password', () => {

@@ -30,19 +30,20 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
     async (request) => ok(await loadUserRecord(deps, userIdOf(request), { brand: await recordBrand(request), row: request.userRow })),
   );
 
-  app.patch(
-    '/users/self',
-    {
-      schema: {
-        tags: TAGS,
-        summary: 'Update your profile',
-        description: 'Only the fields sent change. Unknown fields, and `email`, are ignored.',
-        body: UpdateSelfBody,
-        response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) },
-      },
+  // PUT is what older clients send for the same update (decisions §19): one route table entry, the same schema
+  // and rules, not a second implementation.
+  app.route({
+    method: ['PATCH', 'PUT'],
+    url: '/users/self',
+    schema: {
+      tags: TAGS,
+      summary: 'Update your profile',
+      description: 'Only the fields sent change. Unknown fields, and `email`, are ignored. `PUT` is accepted as a synonym of `PATCH` (existing clients send it).',
+      body: UpdateSelfBody,
+      response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS, 413, 415) },
     },
-    async (request) => ok(await updateSelf(deps, userIdOf(request), request.body, await recordBrand(request))),
-  );
+    handler: async (request) => ok(await updateSelf(deps, userIdOf(request), request.body, await recordBrand(request))),
+  });
 
   app.patch(
     '/users/self/password',

@@ -74,6 +74,22 @@ describe('sort and paging', () => {
     expect(await runSearch(t.deps.db, { where, sort, start: 9, limit: 2 }, strategy)).toEqual({ ids: [], total: 4 });
   });
 
+  it('takes offset as start and decimal-integer strings for start, limit and offset, as existing clients send them', async () => {
+    const sort = [{ by: 'price' }];
+    const page1 = await names(map, { agents: [tag], sort, limit: '2' });
+    const page2 = await names(map, { agents: [tag], sort, limit: '2', offset: '2' });
+    expect(page1.info).toMatchObject({ count: 2, total: 4 });
+    expect(page2.info).toMatchObject({ count: 2, total: 4 });
+    expect(new Set([...page1.names, ...page2.names]).size).toBe(4); // page 2 is not page 1 again
+    expect((await names(map, { agents: [tag], sort, offset: 3 })).names).toEqual(['a']);
+    expect((await names(map, { agents: [tag], sort }, `/valerts?offset=3`)).names).toEqual(['a']);
+    expect((await names(map, { agents: [tag], sort, start: 0, offset: 3 })).names[0]).toBe('b'); // start wins
+    for (const bad of [{ limit: '7.5' }, { limit: 'seventy' }, { offset: -1 }, { offset: '-1' }, { start: '1e3' }, { offset: 2 ** 31 }, { limit: '' }]) {
+      const res = await search({ agents: [tag], ...bad });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+  });
+
   it('takes start and limit from the query string when the body has none; the body wins', async () => {
     const url = `/brands/${member.brand}/listings?start=1&limit=1`;
     const fromQuery = await names(map, { agents: [tag], sort: [{ by: 'year_built' }] }, url);

@@ -2,6 +2,7 @@
 // POST /valerts, POST /valerts/count, GET /listings/search. Wiring only: schemas, then one service call.
 import { actorOf } from '../../../platform/auth.js';
 import { requireBrandContext } from '../../../platform/brand-context.js';
+import { lenientPaging } from '../../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, okList } from '../../../platform/schemas.js';
 import type { FeatureRoutes } from '../../index.js';
 import { SearchResultSchema } from './search.records.js';
@@ -13,7 +14,8 @@ const SearchResponse = ListEnvelope(SearchResultSchema, SearchInfo);
 const responses = { 200: SearchResponse, ...errorResponses(...AUTHENTICATED_ERRORS) };
 const SUCCESSOR = '/brands/:brand/listings';
 const BODY_DESCRIPTION =
-  'Body = saved-search criteria + `sort` (or legacy `order_by`) + `start`/`limit` (default 50, max 1000). ' +
+  'Body = saved-search criteria + `sort` (or legacy `order_by`) + `start`/`limit` (default 50, max 1000; `offset` is another ' +
+  'name for `start`; all three may also be decimal-integer strings, as existing clients send them). ' +
   'Needs an anchor (points, boundaries, brands, agents or offices). See docs/listing-search.md.';
 
 /** Body with paging and legacy order_by that may also come in the query string (body wins). */
@@ -25,6 +27,7 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
   app.post(
     '/brands/:brand/listings',
     {
+      preValidation: lenientPaging,
       schema: { tags: TAGS, summary: 'Search listings', description: BODY_DESCRIPTION, params: BrandParams, querystring: SearchQuery, body: SearchBody, response: responses },
     },
     async (request) => {
@@ -36,6 +39,7 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
   app.post(
     '/valerts',
     {
+      preValidation: lenientPaging,
       config: { deprecated: { date: '2028-01-01', successor: SUCCESSOR } },
       schema: { tags: TAGS, summary: 'Search listings (deprecated)', description: `Deprecated 2028-01-01: use POST ${SUCCESSOR}. Brand from X-RECHAT-BRAND or the active brand. ${BODY_DESCRIPTION}`, querystring: SearchQuery, body: SearchBody, response: responses, deprecated: true },
     },
@@ -49,6 +53,7 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
   app.post(
     '/valerts/count',
     {
+      preValidation: lenientPaging,
       config: { deprecated: { date: '2028-01-01', successor: SUCCESSOR } },
       schema: {
         tags: TAGS,
@@ -70,6 +75,7 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
     '/listings/search',
     {
+      preValidation: lenientPaging,
       config: { deprecated: { date: '2026-01-01', successor: SUCCESSOR } },
       schema: {
         tags: TAGS,
