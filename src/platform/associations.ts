@@ -11,19 +11,27 @@ export function associationsOf(request: FastifyRequest): Set<string> {
   return requestedNames((request.query as Record<string, unknown> | undefined)?.associations);
 }
 
-/** Drops `omit[]=type.field` fields from every record of that `type` in the payload, at any depth. */
+/**
+ * Drops `omit[]=type.field` fields from every record of that `type` in the response, at any depth. It works on
+ * the serialized JSON (onSend), after the response schema has done its work: dropping a field the schema requires
+ * before serialization would make the serializer throw (a 500 for `omit[]=listing.property`). Costs a parse and
+ * a stringify, only on responses that asked for it.
+ */
 export function registerOmit(app: FastifyInstance): void {
-  app.addHook('preSerialization', async (request, _reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json')) return payload;
     const omit = requestedNames((request.query as Record<string, unknown> | undefined)?.omit);
-    if (omit.size === 0 || payload === null || typeof payload !== 'object') return payload;
+    if (omit.size === 0) return payload;
     const byType = new Map<string, string[]>();
     for (const name of omit) {
       const [type, field] = name.split('.');
       if (!type || !field) continue;
       byType.set(type, [...(byType.get(type) ?? []), field]);
     }
-    stripFields(payload, byType, 0);
-    return payload;
+    if (byType.size === 0) return payload;
+    const body = JSON.parse(payload) as unknown;
+    stripFields(body, byType, 0);
+    return JSON.stringify(body);
   });
 }
 

@@ -31,6 +31,7 @@ export interface Parameter {
 export interface Operation {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  responses?: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
 }
 
 export interface FuzzCase {
@@ -146,6 +147,27 @@ export function goodPathValue(name: string, fixtures: Record<string, string>): s
   return fixtures[name] ?? fixtures.uuid!;
 }
 
+/** The record types (`type` constants) in a route's 200 response, each with its required fields. */
+function recordTypes(operation: Operation): { type: string; fields: string[] }[] {
+  const found = new Map<string, Set<string>>();
+  const walk = (schema: JsonSchema | undefined, depth: number): void => {
+    if (!schema || depth > 8) return;
+    // OpenAPI output spells a TypeBox literal as a one-value enum.
+    const typeSchema = schema.properties?.type;
+    const typeConst = typeSchema?.const ?? (typeSchema?.enum?.length === 1 ? typeSchema.enum[0] : undefined);
+    if (typeof typeConst === 'string') {
+      const fields = found.get(typeConst) ?? new Set<string>();
+      for (const field of schema.required ?? []) fields.add(field);
+      found.set(typeConst, fields);
+    }
+    for (const inner of Object.values(schema.properties ?? {})) walk(inner, depth + 1);
+    walk(schema.items, depth + 1);
+    for (const variant of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) walk(variant, depth + 1);
+  };
+  walk(operation.responses?.['200']?.content?.['application/json']?.schema, 0);
+  return [...found].map(([type, fields]) => ({ type, fields: [...fields] }));
+}
+
 type FieldPath = (string | number)[];
 
 /** The paths of every value inside a JSON value (the first element stands for each array), at most 300. */
@@ -211,6 +233,8 @@ export function casesFor(path: string, operation: Operation, fixtures: Record<st
 
   const structural: FuzzCase[] = [
     { label: 'plain', url: baseUrl },
+    // Every required field of every record type the route answers with, omitted (decisions §1 `omit[]`).
+    ...recordTypes(operation).map(({ type, fields }) => ({ label: `omit[] every field of ${type}`, url: `${baseUrl}?${fields.map((f) => `omit[]=${type}.${f}`).join('&')}` })),
     { label: 'oversized query string', url: `${baseUrl}?${'q='.concat('a'.repeat(60_000))}` },
     { label: 'query NUL key', url: `${baseUrl}?%00=%00` },
     { label: 'oversized header value', url: baseUrl, headers: { 'x-rechat-brand': 'b'.repeat(16_000) } },

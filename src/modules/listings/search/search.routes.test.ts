@@ -121,6 +121,31 @@ describe('brands and boundaries', () => {
     ]);
     const res = await names(map, { brands: [member.brand] });
     expect(res.names.filter(Boolean).sort()).toEqual(['member-list', 'office-co-selling']);
+    // `brand` (one uuid, as the WordPress plugin sends it) is the same criterion, and an anchor by itself
+    const single = await names(map, { brand: member.brand, limit: 100 });
+    expect(single.names.filter(Boolean).sort()).toEqual(['member-list', 'office-co-selling']);
+    expect((await search({ brand: (await createBrand(t.deps)).id })).statusCode).toBe(403);
+  });
+
+  it('mls_number: exact MLS numbers, one or many, are an anchor; 1,001 of them are a 400', async () => {
+    const tag = newTag();
+    const map = await insertListings(t.deps, tag, [{ name: 'one' }, { name: 'two' }, { name: 'three' }]);
+    expect((await names(map, { mls_number: `${tag}-two` })).names).toEqual(['two']);
+    expect((await names(map, { mls_number: [`${tag}-one`, `${tag}-three`, 'NOPE'], sort: [{ by: 'mls' }] })).names.sort()).toEqual(['one', 'three']);
+    expect((await names(map, { mls_number: [`${tag}-one`], agents: ['someone-else'] })).names).toEqual([]); // combined with AND
+    const tooMany = await search({ mls_number: Array.from({ length: 1001 }, (_, i) => `N-${i}`) });
+    expect(tooMany.json()).toMatchObject({ http: 400, code: 'Validation', attributes: { mls_number: expect.any(Array) } });
+  });
+
+  it('omit[] drops fields of the listing records, required ones too', async () => {
+    const tag = newTag();
+    await insertListings(t.deps, tag, [{ name: 'omitted' }]);
+    const res = await search({ agents: [tag] }, `/brands/${member.brand}/listings?omit[]=listing.property&omit[]=listing.formatted`);
+    expect(res.statusCode).toBe(200);
+    const [record] = res.json().data;
+    expect(record).not.toHaveProperty('property');
+    expect(record).not.toHaveProperty('formatted');
+    expect(record).toHaveProperty('mls_number', `${tag}-omitted`);
   });
 
   it('brands: an unreachable brand is 403', async () => {

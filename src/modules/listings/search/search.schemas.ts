@@ -14,6 +14,7 @@ const Count = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 const Epoch = (description: string) => Type.Number({ minimum: -62_135_596_800, maximum: 253_402_300_799, description });
 const Year = Type.Integer({ minimum: 0, maximum: 9999 });
 const Strings = Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 });
+const MlsNumber = Type.String({ maxLength: 64 });
 
 export const Location = Type.Object({
   latitude: Type.Number({ minimum: -90, maximum: 90 }),
@@ -89,6 +90,11 @@ export const SearchBody = Type.Composite([
     // No defaults here (unlike PagingQuery): a body without them falls back to the query string, then 0 / 50.
     start: Type.Optional(Start()),
     limit: Type.Optional(Limit()),
+    // What existing clients send (decisions §19): one brand, and exact MLS numbers; both are anchors.
+    brand: optional(Type.String({ format: 'uuid', description: 'One brand: the same criterion and anchor as `brands: [brand]`' })),
+    mls_number: Type.Optional(
+      Type.Union([MlsNumber, Type.Array(MlsNumber, { maxItems: 1000 }), Type.Null()], { description: 'Exact MLS number(s), up to 1,000: an anchor' }),
+    ),
   }),
 ]);
 export type SearchBody = Static<typeof SearchBody>;

@@ -19,8 +19,8 @@ export interface SearchRequest {
   sort: ResolvedSort;
   start: number;
   limit: number;
-  /** Legacy GET /listings/search only: exact MLS number. */
-  mlsNumber?: string;
+  /** Exact MLS numbers (body `mls_number`, legacy `?mls_number=`): an anchor of their own. */
+  mlsNumbers?: string[];
   /** Ad-hoc body searches need an anchor like saved searches (docs/listing-search.md); the legacy GET does not. */
   anchor: 'required' | 'not-required';
   totalStrategy?: TotalStrategy;
@@ -39,7 +39,8 @@ interface Prepared {
 
 async function prepare(deps: Deps, actor: Actor, request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>): Promise<Prepared> {
   const criteria = normalizeCriteria(request.criteria);
-  if (request.anchor === 'required') requireAnchor(criteria);
+  const mlsNumbers = request.mlsNumbers?.map((number) => number.trim()).filter((number) => number !== '') ?? [];
+  if (request.anchor === 'required' && mlsNumbers.length === 0) requireAnchor(criteria);
   const brandAgentMuis = criteria.brands ? await agentsOfBrands(deps, await reachableBrandScope(deps, actor, criteria.brands)) : undefined;
   const boundaries = criteria.boundaries ? await existingBoundaries(deps, criteria.boundaries) : undefined;
   const where = compileFilters(criteria, {
@@ -47,7 +48,7 @@ async function prepare(deps: Deps, actor: Actor, request: Omit<SearchRequest, 's
     ...(brandAgentMuis ? { brandAgentMuis } : {}),
     ...(boundaries ? { boundaryBoxes: boundaries.boxes } : {}),
   });
-  if (request.mlsNumber !== undefined && request.mlsNumber.trim() !== '') where.push(sql<SqlBool>`${sql.ref('l.mls_number')} = ${request.mlsNumber.trim()}`);
+  if (mlsNumbers.length > 0) where.push(sql<SqlBool>`${sql.ref('l.mls_number')} = any(${mlsNumbers}::text[])`);
   return { where, title: titleOf(criteria, boundaries?.titles) };
 }
 
@@ -119,9 +120,10 @@ export interface BodySearch {
 }
 
 function fromBody({ body, query }: BodySearch): SearchRequest {
-  const { sort, order_by: bodyOrderBy, start, limit, ...criteria } = body;
+  const { sort, order_by: bodyOrderBy, start, limit, brand, mls_number: mlsNumber, ...criteria } = body;
   return {
-    criteria,
+    criteria: brand ? { ...criteria, brands: [...(criteria.brands ?? []), brand] } : criteria,
+    ...(mlsNumber != null ? { mlsNumbers: [mlsNumber].flat() } : {}),
     sort: resolveSort(sort, bodyOrderBy ?? query.order_by),
     start: start ?? query.start ?? 0,
     limit: limit ?? query.limit ?? DEFAULT_LIMIT,
@@ -150,7 +152,7 @@ export async function legacySearch(deps: Deps, actor: Actor, query: LegacySearch
   if (!q && !mlsNumber) throw errors.badRequest(`${ANCHOR_MESSAGE}: send q or mls_number`);
   return searchListings(deps, actor, {
     criteria: { ...(q ? { search: q } : {}), ...(query.status ? { listing_statuses: query.status } : {}) },
-    ...(mlsNumber ? { mlsNumber } : {}),
+    ...(mlsNumber ? { mlsNumbers: [mlsNumber] } : {}),
     sort: resolveSort(undefined, query.order_by),
     start: query.start ?? 0,
     limit: query.limit ?? DEFAULT_LIMIT,
