@@ -35,8 +35,8 @@ export const ErrorBody = Type.Object(
 export const errorResponses = (...statuses: number[]): Record<number, TObject> =>
   Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 
-/** Standard errors of any authenticated route. */
-export const AUTHENTICATED_ERRORS = [400, 401, 403, 404, 429] as const;
+/** Standard errors of any authenticated route. (429 only where an attempt limiter counts: the route adds it.) */
+export const AUTHENTICATED_ERRORS = [400, 401, 403, 404] as const;
 
 export const PagingQuery = {
   start: Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip' }),
