@@ -35,7 +35,7 @@ export const ErrorBody = Type.Object(
 export const errorResponses = (...statuses: number[]): Record<number, TObject> =>
   Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 
-/** Standard errors of any authenticated route. (429 only where an attempt limiter counts: the route adds it.) */
+/** Standard errors of any authenticated route. */
 export const AUTHENTICATED_ERRORS = [400, 401, 403, 404] as const;
 
 export const PagingQuery = {
