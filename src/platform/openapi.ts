@@ -1,24 +1,96 @@
 // OpenAPI 3.1 generated from the route schemas, served at /openapi.json, with a reference page at /docs.
-import type { FastifyInstance } from 'fastify';
+// The document is derived from what the platform does, not typed again per route (docs/openapi.md):
+// - a route with `config.auth: 'none'` needs no bearer token (`security: []`);
+// - a route whose method carries a body can answer 413 (over the body limit) and 415 (a content type other
+//   than the ones it parses), so those are added to it;
+// - a path without parameters answers 405 with `Allow` to the methods it does not have, so its operations list 405;
+// - a query or body field with a default is optional, whatever the schema's `required` says (Ajv fills it in);
+// - every response gets a description (the catalogue code for errors).
+// test/openapi.test.ts checks the document against the routes and what they answer.
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
+import { ERROR_CATALOGUE } from '../errors.js';
+import { ErrorBody } from './schemas.js';
+
+/** Every operation carries exactly one of these tags. */
+export const API_TAGS = [
+  { name: 'OAuth 2', description: 'Tokens, revocation and server metadata (docs/oauth.md); partner authorization (docs/partner-authorization.md).' },
+  { name: 'MFA', description: 'TOTP multi-factor authentication of the calling user.' },
+  { name: 'Users', description: 'The calling user: record, profile, password, active brand.' },
+  { name: 'Boundaries', description: 'Countries, states, counties and imported places (docs/boundaries.md).' },
+  { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
+  { name: 'Operations', description: 'Liveness and readiness for operators.' },
+] as const;
+export type ApiTag = (typeof API_TAGS)[number]['name'];
+
+/** Methods whose requests Fastify parses a body for: they can answer 413 and 415. */
+export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** One route as registered (HEAD routes included), for the documentation test and for operators. */
+export interface RouteSummary {
+  method: string;
+  url: string;
+  auth: 'user' | 'client' | 'none';
+  /** The route also authenticates clients itself (the /oauth2 endpoints: 401 invalid_client). */
+  clientAuth: boolean;
+  hidden: boolean;
+  hasBody: boolean;
+}
+
+const routeTables = new WeakMap<FastifyInstance, RouteSummary[]>();
+
+/** The routes registered on an app built by buildApp (after registerOpenApi). */
+export function routeTable(app: FastifyInstance): readonly RouteSummary[] {
+  const table = routeTables.get(app);
+  if (!table) throw new Error('routeTable: this app was not built with registerOpenApi');
+  return table;
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = Object.fromEntries(
+  Object.values(ERROR_CATALOGUE).map((status) => [
+    status,
+    (Object.keys(ERROR_CATALOGUE) as (keyof typeof ERROR_CATALOGUE)[]).filter((code) => ERROR_CATALOGUE[code] === status).join(' or '),
+  ]),
+);
+const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No content' };
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  const table: RouteSummary[] = [];
+  routeTables.set(app, table);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      table.push({
+        method,
+        url: route.url,
+        auth: route.config?.auth ?? 'user',
+        clientAuth: route.config?.oauthErrors === true,
+        hidden: route.schema?.hide === true,
+        hasBody: route.schema?.body !== undefined,
+      });
+    }
+  });
+
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: `${config.appName} API`,
         version: '1',
-        description: 'Real-estate platform API: OAuth 2, MFA, brands, listings search, boundaries. See docs/ in the repository.',
+        description:
+          'Real-estate platform API: OAuth 2, MFA, brands, listings search, boundaries. See docs/ in the repository. ' +
+          'Errors answer `{http, code, message, attributes?}` (docs/errors.md); any request may also answer 500 `Internal`, which is a bug.',
       },
       servers: [{ url: config.baseUrl }],
+      tags: API_TAGS.map((tag) => ({ ...tag })),
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token from POST /oauth2/token' } },
       },
       security: [{ bearer: [] }],
     },
+    transform: ({ schema, url, route }) => ({ schema: documentedSchema(schema, url, route), url }),
+    transformObject: (document) => describeResponses((document as unknown as { openapiObject: OpenApiDocument }).openapiObject),
   });
   // The reference page and its assets are public, like the document they render.
   await app.register(async (scope) => {
@@ -28,4 +100,52 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     await scope.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   });
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger());
+}
+
+type SchemaObject = { properties?: Record<string, { default?: unknown }>; required?: string[]; [key: string]: unknown };
+
+function documentedSchema(schema: FastifySchema | undefined, url: string, route: RouteOptions): FastifySchema {
+  if (!schema || schema.hide) return schema ?? {};
+  const out: FastifySchema = { ...schema };
+  if (route.config?.auth === 'none' && out.security === undefined) out.security = [];
+  if (schema.querystring) out.querystring = withDefaultsOptional(schema.querystring as SchemaObject);
+  if (schema.body) out.body = withDefaultsOptional(schema.body as SchemaObject);
+  const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
+  const methods = [route.method].flat();
+  if (methods.some((method) => BODY_METHODS.has(method))) {
+    response['413'] ??= ErrorBody;
+    response['415'] ??= ErrorBody;
+  }
+  // Any other method on a route's path answers 405 with Allow (platform/error-handler.ts), parameters or not.
+  if (!url.includes('*')) response['405'] ??= ErrorBody;
+  out.response = response;
+  return out;
+}
+
+/** A field with a default may be left out: Ajv (useDefaults) fills it in before `required` is checked. */
+function withDefaultsOptional(schema: SchemaObject): SchemaObject {
+  if (!schema.properties || !Array.isArray(schema.required)) return schema;
+  const properties = schema.properties;
+  const required = schema.required.filter((name) => properties[name]?.default === undefined);
+  return required.length === schema.required.length ? schema : { ...schema, required };
+}
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, { responses?: Record<string, { description?: string }> }>>;
+  [key: string]: unknown;
+}
+
+function describeResponses(document: OpenApiDocument): OpenApiDocument {
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (response.description && response.description !== 'Default Response') continue;
+        response.description =
+          status === '405'
+            ? 'MethodNotAllowed: the path exists with other methods (listed in `Allow`)'
+            : (ERROR_DESCRIPTIONS[Number(status)] ?? SUCCESS_DESCRIPTIONS[status] ?? 'Response');
+      }
+    }
+  }
+  return document;
 }

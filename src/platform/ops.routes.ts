@@ -9,7 +9,15 @@ const Health = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Litera
 export const opsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/health',
-    { config: { auth: 'none' }, schema: { tags: ['ops'], summary: 'Liveness and database readiness', security: [], response: { 200: Health, 503: Health } } },
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['Operations'],
+        summary: 'Liveness and database readiness',
+        description: 'Answers 200 while the database answers a query, 503 (same body, `status: "unavailable"`) while it does not. No token needed.',
+        response: { 200: Health, 503: Health },
+      },
+    },
     async (_request, reply) => {
       try {
         await sql`select 1`.execute(deps.db);

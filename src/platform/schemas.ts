@@ -36,7 +36,7 @@ export const errorResponses = (...statuses: number[]): Record<number, TObject> =
   Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 
 /** Standard errors of any authenticated route. */
-export const AUTHENTICATED_ERRORS = [400, 401, 403, 404, 429] as const;
+export const AUTHENTICATED_ERRORS = [400, 401, 403, 404] as const;
 
 /**
  * The largest `start`. PostgreSQL takes OFFSET as a bigint, but JSON numbers past 2^53 are not exact and 2^63 is

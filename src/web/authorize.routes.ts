@@ -89,6 +89,11 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
           'Starts the partner flow: sign-in, brand picker, consent, then 302 to redirect_uri with `code` and `brand` in the query (response_type=code) or `access_token`, `expires_in`, `token_type` and `brand` in the fragment (response_type=token); `state` is echoed. An unknown client or unregistered redirect_uri answers an HTML error page (400). See docs/partner-authorization.md.',
         security: [],
         querystring: AuthorizeQuery,
+        response: {
+          200: { description: 'The page of the current step (sign-in, MFA code, brand picker or consent)', content: { 'text/html': { schema: { type: 'string' } } } },
+          302: { description: 'Back to redirect_uri with `error` (RFC 6749 §4.1.2.1) when the request is invalid for a known client and registered redirect_uri' },
+          400: { description: 'An HTML error page: unknown client, or a redirect_uri that is not registered (never redirected)', content: { 'text/html': { schema: { type: 'string' } } } },
+        },
       },
     },
     async (request, reply) => {

@@ -9,6 +9,8 @@ import { exchangeToken } from './token-endpoint.service.js';
 
 const TAGS = ['OAuth 2'];
 const OAUTH_ENDPOINT = { auth: 'none', oauthErrors: true } as const;
+/** RFC 6749 clients send forms; our own apps send JSON. */
+const FORM_OR_JSON = ['application/json', 'application/x-www-form-urlencoded'];
 
 export const oauthRoutes: FeatureRoutes = async (app, { deps }) => {
   app.post(
@@ -21,6 +23,7 @@ export const oauthRoutes: FeatureRoutes = async (app, { deps }) => {
         description:
           'JSON or application/x-www-form-urlencoded. Client credentials in the body or with HTTP Basic. Errors carry RFC 6749 `error`: ' +
           'invalid_request, invalid_client (401), invalid_grant, unauthorized_client, unsupported_grant_type; 429 after repeated wrong passwords.',
+        consumes: FORM_OR_JSON,
         body: TokenRequestBody,
         response: { 200: TokenResponse, ...errorResponses(400, 401, 429) },
       },
@@ -40,6 +43,7 @@ export const oauthRoutes: FeatureRoutes = async (app, { deps }) => {
         tags: TAGS,
         summary: 'Revoke a token (RFC 7009)',
         description: 'Revoking an access or a refresh token ends its whole login (token family). An unknown token also answers 200.',
+        consumes: FORM_OR_JSON,
         body: RevokeBody,
         response: { 200: RevokeResponse, ...errorResponses(400, 401) },
       },
@@ -57,6 +61,7 @@ export const oauthRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Authorization server metadata (RFC 8414)',
+        description: 'Endpoints, grant types, PKCE methods and client authentication methods of this server. No token needed.',
         response: { 200: AuthorizationServerMetadata },
       },
     },

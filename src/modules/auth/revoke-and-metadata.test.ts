@@ -77,5 +77,12 @@ describe('POST /oauth2/revoke', () => {
   it('lists the OAuth endpoints in OpenAPI', async () => {
     const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/oauth2/token', '/oauth2/revoke', '/.well-known/oauth-authorization-server']));
+    // no bearer token; RFC 6749 clients send forms
+    for (const [path, method] of [['/oauth2/token', 'post'], ['/oauth2/revoke', 'post'], ['/.well-known/oauth-authorization-server', 'get']] as const) {
+      expect(spec.paths[path][method].security, path).toEqual([]);
+    }
+    for (const path of ['/oauth2/token', '/oauth2/revoke']) {
+      expect(Object.keys(spec.paths[path].post.requestBody.content), path).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    }
   });
 });

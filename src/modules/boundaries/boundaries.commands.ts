@@ -6,6 +6,7 @@ import { withDeps } from '../../cli/context.js';
 import { BOUNDARY_TYPES, type BoundaryType } from './boundaries.model.js';
 import { parseBoundaryFile } from './boundaries.import.js';
 import { loadBoundaries, seedShippedBoundaries, type LoadProgress } from './boundaries.loader.js';
+import { applyPopulations, parsePopulationCsv } from './boundaries.populations.js';
 
 const MAX_PROBLEMS_SHOWN = 50;
 
@@ -53,6 +54,38 @@ export function registerBoundaryCommands(seed: Command, importCmd: Command): voi
         const written = await loadBoundaries(deps.db, boundaries, progress.update);
         progress.stop();
         console.log(`${file}: ${written} boundaries imported`);
+      });
+    });
+
+  importCmd
+    .command('populations')
+    .description(
+      "set the population of the shipped US states and counties from the Census Bureau's county estimates CSV " +
+        '(co-est<vintage>-alldata.csv) or any CSV with fips and population columns (all or nothing; idempotent)',
+    )
+    .argument('<file>', 'CSV file')
+    .option('--column <name>', 'column holding the population (default: the newest POPESTIMATE<year>, else population)')
+    .action(async (file: string, options: { column?: string }) => {
+      let text: string;
+      try {
+        text = readFileSync(file, 'latin1'); // the Census files are Latin-1; only digits are read
+      } catch (error) {
+        console.error(`${file}: ${(error as Error).message}`);
+        process.exitCode = 1;
+        return;
+      }
+      const { rows, problems, column } = parsePopulationCsv(text, options);
+      if (problems.length) {
+        for (const problem of problems.slice(0, MAX_PROBLEMS_SHOWN)) console.error(`${file}: ${problem}`);
+        if (problems.length > MAX_PROBLEMS_SHOWN) console.error(`… and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
+        console.error(`${problems.length} problem(s): nothing imported`);
+        process.exitCode = 1;
+        return;
+      }
+      await withDeps({}, async (deps) => {
+        const { updated, unmatched } = await applyPopulations(deps.db, rows);
+        console.log(`${file}: population (${column}) set on ${updated} boundaries`);
+        if (unmatched.length) console.log(`${unmatched.length} FIPS code(s) with no boundary (e.g. ${unmatched.slice(0, 5).join(', ')}); run gable seed boundaries first if none matched`);
       });
     });
 }

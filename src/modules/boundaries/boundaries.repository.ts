@@ -144,7 +144,8 @@ export async function upsertBoundaries(db: Kysely<DB>, boundaries: readonly Prep
           subtitle: eb.ref('excluded.subtitle'),
           aliases: eb.ref('excluded.aliases'),
           codes: eb.ref('excluded.codes'),
-          population: eb.ref('excluded.population'),
+          // a row loaded without a population (the shipped data) keeps the one `import populations` gave it
+          population: sql<number | null>`coalesce(excluded.population, boundaries.population)`,
           center: eb.ref('excluded.center'),
           geometry: eb.ref('excluded.geometry'),
           search_key: eb.ref('excluded.search_key'),

@@ -10,7 +10,7 @@ export const boundaryRoutes: FeatureRoutes = async (app, { deps }) => {
     '/boundaries/search',
     {
       schema: {
-        tags: ['boundaries'],
+        tags: ['Boundaries'],
         summary: 'Search boundaries by name or code prefix',
         description: 'Countries, states, counties and imported places. `q` matches title, aliases and codes by word prefix, ranked by text rank then population. `omit[]=boundary.geometry` leaves geometries out.',
         querystring: BoundarySearchQuery,
@@ -27,8 +27,9 @@ export const boundaryRoutes: FeatureRoutes = async (app, { deps }) => {
     '/boundaries/:id',
     {
       schema: {
-        tags: ['boundaries'],
+        tags: ['Boundaries'],
         summary: 'A boundary with its full GeoJSON geometry and center',
+        description: 'Any user token may read the catalogue. An unknown id answers 404.',
         params: BoundaryParams,
         response: { 200: Envelope(Boundary), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },

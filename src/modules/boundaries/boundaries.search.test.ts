@@ -55,8 +55,8 @@ describe('boundaries search', () => {
 
   it('is documented in OpenAPI', async () => {
     const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { tags: string[] }>> };
-    expect(spec.paths['/boundaries/search']?.get?.tags).toEqual(['boundaries']);
-    expect(spec.paths['/boundaries/{id}']?.get?.tags).toEqual(['boundaries']);
+    expect(spec.paths['/boundaries/search']?.get?.tags).toEqual(['Boundaries']);
+    expect(spec.paths['/boundaries/{id}']?.get?.tags).toEqual(['Boundaries']);
   });
 
   it('is accent-insensitive', async () => {

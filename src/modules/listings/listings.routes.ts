@@ -5,7 +5,7 @@ import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platfo
 import { IngestBody, IngestResult, INGEST_BODY_LIMIT_BYTES, ListingParams, ListingRecord, MAX_INGEST_BATCH, MlsParams } from './listings.schemas.js';
 import { getListing, ingestFromFeed, requireFeedClient } from './listings.service.js';
 
-const TAGS = ['listings'];
+const TAGS = ['Listings'];
 
 export const listingRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
@@ -40,7 +40,7 @@ export const listingRoutes: FeatureRoutes = async (app, { deps }) => {
           'are reported in `failed` by their index. Writes record listing events (BecameAvailable, PriceDropped, StatusChanged). See docs/listings.md.',
         params: MlsParams,
         body: IngestBody,
-        response: { 200: Envelope(IngestResult), ...errorResponses(...AUTHENTICATED_ERRORS, 413, 415) },
+        response: { 200: Envelope(IngestResult), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
     async (request) => ok(await ingestFromFeed(deps, actorOf(request), request.params.mls, request.body)),

@@ -10,6 +10,8 @@ import { disableMfa, setupMfa, validateMfa, verifyMfa, type MfaCaller } from './
 
 const TAGS = ['MFA'];
 const MFA_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 409);
+/** Routes that check a code: wrong codes count against the user's and the IP's attempt budgets (429). */
+const CODE_ERRORS = errorResponses(...AUTHENTICATED_ERRORS, 409, 429);
 
 function callerOf(request: FastifyRequest): MfaCaller {
   const actor = actorOf(request);
@@ -38,7 +40,7 @@ export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
         summary: 'Enable MFA with a first authenticator code',
         description: 'Enables MFA and marks the current login (token family) validated. A wrong or reused code answers 400 with attributes.token.',
         body: MfaCodeBody,
-        response: { 200: Envelope(UserRecord), ...MFA_ERRORS },
+        response: { 200: Envelope(UserRecord), ...CODE_ERRORS },
       },
     },
     async (request) => ok(await verifyMfa(deps, callerOf(request), request.body.token)),
@@ -54,7 +56,7 @@ export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
         summary: 'Validate this login with an authenticator code',
         description: 'Needed once per login (token family) when MFA is enabled; until then every other request answers 401 MFARequired.',
         body: MfaCodeBody,
-        response: { 204: Type.Null({ description: 'Login validated' }), ...MFA_ERRORS },
+        response: { 204: Type.Null({ description: 'Login validated' }), ...CODE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -71,7 +73,7 @@ export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
         summary: 'Remove MFA',
         description: 'Needs a current authenticator code.',
         body: MfaCodeBody,
-        response: { 204: Type.Null({ description: 'MFA removed' }), ...MFA_ERRORS },
+        response: { 204: Type.Null({ description: 'MFA removed' }), ...CODE_ERRORS },
       },
     },
     async (request, reply) => {

@@ -1,22 +1,51 @@
-// `gable seed demo [--json]`.
+// `gable seed demo [--json]`. In embedded mode it also (re)writes DATA_DIR/demo.json. While an embedded server
+// holds the data directory, the command cannot open the database; it prints DATA_DIR/demo.json instead, which
+// the server wrote when it created the demo world (the world is derived from the secret key, so it is the same).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { withDeps } from '../../cli/context.js';
+import { readConfig, withDeps } from '../../cli/context.js';
+import { DataDirLockedError } from '../../db/lock.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
+import { DEMO_JSON_FILE, writeDemoJson } from './demo-seed.first-start.js';
 import { seedDemoWorld, type DemoWorld } from './demo-seed.js';
 
 export function registerDemoSeedCommand(seed: Command): void {
   seed
     .command('demo')
-    .description('create the demo world (brokerage, two offices, four users, three OAuth clients); re-running changes nothing and prints the same values')
+    .description(
+      'create the demo world (brokerage, two offices, four users, three OAuth clients); re-running changes nothing and prints the same values. ' +
+        'While an embedded server runs on DATA_DIR, prints DATA_DIR/demo.json instead',
+    )
     .option('--json', 'print the world as one JSON document (clients, brands, users with passwords)')
     .action(async (options: { json?: boolean }) => {
-      await reportOperatorErrors(() =>
-        withDeps({}, async (deps) => {
-          const world = await seedDemoWorld(deps);
-          console.log(options.json ? JSON.stringify(world, null, 2) : describe(world));
-        }),
-      );
+      await reportOperatorErrors(async () => {
+        const world = await seedOrReadSaved();
+        if (!world) return;
+        console.log(options.json ? JSON.stringify(world, null, 2) : describe(world));
+      });
     });
+}
+
+async function seedOrReadSaved(): Promise<DemoWorld | null> {
+  try {
+    return await withDeps({}, async (deps) => {
+      const world = await seedDemoWorld(deps);
+      if (deps.config.embedded) writeDemoJson(deps.config.dataDir, world);
+      return world;
+    });
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    const file = join(readConfig().dataDir, DEMO_JSON_FILE);
+    if (!existsSync(file)) {
+      console.error(`${error.message}\nThe running server has not written ${file} (it does when it creates the demo world): stop it and run this command again.`);
+      process.exitCode = 1;
+      return null;
+    }
+    // stderr, so that `--json` output stays one JSON document
+    console.error(`note: a running server holds the embedded database; printing ${file}, which it wrote when it created the demo world.`);
+    return JSON.parse(readFileSync(file, 'utf8')) as DemoWorld;
+  }
 }
 
 function describe(world: DemoWorld): string {

@@ -53,7 +53,8 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
         summary: 'Change your password',
         description: 'New password at least 8 characters; a wrong old password answers 403. Every other session (token family) of the user is revoked.',
         body: ChangePasswordBody,
-        response: { 204: Type.Null({ description: 'Password changed' }), ...errorResponses(...AUTHENTICATED_ERRORS) },
+        // 429: wrong old passwords count against the account's attempt budget
+        response: { 204: Type.Null({ description: 'Password changed' }), ...errorResponses(...AUTHENTICATED_ERRORS, 429) },
       },
     },
     async (request, reply) => {
