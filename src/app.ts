@@ -9,6 +9,7 @@ import { registerOmit } from './platform/associations.js';
 import { registerDeprecation } from './platform/deprecation.js';
 import { clientError, frameworkError, registerErrorHandling } from './platform/error-handler.js';
 import { registerOpenApi } from './platform/openapi.js';
+import { registerRateLimit } from './platform/rate-limit.js';
 import { registerTextGuard } from './platform/text-guard.js';
 import { opsRoutes } from './platform/ops.routes.js';
 import { parseQueryString } from './platform/querystring.js';
@@ -47,6 +48,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerRateLimit(app, deps);
   registerAuth(app, deps);
   registerOmit(app);
   registerTextGuard(app);

@@ -28,6 +28,9 @@ export interface Config {
   /** Trust X-Forwarded-* from a reverse proxy (for client IPs and https detection). */
   readonly trustProxy: boolean;
   readonly embedded: boolean;
+  /** Requests per client IP per window on public (no-token) routes (decisions §19). */
+  readonly publicRateLimit: number;
+  readonly publicRateWindowSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -62,6 +65,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const mailFrom = read('MAIL_FROM') ?? `${appName} <no-reply@${safeHostname(baseUrl)}>`;
   const workersInProcess = parseBoolean(read('WORKERS_IN_PROCESS') ?? 'true', 'WORKERS_IN_PROCESS', problems);
   const trustProxy = parseBoolean(read('TRUST_PROXY') ?? 'false', 'TRUST_PROXY', problems);
+  const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
+  const publicRateWindowSeconds = parseInteger(read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900', 'PUBLIC_RATE_WINDOW_SECONDS', 1, 86_400, problems);
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
 
@@ -81,6 +86,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     workersInProcess: embedded ? true : workersInProcess,
     trustProxy,
     embedded,
+    publicRateLimit,
+    publicRateWindowSeconds,
     ...overrides,
   });
 }

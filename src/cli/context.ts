@@ -41,3 +41,6 @@ export function print(value: unknown, json: boolean): void {
   if (json) console.log(JSON.stringify(value, null, 2));
   else console.log(value);
 }
+
+/** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
+export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;

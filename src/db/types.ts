@@ -19,6 +19,8 @@ export interface BrandsTable {
   parent: string | null;
   name: string;
   brand_type: Generated<string>;
+  /** The brand's own palette keys (modules/brands/palette.ts); inherited keys are merged when read. */
+  marketing_palette: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   deleted_at: Timestamp | null;
@@ -204,6 +206,13 @@ export interface FoundationTables {
   authorization_codes: AuthorizationCodesTable;
   attempt_counters: AttemptCountersTable;
   first_start_steps: FirstStartStepsTable;
+  rate_limit_windows: RateLimitWindowsTable;
+}
+
+export interface RateLimitWindowsTable {
+  key: string;
+  window_started_at: Timestamp;
+  hits: number;
 }
 
 export interface FirstStartStepsTable {

@@ -2,5 +2,6 @@
 // has no handler for, and startup creates a pg-boss queue per task.
 import type { TaskDefinition } from './task.js';
 import { purgeExpiredTokensTask } from '../modules/auth/auth.tasks.js';
+import { purgeRateLimitWindowsTask } from '../platform/platform.tasks.js';
 
-export const TASKS: readonly TaskDefinition[] = [purgeExpiredTokensTask];
+export const TASKS: readonly TaskDefinition[] = [purgeExpiredTokensTask, purgeRateLimitWindowsTask];

@@ -8,6 +8,7 @@ import { boundaryRoutes } from './boundaries/boundaries.routes.js';
 import { listingSearchRoutes } from './listings/search/search.routes.js';
 import { listingRoutes } from './listings/listings.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
+import { brandRoutes } from './brands/brands.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -16,6 +17,7 @@ export const featureRoutes: FeatureRoutes[] = [
   oauthRoutes,
   mfaRoutes,
   usersRoutes,
+  brandRoutes,
   boundaryRoutes,
   listingSearchRoutes,
   listingRoutes,

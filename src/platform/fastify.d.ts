@@ -2,6 +2,7 @@
 import 'fastify';
 import type { Actor, AuthRequirement } from './auth.js';
 import type { DeprecationNotice } from './deprecation.js';
+import type { RateLimitRule } from './rate-limit.js';
 import type { UserRow } from '../modules/users/users.repository.js';
 
 declare module 'fastify' {
@@ -17,6 +18,8 @@ declare module 'fastify' {
     withUserRow?: boolean;
     /** 'per-record': the route checks body text for NUL and lone surrogates itself (platform/text-guard.ts). */
     textCheck?: 'per-record';
+    /** The per-IP limit of public routes (platform/rate-limit.ts). */
+    rateLimit?: RateLimitRule;
   }
 
   interface FastifyRequest {

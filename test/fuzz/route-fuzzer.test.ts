@@ -12,8 +12,8 @@ import { casesFor, seededRandom, type FuzzCase, type Operation } from './cases.j
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const OAUTH_FORM_ROUTES = new Set(['/oauth2/token', '/oauth2/revoke']);
-/** Writes that a refusal is allowed to make, by design: failed-attempt counters and page sessions. */
-const STATE_EXEMPT_TABLES = ['attempt_counters', 'web_sessions', 'schema_migrations', 'schema_migrations_lock'];
+/** Writes that a refusal is allowed to make, by design: failed-attempt and rate-limit counters, page sessions. */
+const STATE_EXEMPT_TABLES = ['attempt_counters', 'rate_limit_windows', 'web_sessions', 'schema_migrations', 'schema_migrations_lock'];
 /** Columns that record use rather than change (an access token's first use happens before the route refuses). */
 const STATE_EXEMPT_COLUMNS = ['used_at', 'last_seen_at'];
 

@@ -1,7 +1,6 @@
 // `gable admin client create|list`: OAuth clients are made by operators, never through the API (decisions §2).
 import type { Command } from 'commander';
-import { print, withDeps } from '../../cli/context.js';
-import type { Deps } from '../../deps.js';
+import { print, withDeps, type CommandDepsRunner } from '../../cli/context.js';
 import type { ClientKind } from '../../db/types.js';
 import { createOAuthClient } from './clients.service.js';
 import { clientIdTaken, listClients } from './clients.repository.js';
@@ -22,8 +21,6 @@ const CLIENT_ID = /^[A-Za-z0-9._~-]{8,128}$/;
 /** An imported secret: visible ASCII, no spaces (it travels in bodies and HTTP Basic). */
 const CLIENT_SECRET = /^[\x21-\x7e]{16,512}$/;
 
-/** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
-export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;
 
 export function registerClientCommands(admin: Command, withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run)): void {
   const client = admin.command('client').description('OAuth clients: first-party apps, partner integrations, public (PKCE) apps');

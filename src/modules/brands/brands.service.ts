@@ -12,7 +12,8 @@ import {
 } from './brands.repository.js';
 import { isUuid } from '../../lib/uuid.js';
 
-export const BRAND_TYPES = ['Brokerage', 'Office', 'Team'] as const;
+/** Decisions §19: a Region sits between a brokerage and its offices; Personal and Other exist for clients' data. */
+export const BRAND_TYPES = ['Brokerage', 'Region', 'Office', 'Team', 'Personal', 'Other'] as const;
 export type BrandType = (typeof BRAND_TYPES)[number];
 
 export interface NewBrand {

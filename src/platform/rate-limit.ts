@@ -1,0 +1,48 @@
+// The per-IP limit of public routes (decisions §19): at most PUBLIC_RATE_LIMIT requests per client IP per window
+// of PUBLIC_RATE_WINDOW_SECONDS (default 100 per 15 minutes), shared by every API process (one upsert per request
+// on rate_limit_windows). Answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds);
+// over the limit → 429 TooManyRequests with Retry-After. A route opts in with `config.rateLimit`:
+// 'public' counts every request, 'anonymous' only requests without an Authorization header (a route that serves
+// both, like POST /valerts).
+import { sql } from 'kysely';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import { errors } from '../errors.js';
+
+export type RateLimitRule = 'public' | 'anonymous';
+
+export function registerRateLimit(app: FastifyInstance, deps: Deps): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const rule = request.routeOptions.config?.rateLimit;
+    if (!rule || (rule === 'anonymous' && request.headers.authorization)) return;
+    const { limit, hits, resetSeconds } = await countHit(deps, request);
+    reply.header('ratelimit-limit', String(limit));
+    reply.header('ratelimit-remaining', String(Math.max(0, limit - hits)));
+    reply.header('ratelimit-reset', String(resetSeconds));
+    if (hits > limit) throw errors.tooManyRequests(resetSeconds, `Too many requests from this address: at most ${limit} every ${deps.config.publicRateWindowSeconds} s`);
+  });
+}
+
+async function countHit(deps: Deps, request: FastifyRequest): Promise<{ limit: number; hits: number; resetSeconds: number }> {
+  const now = deps.clock.now();
+  const window = deps.config.publicRateWindowSeconds;
+  const key = `public:${request.ip}`;
+  // A window that is over starts again at this request.
+  const { rows } = await sql<{ hits: number; window_started_at: Date }>`
+    insert into rate_limit_windows as w (key, window_started_at, hits) values (${key}, ${now}, 1)
+    on conflict (key) do update set
+      hits = case when w.window_started_at <= ${now}::timestamptz - make_interval(secs => ${window}) then 1 else w.hits + 1 end,
+      window_started_at = case when w.window_started_at <= ${now}::timestamptz - make_interval(secs => ${window}) then ${now} else w.window_started_at end
+    returning hits, window_started_at
+  `.execute(deps.db);
+  const row = rows[0]!;
+  const resetSeconds = Math.max(1, Math.ceil((row.window_started_at.getTime() + window * 1000 - now.getTime()) / 1000));
+  return { limit: deps.config.publicRateLimit, hits: row.hits, resetSeconds };
+}
+
+/** Windows that ended a day ago or more (the hourly purge job). */
+export async function purgeRateLimitWindows(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Promise<number> {
+  const cutoff = new Date(deps.clock.now().getTime() - (deps.config.publicRateWindowSeconds + 24 * 3600) * 1000);
+  const result = await deps.db.deleteFrom('rate_limit_windows').where('window_started_at', '<', cutoff).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
