@@ -23,7 +23,8 @@ export interface Actor {
   readonly activeBrand: string | null;
 }
 
-export type AuthRequirement = 'user' | 'client' | 'none';
+/** 'optional': a token is checked when one is sent; without one the route runs with no actor (it decides). */
+export type AuthRequirement = 'user' | 'client' | 'none' | 'optional';
 
 const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
@@ -34,6 +35,7 @@ export function registerAuth(app: FastifyInstance, deps: Deps): void {
     const config = request.routeOptions.config;
     const requirement: AuthRequirement = config?.auth ?? 'user';
     if (requirement === 'none' || !request.routeOptions.url) return; // public route, or no route (404 handler)
+    if (requirement === 'optional' && request.headers.authorization === undefined) return;
     const actor = await authenticate(deps, request);
     if (requirement === 'user' && actor.userId === null) throw errors.forbidden('This endpoint needs a user token, not a client token');
     request.actor = actor;

@@ -9,13 +9,19 @@ import { isUuid } from '../lib/uuid.js';
 
 export const BRAND_HEADER = 'x-rechat-brand';
 
+/** The X-RECHAT-BRAND value, trimmed and lower-cased (malformed → 400); undefined without one. Not an access check. */
+export function namedBrand(request: FastifyRequest): string | undefined {
+  const raw = request.headers[BRAND_HEADER];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (!isUuid(value)) throw errors.invalidField('X-RECHAT-BRAND', 'must be a brand uuid');
+  return value.toLowerCase();
+}
+
 /** The header's brand, checked for access (malformed → 400, unreachable → 403); undefined without a header. */
 export async function headerBrand(deps: Deps, request: FastifyRequest): Promise<string | undefined> {
-  const raw = request.headers[BRAND_HEADER];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined || value.trim() === '') return undefined;
-  if (!isUuid(value.trim())) throw errors.invalidField('X-RECHAT-BRAND', 'must be a brand uuid');
-  const brand = value.trim().toLowerCase();
+  const brand = namedBrand(request);
+  if (brand === undefined) return undefined;
   await requireAccess(deps.db, actorOf(request), brand, 'Member', { denied: 'forbidden' });
   return brand;
 }

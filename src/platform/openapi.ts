@@ -1,6 +1,6 @@
 // OpenAPI 3.1 generated from the route schemas, served at /openapi.json, with a reference page at /docs.
 // The document is derived from what the platform does, not typed again per route (docs/openapi.md):
-// - a route with `config.auth: 'none'` needs no bearer token (`security: []`);
+// - a route with `config.auth: 'none'` needs no bearer token (`security: []`); 'optional' takes one or none (`security: [{}, bearer]`);
 // - a route whose method carries a body can answer 413 (over the body limit) and 415 (a content type other
 //   than the ones it parses), so those are added to it;
 // - a path without parameters answers 405 with `Allow` to the methods it does not have, so its operations list 405;
@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
+import type { AuthRequirement } from './auth.js';
 import { ERROR_CATALOGUE } from '../errors.js';
 import { ErrorBody } from './schemas.js';
 
@@ -33,7 +34,7 @@ export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'
 export interface RouteSummary {
   method: string;
   url: string;
-  auth: 'user' | 'client' | 'none';
+  auth: AuthRequirement;
   /** The route also authenticates clients itself (the /oauth2 endpoints: 401 invalid_client). */
   clientAuth: boolean;
   hidden: boolean;
@@ -109,6 +110,7 @@ function documentedSchema(schema: FastifySchema | undefined, url: string, route:
   if (!schema || schema.hide) return schema ?? {};
   const out: FastifySchema = { ...schema };
   if (route.config?.auth === 'none' && out.security === undefined) out.security = [];
+  if (route.config?.auth === 'optional' && out.security === undefined) out.security = [{}, { bearer: [] }];
   if (schema.querystring) out.querystring = withDefaultsOptional(schema.querystring as SchemaObject);
   if (schema.body) out.body = withDefaultsOptional(schema.body as SchemaObject);
   const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };

@@ -287,3 +287,59 @@ describe('OpenAPI', () => {
     expect(spec.paths['/listings/search'].get.deprecated).toBe(true);
   });
 });
+
+describe('anonymous brand search (POST /valerts and /valerts/count without a token)', () => {
+  const tag = newTag();
+  let brand: string;
+  let map: Map<string, string>;
+  beforeAll(async () => {
+    const site = await memberOfNewBrand(t.deps);
+    brand = site.brand;
+    await linkAgent(t.deps, site.user, tag);
+    const other = await memberOfNewBrand(t.deps);
+    await linkAgent(t.deps, other.user, `${tag}-other`);
+    map = await insertListings(t.deps, tag, [
+      { name: 'public-1', price: 500_000, property_type: 'Residential' },
+      { name: 'public-2', price: 400_000, property_type: 'Residential' },
+      { name: 'public-3', price: 300_000, property_type: 'Residential', status: 'Sold' },
+      { name: 'withdrawn', status: 'Withdrawn', property_type: 'Residential' },
+      { name: 'exclusive', office_exclusive: true, property_type: 'Residential' },
+      { name: 'other-brand', list_agent_mui: `${tag}-other`, property_type: 'Residential' },
+    ]);
+  });
+
+  const anonymous = (payload: object, headers: Record<string, string> = {}, url = '/valerts') => t.app.inject({ method: 'POST', url, headers, payload });
+  const namesOf = (res: Awaited<ReturnType<typeof anonymous>>) => (res.json().data as { id: string }[]).map((r) => map.get(r.id));
+
+  it('shows the named brand\'s publicly displayable listings only, under the per-IP limit', async () => {
+    const res = await anonymous({ property_types: ['Residential'], limit: 10 }, { 'x-rechat-brand': brand });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(namesOf(res).sort()).toEqual(['public-1', 'public-2', 'public-3']);
+    expect(res.headers['ratelimit-limit']).toBeDefined();
+    expect(res.headers.deprecation).toBeDefined();
+  });
+
+  it('takes the brand from the body as the plugin sends it, with offset paging (page 2 is not page 1)', async () => {
+    const body = { brand, property_types: ['Residential'], minimum_price: 100_000, limit: 2, sort: [{ by: 'price', dir: 'desc' }] };
+    const page1 = await anonymous({ ...body, offset: 0 });
+    const page2 = await anonymous({ ...body, offset: 2 });
+    expect(namesOf(page1)).toEqual(['public-1', 'public-2']);
+    expect(namesOf(page2)).toEqual(['public-3']);
+    expect(page1.json().info.total).toBe(3);
+  });
+
+  it('counts with the brand header and no token', async () => {
+    const res = await anonymous({}, { 'x-rechat-brand': brand }, '/valerts/count');
+    expect(res.json()).toMatchObject({ code: 'OK', data: { total: 3 } });
+  });
+
+  it('needs a brand without a token (401), a brand that exists (404), and never shows another brand\'s listings', async () => {
+    expect((await anonymous({ agents: [tag] })).statusCode).toBe(401);
+    expect((await anonymous({ brand: '7d3b7a52-54f2-4a6a-9a0e-2a1c9f0d1a11' })).statusCode).toBe(404);
+    expect((await anonymous({}, { 'x-rechat-brand': 'nope' })).statusCode).toBe(400);
+    const mixed = await anonymous({ agents: [`${tag}-other`], limit: 50 }, { 'x-rechat-brand': brand });
+    expect(namesOf(mixed)).toEqual([]); // the brand criterion AND the agents criterion: nothing of the other brand
+    const authenticated = await search({ agents: [tag], limit: 50 }, '/valerts');
+    expect(authenticated.headers['ratelimit-limit']).toBeUndefined(); // with a token: as before, no public limit
+  });
+});

@@ -1,17 +1,21 @@
 // Listing search endpoints (decisions §5): the current POST /brands/:brand/listings and the deprecated
 // POST /valerts, POST /valerts/count, GET /listings/search. Wiring only: schemas, then one service call.
 import { actorOf } from '../../../platform/auth.js';
-import { requireBrandContext } from '../../../platform/brand-context.js';
+import { namedBrand, requireBrandContext } from '../../../platform/brand-context.js';
 import { lenientPaging } from '../../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, okList } from '../../../platform/schemas.js';
 import type { FeatureRoutes } from '../../index.js';
 import { SearchResultSchema } from './search.records.js';
 import { BrandParams, CountResponse, LegacySearchQuery, SearchBody, SearchInfo, SearchQuery } from './search.schemas.js';
-import { countInBrand, legacySearch, searchInBrand, type BodySearch } from './search.service.js';
+import { countInBrand, countPublic, legacySearch, searchInBrand, searchPublic, type BodySearch } from './search.service.js';
 
 const TAGS = ['Listings'];
 const SearchResponse = ListEnvelope(SearchResultSchema, SearchInfo);
 const responses = { 200: SearchResponse, ...errorResponses(...AUTHENTICATED_ERRORS) };
+const publicResponses = { 200: SearchResponse, ...errorResponses(...AUTHENTICATED_ERRORS, 429) };
+const PUBLIC_DESCRIPTION =
+  'Without a token (existing clients\' public sites): name a brand (X-RECHAT-BRAND or body `brand`) and get its publicly displayable ' +
+  'listings only (not withdrawn, expired, cancelled or temporarily off the market; not office exclusive), rate-limited per IP.';
 const SUCCESSOR = '/brands/:brand/listings';
 const BODY_DESCRIPTION =
   'Body = saved-search criteria + `sort` (or legacy `order_by`) + `start`/`limit` (default 50, max 1000; `offset` is another ' +
@@ -40,12 +44,21 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
     '/valerts',
     {
       preValidation: lenientPaging,
-      config: { deprecated: { date: '2028-01-01', successor: SUCCESSOR } },
-      schema: { tags: TAGS, summary: 'Search listings (deprecated)', description: `Deprecated 2028-01-01: use POST ${SUCCESSOR}. Brand from X-RECHAT-BRAND or the active brand. ${BODY_DESCRIPTION}`, querystring: SearchQuery, body: SearchBody, response: responses, deprecated: true },
+      config: { auth: 'optional', rateLimit: 'anonymous', deprecated: { date: '2028-01-01', successor: SUCCESSOR } },
+      schema: {
+        tags: TAGS,
+        summary: 'Search listings (deprecated)',
+        description: `Deprecated 2028-01-01: use POST ${SUCCESSOR}. Brand from X-RECHAT-BRAND or the active brand. ${BODY_DESCRIPTION} ${PUBLIC_DESCRIPTION}`,
+        querystring: SearchQuery,
+        body: SearchBody,
+        response: publicResponses,
+        deprecated: true,
+      },
     },
     async (request) => {
-      const brand = await requireBrandContext(deps, request);
-      const result = await searchInBrand(deps, actorOf(request), brand, bodySearch(request));
+      const result = request.actor
+        ? await searchInBrand(deps, request.actor, await requireBrandContext(deps, request), bodySearch(request))
+        : await searchPublic(deps, namedBrand(request), bodySearch(request));
       return okList(result.listings, result.total, { proposed_title: result.proposedTitle });
     },
   );
@@ -54,20 +67,21 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
     '/valerts/count',
     {
       preValidation: lenientPaging,
-      config: { deprecated: { date: '2028-01-01', successor: SUCCESSOR } },
+      config: { auth: 'optional', rateLimit: 'anonymous', deprecated: { date: '2028-01-01', successor: SUCCESSOR } },
       schema: {
         tags: TAGS,
         summary: 'Count listings (deprecated)',
-        description: `Deprecated 2028-01-01: use POST ${SUCCESSOR} (info.total). Same body as /valerts; answers only the exact total.`,
+        description: `Deprecated 2028-01-01: use POST ${SUCCESSOR} (info.total). Same body as /valerts; answers only the exact total. ${PUBLIC_DESCRIPTION}`,
         querystring: SearchQuery,
         body: SearchBody,
-        response: { 200: CountResponse, ...errorResponses(...AUTHENTICATED_ERRORS) },
+        response: { 200: CountResponse, ...errorResponses(...AUTHENTICATED_ERRORS, 429) },
         deprecated: true,
       },
     },
     async (request) => {
-      const brand = await requireBrandContext(deps, request);
-      const { total, proposedTitle } = await countInBrand(deps, actorOf(request), brand, bodySearch(request));
+      const { total, proposedTitle } = request.actor
+        ? await countInBrand(deps, request.actor, await requireBrandContext(deps, request), bodySearch(request))
+        : await countPublic(deps, namedBrand(request), bodySearch(request));
       return { code: 'OK' as const, data: { total }, info: { count: total, total, proposed_title: proposedTitle } };
     },
   );

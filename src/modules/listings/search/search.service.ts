@@ -23,6 +23,8 @@ export interface SearchRequest {
   mlsNumbers?: string[];
   /** Ad-hoc body searches need an anchor like saved searches (docs/listing-search.md); the legacy GET does not. */
   anchor: 'required' | 'not-required';
+  /** Anonymous searches (no token) see publicly displayable listings only. */
+  publicOnly?: boolean;
   totalStrategy?: TotalStrategy;
 }
 
@@ -37,11 +39,16 @@ interface Prepared {
   title: string;
 }
 
-async function prepare(deps: Deps, actor: Actor, request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>): Promise<Prepared> {
+/**
+ * An anonymous caller (null) names brands whose listings it may see (decisions §19): they must exist, and only
+ * publicly displayable listings match. A user names brands they can reach (403 otherwise).
+ */
+async function prepare(deps: Deps, actor: Actor | null, request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>): Promise<Prepared> {
   const criteria = normalizeCriteria(request.criteria);
   const mlsNumbers = request.mlsNumbers?.map((number) => number.trim()).filter((number) => number !== '') ?? [];
   if (request.anchor === 'required' && mlsNumbers.length === 0) requireAnchor(criteria);
-  const brandAgentMuis = criteria.brands ? await agentsOfBrands(deps, await reachableBrandScope(deps, actor, criteria.brands)) : undefined;
+  const scope = criteria.brands ? await (actor ? reachableBrandScope(deps, actor, criteria.brands) : existingBrandScope(deps, criteria.brands)) : undefined;
+  const brandAgentMuis = scope ? await agentsOfBrands(deps, scope) : undefined;
   const boundaries = criteria.boundaries ? await existingBoundaries(deps, criteria.boundaries) : undefined;
   const where = compileFilters(criteria, {
     now: deps.clock.now(),
@@ -49,6 +56,7 @@ async function prepare(deps: Deps, actor: Actor, request: Omit<SearchRequest, 's
     ...(boundaries ? { boundaryBoxes: boundaries.boxes } : {}),
   });
   if (mlsNumbers.length > 0) where.push(sql<SqlBool>`${sql.ref('l.mls_number')} = any(${mlsNumbers}::text[])`);
+  if (request.publicOnly) where.push(publiclyDisplayable());
   return { where, title: titleOf(criteria, boundaries?.titles) };
 }
 
@@ -56,14 +64,14 @@ function titleOf(criteria: Criteria, boundaryTitles: string[] | undefined): stri
   return proposedTitle(criteria, boundaryTitles ? { boundaryTitles } : {});
 }
 
-export async function searchListings(deps: Deps, actor: Actor, request: SearchRequest): Promise<SearchResult> {
+export async function searchListings(deps: Deps, actor: Actor | null, request: SearchRequest): Promise<SearchResult> {
   const { where, title } = await prepare(deps, actor, request);
   const page = await runSearch(deps.db, { where, sort: request.sort, start: request.start, limit: request.limit }, request.totalStrategy);
   const listings = await loadSearchResults(deps.db, page.ids, deps.clock.now());
   return { listings, total: page.total, proposedTitle: title };
 }
 
-export async function countListings(deps: Deps, actor: Actor, request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>): Promise<{ total: number; proposedTitle: string }> {
+export async function countListings(deps: Deps, actor: Actor | null, request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>): Promise<{ total: number; proposedTitle: string }> {
   const { where, title } = await prepare(deps, actor, request);
   return { total: await runCount(deps.db, where), proposedTitle: title };
 }
@@ -76,6 +84,26 @@ async function reachableBrandScope(deps: Deps, actor: Actor, brands: string[]): 
     for (const id of await subtreeIds(deps.db, brand)) scope.add(id);
   }
   return [...scope];
+}
+
+/** Each named brand must exist (404 otherwise, as for its public profile); a brand stands for its subtree. */
+async function existingBrandScope(deps: Deps, brands: string[]): Promise<string[]> {
+  const scope = new Set<string>();
+  for (const brand of new Set(brands)) {
+    const subtree = await subtreeIds(deps.db, brand);
+    if (subtree.length === 0) throw errors.notFound('Brand');
+    for (const id of subtree) scope.add(id);
+  }
+  return [...scope];
+}
+
+/**
+ * Listings a brand's public site may show to anyone: on or recently off the market (not withdrawn, expired,
+ * cancelled or temporarily off), and not office exclusive.
+ */
+export const PUBLIC_STATUSES = ['Active', 'Coming Soon', 'Active Under Contract', 'Pending', 'Sold', 'Leased'] as const;
+function publiclyDisplayable(): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.ref('l.status')} = any(${[...PUBLIC_STATUSES]}::text[]) and ${sql.ref('l.office_exclusive')} is not true)`;
 }
 
 /** mls_unique_id of the agents linked to live members of these brands. */
@@ -140,6 +168,26 @@ export async function searchInBrand(deps: Deps, actor: Actor, brand: string, sea
 export async function countInBrand(deps: Deps, actor: Actor, brand: string, search: BodySearch): Promise<{ total: number; proposedTitle: string }> {
   await requireAccess(deps.db, actor, brand, 'Member', { denied: 'forbidden' });
   return countListings(deps, actor, fromBody(search));
+}
+
+/**
+ * POST /valerts and /valerts/count without a token (decisions §19): a brand's public site shows that brand's
+ * listings. The brand named (X-RECHAT-BRAND or body `brand`) is the criterion; nothing private is reachable.
+ */
+export async function searchPublic(deps: Deps, brand: string | undefined, search: BodySearch): Promise<SearchResult> {
+  return searchListings(deps, null, publicRequest(brand, search));
+}
+
+export async function countPublic(deps: Deps, brand: string | undefined, search: BodySearch): Promise<{ total: number; proposedTitle: string }> {
+  return countListings(deps, null, publicRequest(brand, search));
+}
+
+function publicRequest(headerBrand: string | undefined, search: BodySearch): SearchRequest {
+  const request = fromBody(search);
+  const brands = [...(request.criteria.brands ?? []), ...(headerBrand ? [headerBrand] : [])];
+  // Without a token the search must be about a brand: nothing else names what may be shown.
+  if (brands.length === 0) throw errors.unauthorized('Authentication is required: send Authorization: Bearer <access token>, or name a brand (X-RECHAT-BRAND or body brand) to search its public listings');
+  return { ...request, criteria: { ...request.criteria, brands }, publicOnly: true };
 }
 
 /**
