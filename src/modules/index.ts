@@ -7,6 +7,7 @@ import { mfaRoutes } from './mfa/mfa.routes.js';
 import { boundaryRoutes } from './boundaries/boundaries.routes.js';
 import { listingSearchRoutes } from './listings/search/search.routes.js';
 import { listingRoutes } from './listings/listings.routes.js';
+import { contactRoutes } from './contacts/contacts.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
@@ -19,4 +20,5 @@ export const featureRoutes: FeatureRoutes[] = [
   boundaryRoutes,
   listingSearchRoutes,
   listingRoutes,
+  contactRoutes,
 ];
