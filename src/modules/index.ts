@@ -8,6 +8,7 @@ import { boundaryRoutes } from './boundaries/boundaries.routes.js';
 import { listingSearchRoutes } from './listings/search/search.routes.js';
 import { listingRoutes } from './listings/listings.routes.js';
 import { contactRoutes } from './contacts/contacts.routes.js';
+import { timelineRoutes } from './contacts/timeline.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
@@ -21,4 +22,5 @@ export const featureRoutes: FeatureRoutes[] = [
   listingSearchRoutes,
   listingRoutes,
   contactRoutes,
+  timelineRoutes,
 ];

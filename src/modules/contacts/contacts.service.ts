@@ -50,7 +50,7 @@ export async function createContacts(deps: Deps, actor: Actor, brand: string, bo
 }
 
 /** A live contact the actor may see (CRM on its brand), else 404: another brand's contact does not exist for them. */
-async function reachableContact(db: Deps['db'], actor: Actor, id: string, forUpdate = false): Promise<repo.ContactRow> {
+export async function reachableContact(db: Deps['db'], actor: Actor, id: string, forUpdate = false): Promise<repo.ContactRow> {
   const row = await repo.findContact(db, id, { forUpdate });
   if (!row) throw errors.notFound('Contact');
   await requireAccess(db, actor, row.brand, 'CRM', { denied: 'notFound' });

@@ -65,6 +65,32 @@ export interface ContactsTable {
   deleted_at: Timestamp | null;
 }
 
+/** A listing as an activity carries it (spec §6). */
+export interface ActivityListing {
+  id: string | null;
+  mls: string | null;
+  mls_number: string | null;
+  status: string | null;
+  price: number | null;
+  address: string | null;
+}
+
+type Json<T> = ColumnType<T, string | null, never>;
+
+export interface ContactActivitiesTable {
+  id: Generated<string>;
+  contact: string;
+  brand: string;
+  action: string;
+  listing: Json<ActivityListing | null>;
+  lead: Json<Record<string, unknown> | null>;
+  search: Json<Record<string, unknown> | null>;
+  notes: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface ContactsTables {
   contacts: ContactsTable;
+  contact_activities: ContactActivitiesTable;
 }
