@@ -9,6 +9,7 @@ import { listingSearchRoutes } from './listings/search/search.routes.js';
 import { listingRoutes } from './listings/listings.routes.js';
 import { contactRoutes } from './contacts/contacts.routes.js';
 import { timelineRoutes } from './contacts/timeline.routes.js';
+import { leadRoutes } from './contacts/leads.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
@@ -23,4 +24,5 @@ export const featureRoutes: FeatureRoutes[] = [
   listingRoutes,
   contactRoutes,
   timelineRoutes,
+  leadRoutes,
 ];

@@ -56,7 +56,8 @@ class Problems {
     private readonly prefix: string,
   ) {}
   add(field: string, message: string): void {
-    (this.attributes[this.prefix + field] ??= []).push(message);
+    const messages = (this.attributes[this.prefix + field] ??= []);
+    if (!messages.includes(message)) messages.push(message);
   }
 }
 
@@ -198,6 +199,11 @@ function checkText(value: unknown, path: string, problems: Problems, depth = 0):
   }
   if (value === null || typeof value !== 'object' || depth > 4) return;
   for (const [key, child] of Object.entries(value)) checkText(child, path ? `${path}.${key}` : key, problems, depth + 1);
+}
+
+/** NUL and lone surrogates anywhere in `value`, named under `prefix`. */
+export function findBadText(value: unknown, attributes: ErrorAttributes, prefix = ''): void {
+  checkText(value, '', new Problems(attributes, prefix));
 }
 
 /** The same check for one piece of text outside a body (a query parameter). */

@@ -142,3 +142,24 @@ export async function tagCounts(db: Kysely<DB>, brand: string): Promise<{ tag: s
   `.execute(db);
   return rows.rows;
 }
+
+/** The brand's oldest live contact with this email (any of its emails, case-insensitive) or E.164 number. */
+export async function findContactByKey(db: Kysely<DB>, brand: string, by: { emailKey: string } | { phone: string }): Promise<ContactRow | undefined> {
+  const match = 'emailKey' in by ? sql<boolean>`email_keys @> array[${by.emailKey}]::text[]` : sql<boolean>`phone_numbers @> array[${by.phone}]::text[]`;
+  return db
+    .selectFrom('contacts')
+    .select(CONTACT_COLUMNS)
+    .where('brand', '=', brand)
+    .where('deleted_at', 'is', null)
+    .where(match)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Serialises writers of the same (brand, key) until the transaction ends: two leads of one person make one contact. */
+export async function lockContactKey(db: Kysely<DB>, brand: string, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`${brand}:${key}`}, 0))`.execute(db);
+}

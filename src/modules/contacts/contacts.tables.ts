@@ -90,7 +90,21 @@ export interface ContactActivitiesTable {
   created_at: Timestamp;
 }
 
+export interface LeadChannelsTable {
+  id: Generated<string>;
+  brand: string;
+  user_id: string | null;
+  title: string | null;
+  source_type: Generated<string>;
+  capture_count: Generated<number>;
+  last_capture_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
 export interface ContactsTables {
   contacts: ContactsTable;
   contact_activities: ContactActivitiesTable;
+  lead_channels: LeadChannelsTable;
 }

@@ -76,18 +76,20 @@ function checkBody(body: RecordActivityBody): void {
  * The listing as spec §6 stores it: resolved from the listing store by id, or by MLS number when that is all
  * the client sent; as sent when the client sent the whole summary of a listing we do not hold.
  */
-async function resolveListing(db: Transaction<DB>, input: ActivityListingInput): Promise<ActivityListing> {
+async function resolveListing(db: Transaction<DB>, input: ActivityListingInput, lenient: boolean): Promise<ActivityListing | null> {
   if (input.id) {
     const found = await findListingSummary(db, { id: input.id });
-    if (!found) throw errors.invalidField('listing.id', 'names no listing');
-    return found;
+    if (found) return found;
+    if (lenient) return null;
+    throw errors.invalidField('listing.id', 'names no listing');
   }
   if (input.mls_number) {
     const found = await findListingSummary(db, { mls_number: input.mls_number, mls: input.mls ?? null });
     if (found) return found;
-    if (input.status == null && input.price == null && input.address == null) throw errors.invalidField('listing.mls_number', 'names no listing');
+    if (!lenient && input.status == null && input.price == null && input.address == null) throw errors.invalidField('listing.mls_number', 'names no listing');
     return { id: null, mls: input.mls ?? null, mls_number: input.mls_number, status: input.status ?? null, price: input.price ?? null, address: input.address ?? null };
   }
+  if (lenient) return null;
   throw errors.invalidField('listing', 'needs id or mls_number');
 }
 
@@ -97,12 +99,14 @@ export interface ActivityInput {
   lead?: Record<string, unknown> | null;
   search?: Record<string, unknown> | null;
   notes?: string | null;
+  /** Leads: a listing we cannot find is kept as sent (or dropped), never a reason to lose the lead. */
+  lenientListing?: boolean;
 }
 
 /** Records the activity on a (locked, reachable) contact in `trx`, touches the contact, records the events. */
 export async function recordActivityIn(trx: Transaction<DB>, deps: Deps, contact: contacts.ContactRow, input: ActivityInput, createdBy: string | null, reason: ChangeReason): Promise<repo.ActivityRow> {
   const at = deps.clock.now();
-  const listing = input.listing ? await resolveListing(trx, input.listing) : null;
+  const listing = input.listing ? await resolveListing(trx, input.listing, input.lenientListing ?? false) : null;
   const row = await repo.insertActivity(trx, {
     contact: contact.id,
     brand: contact.brand,
