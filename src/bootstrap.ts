@@ -4,11 +4,12 @@ import type { Deps } from './deps.js';
 import { seedDemoOnEmptyDatabase } from './modules/users/demo-seed.first-start.js';
 import { seedBoundariesOnFirstStart } from './modules/boundaries/boundaries.loader.js';
 import { seedListingsOnFirstStart } from './modules/listings/listings.seed.js';
+import { seedDemoContactsOnFirstStart } from './modules/contacts/contacts.demo.js';
 
 export type FirstStartStep = (deps: Deps) => Promise<void>;
 
 // Listings last: their synthetic agents are linked to the demo users, which must exist by then.
-export const firstStartSteps: FirstStartStep[] = [seedBoundariesOnFirstStart, seedDemoOnEmptyDatabase, seedListingsOnFirstStart];
+export const firstStartSteps: FirstStartStep[] = [seedBoundariesOnFirstStart, seedDemoOnEmptyDatabase, seedDemoContactsOnFirstStart, seedListingsOnFirstStart];
 
 export async function prepareEmbedded(deps: Deps): Promise<void> {
   if (!deps.config.embedded) return;

@@ -113,6 +113,10 @@ function unique<T>(items: T[], key: (item: T) => string): T[] {
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
+/** The email check of ajv-formats (what contact bodies get), for emails that come another way (CSV, leads). */
+export const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const MAX_TEXT = 5000;
+
 /** The list, with the primary (email / primary_email) moved or added to the front; null primary drops it. */
 function mergeList(current: string[], list: string[] | null | undefined, primary: string | null | undefined, key: (value: string) => string): string[] {
   let result = list === undefined ? current : (list ?? []);
@@ -131,6 +135,13 @@ function primaryOf(first: string | null | undefined, second: string | null | und
 function mergeEmails(current: string[], input: ContactInput, problems: Problems): string[] {
   const primary = primaryOf(input.email?.trim() ?? input.email, input.primary_email?.trim() ?? input.primary_email, ['email', 'primary_email'], (a, b) => emailKey(a) === emailKey(b), problems);
   const list = input.emails === undefined || input.emails === null ? input.emails : input.emails.map((e) => e.trim());
+  list?.forEach((email, i) => {
+    if (email.length > 254 || !EMAIL.test(email)) problems.add(`emails.${i}`, 'must be an email address');
+  });
+  for (const field of ['email', 'primary_email'] as const) {
+    const email = input[field]?.trim();
+    if (email && (email.length > 254 || !EMAIL.test(email))) problems.add(field, 'must be an email address');
+  }
   return mergeList(current, list, primary, emailKey);
 }
 
@@ -195,6 +206,7 @@ const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])
 function checkText(value: unknown, path: string, problems: Problems, depth = 0): void {
   if (typeof value === 'string') {
     if (BAD_TEXT.test(value)) problems.add(path || 'body', value.includes('\u0000') ? 'must not contain the NUL character' : 'must be valid Unicode text');
+    else if (value.length > MAX_TEXT) problems.add(path || 'body', `must be at most ${MAX_TEXT} characters`);
     return;
   }
   if (value === null || typeof value !== 'object' || depth > 4) return;

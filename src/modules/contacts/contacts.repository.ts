@@ -38,6 +38,8 @@ function contactColumns(fields: ContactFields) {
 }
 
 export interface NewContact {
+  /** A chosen id (the demo world derives its ids); a new uuid otherwise. */
+  id?: string;
   brand: string;
   user_id: string | null;
   fields: ContactFields;
@@ -54,7 +56,7 @@ export async function insertContacts(db: Kysely<DB>, contacts: NewContact[]): Pr
     const chunk = contacts.slice(i, i + INSERT_CHUNK);
     const inserted = await db
       .insertInto('contacts')
-      .values(chunk.map((c) => ({ ...contactColumns(c.fields), brand: c.brand, user_id: c.user_id, created_for: c.reason, updated_for: c.reason, created_at: c.at, updated_at: c.at })))
+      .values(chunk.map((c) => ({ ...contactColumns(c.fields), ...(c.id ? { id: c.id } : {}), brand: c.brand, user_id: c.user_id, created_for: c.reason, updated_for: c.reason, created_at: c.at, updated_at: c.at })))
       .returning(CONTACT_COLUMNS)
       .execute();
     rows.push(...inserted);
@@ -162,4 +164,11 @@ export async function findContactByKey(db: Kysely<DB>, brand: string, by: { emai
 /** Serialises writers of the same (brand, key) until the transaction ends: two leads of one person make one contact. */
 export async function lockContactKey(db: Kysely<DB>, brand: string, key: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${`${brand}:${key}`}, 0))`.execute(db);
+}
+
+/** Which of these ids are taken (live or deleted contacts). */
+export async function existingContactIds(db: Kysely<DB>, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('contacts').select('id').where(sql<boolean>`id = any(${ids}::uuid[])`).execute();
+  return new Set(rows.map((r) => r.id));
 }

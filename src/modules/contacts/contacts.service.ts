@@ -7,6 +7,7 @@ import { errors, type ErrorAttributes } from '../../errors.js';
 import { recordEvents } from '../../events/outbox.js';
 import type { Actor } from '../../platform/auth.js';
 import { requireAccess } from '../brands/access.js';
+import { findLiveBrand } from '../brands/brands.repository.js';
 import { prefixQuery } from './contacts.derive.js';
 import { applyContactInput, EMPTY_CONTACT, isCleanText, type ContactFields } from './contacts.input.js';
 import { presentContact, presentContacts } from './contacts.presenter.js';
@@ -14,7 +15,7 @@ import * as repo from './contacts.repository.js';
 import { CONTACT_ORDER_KEYS, type ContactInput, type ContactOrderKey, type ContactRecord, type CreateContactsBody, type ListContactsQuery } from './contacts.schemas.js';
 
 /** Why a contact changed (created_for / updated_for / deleted_for). */
-export type ChangeReason = 'direct_request' | 'import_csv' | 'lead_capture';
+export type ChangeReason = 'direct_request' | 'import_csv' | 'lead_capture' | 'demo_seed';
 
 function throwIfInvalid(attributes: ErrorAttributes): void {
   const [field, messages] = Object.entries(attributes)[0] ?? [];
@@ -34,9 +35,9 @@ export function contactFieldsOf(inputs: ContactInput[], bulk: boolean): ContactF
 }
 
 /** Inserts contacts of one brand and their `create` events, in `trx`. No access check: callers do it. */
-export async function insertContactsIn(trx: Transaction<DB>, deps: Deps, brand: string, userId: string | null, fields: ContactFields[], reason: ChangeReason) {
+export async function insertContactsIn(trx: Transaction<DB>, deps: Pick<Deps, 'clock'>, brand: string, userId: string | null, fields: ContactFields[], reason: ChangeReason, ids?: string[]) {
   const at = deps.clock.now();
-  const rows = await repo.insertContacts(trx, fields.map((f) => ({ brand, user_id: userId, fields: f, reason, at })));
+  const rows = await repo.insertContacts(trx, fields.map((f, i) => ({ ...(ids?.[i] ? { id: ids[i] } : {}), brand, user_id: userId, fields: f, reason, at })));
   await recordEvents(trx, contactEvents(rows, 'create'));
   return rows;
 }
@@ -115,4 +116,20 @@ export async function listContacts(deps: Deps, actor: Actor, brand: string, quer
 export async function listTags(deps: Deps, actor: Actor, brand: string) {
   await requireAccess(deps.db, actor, brand, 'CRM');
   return (await repo.tagCounts(deps.db, brand)).map((t) => ({ type: 'contact_tag' as const, tag: t.tag, count: t.count }));
+}
+
+/**
+ * Writes checked contacts into a brand (an operator's import: no actor), all in one transaction, in batches of
+ * 1,000 with their events. Answers how many were created.
+ */
+export async function importContacts(deps: Deps, brand: string, fields: ContactFields[], onProgress?: (done: number, total: number) => void): Promise<number> {
+  if (!(await findLiveBrand(deps.db, brand))) throw errors.notFound('Brand');
+  const BATCH = 1000;
+  await deps.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < fields.length; i += BATCH) {
+      await insertContactsIn(trx, deps, brand, null, fields.slice(i, i + BATCH), 'import_csv');
+      onProgress?.(Math.min(i + BATCH, fields.length), fields.length);
+    }
+  });
+  return fields.length;
 }

@@ -13,7 +13,7 @@ import type { Actor } from '../../platform/auth.js';
 import { recordEvents } from '../../events/outbox.js';
 import { requireAccess } from '../brands/access.js';
 import { presentContact } from './contacts.presenter.js';
-import { applyContactInput, EMPTY_CONTACT, emailKey, findBadText, normalizePhone, type ContactFields } from './contacts.input.js';
+import { applyContactInput, EMAIL, EMPTY_CONTACT, emailKey, findBadText, normalizePhone, type ContactFields } from './contacts.input.js';
 import * as contacts from './contacts.repository.js';
 import { insertContactsIn } from './contacts.service.js';
 import * as repo from './leads.repository.js';
@@ -26,8 +26,6 @@ export const DEFAULT_LEAD_SOURCE_TYPE = 'Website';
 const hourly = (limit: number): AttemptPolicy => ({ maxFailuresPerHour: limit, freeConsecutive: limit, maxDelaySeconds: 0, resetOnSuccess: false });
 export const LEAD_CAPTURE_LIMITS = { perIp: hourly(100), perChannel: hourly(1000) };
 
-// The email check of ajv-formats (the one contact bodies get), for lead bodies whose email is free text.
-const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 export function presentChannel(row: repo.LeadChannelRow): LeadChannelRecord {
   return {
@@ -117,7 +115,7 @@ async function captureIn(trx: Transaction<DB>, deps: Deps, capture: LeadCapture)
   const sourceType = lead.source_type?.trim() || capture.channel?.source_type || DEFAULT_LEAD_SOURCE_TYPE;
   const fields = applyContactInput(
     EMPTY_CONTACT,
-    { first_name: lead.first_name ?? null, last_name: lead.last_name ?? null, emails: email ? [email] : [], phone_numbers: phone ? [phone] : [], tags, source_type: sourceType, source: lead.lead_source ?? null },
+    { first_name: lead.first_name ?? null, last_name: lead.last_name ?? null, emails: email && EMAIL.test(email) ? [email] : [], phone_numbers: phone ? [phone] : [], tags, source_type: sourceType, source: lead.lead_source ?? null },
     attributes,
     prefix,
   );
