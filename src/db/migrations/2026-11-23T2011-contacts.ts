@@ -47,7 +47,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index contacts_brand_sort_idx on contacts (brand, sort_field, id) where deleted_at is null;
     create index contacts_brand_created_idx on contacts (brand, created_at, id) where deleted_at is null;
     create index contacts_brand_updated_idx on contacts (brand, updated_at, id) where deleted_at is null;
+    -- last_touch has nulls (never touched), listed last in both directions: one index per direction
     create index contacts_brand_last_touch_idx on contacts (brand, last_touch, id) where deleted_at is null;
+    create index contacts_brand_last_touch_desc_idx on contacts (brand, last_touch desc nulls last, id desc) where deleted_at is null;
     create index contacts_search_idx on contacts using gin (search_tsv) where deleted_at is null;
     create index contacts_tags_idx on contacts using gin (tags) where deleted_at is null;
     create index contacts_email_keys_idx on contacts using gin (email_keys) where deleted_at is null;

@@ -2,6 +2,9 @@
 // GET /contacts/tags.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { prefixQuery } from './contacts.derive.js';
+import { countContacts, DENSE_MATCHES, listContacts } from './contacts.repository.js';
+import { CONTACT_ORDER_KEYS } from './contacts.schemas.js';
 import { crmUser } from './contacts.test-support.js';
 
 let t: TestApp;
@@ -92,6 +95,22 @@ describe('search', () => {
   });
 });
 
+describe('page strategies', () => {
+  it.each(CONTACT_ORDER_KEYS.flatMap((order) => [[order, false], [order, true]] as const))('order %s (descending: %s): walking the order index and sorting the matches give the same pages', async (order, descending) => {
+    for (const filter of [{ brand: member.brand, query: prefixQuery('e'), tags: [] }, { brand: member.brand, query: null, tags: ['vip', 'seller'] }]) {
+      const total = await countContacts(t.deps.db, filter);
+      expect(total).toBeGreaterThan(1);
+      for (const [start, limit] of [[0, 50], [1, 2]] as const) {
+        const page = { ...filter, order, descending, start, limit };
+        const sorted = await listContacts(t.deps.db, { ...page, total });
+        const walked = await listContacts(t.deps.db, { ...page, total: DENSE_MATCHES + 1 });
+        expect(walked.map((c) => c.id)).toEqual(sorted.map((c) => c.id));
+        expect(sorted.length).toBe(Math.min(limit, total - start));
+      }
+    }
+  });
+});
+
 describe('tags and paging', () => {
   it('filters by any of the tags, with q', async () => {
     expect((await list('?tags[]=vip')).names).toEqual(['bob Baker', 'Carla Cruz']);
@@ -108,6 +127,9 @@ describe('tags and paging', () => {
     expect(third.info).toEqual({ count: 1, total: 5 });
     expect((await list('?start=50')).info).toEqual({ count: 0, total: 5 });
     expect((await t.app.inject({ method: 'GET', url: '/contacts?limit=1001', headers: member.headers })).statusCode).toBe(400);
+    for (const start of ['100000000000000000000', '9223372036854775807', '-1', '1.5']) {
+      expect((await t.app.inject({ method: 'GET', url: `/contacts?start=${start}`, headers: member.headers })).statusCode).toBe(400);
+    }
   });
 
   it('lists the brand’s tags with counts', async () => {

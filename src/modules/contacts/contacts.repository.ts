@@ -106,9 +106,19 @@ export interface ContactPage extends ContactFilter {
   descending: boolean;
   start: number;
   limit: number;
+  /** How many rows match (counted first): decides how the page is found. */
+  total: number;
 }
 
 const ORDER_COLUMN = { display_name: 'sort_field', created_at: 'created_at', updated_at: 'updated_at', last_touch: 'last_touch' } as const;
+
+/**
+ * Above this many matches a filtered page walks the (brand, order key) index and checks the filter on the way
+ * (matches are dense: 50 are found quickly). At or below it, the page is the top of the matches found through
+ * the search/tag index, sorted: walking the order index could pass most of a brand before finding them. The
+ * planner cannot tell the two apart (prefix queries have no useful selectivity estimate); the exact count can.
+ */
+export const DENSE_MATCHES = 10_000;
 
 function filtered(db: Kysely<DB>, filter: ContactFilter) {
   let query = db.selectFrom('contacts').where('brand', '=', filter.brand).where('deleted_at', 'is', null);
@@ -118,12 +128,18 @@ function filtered(db: Kysely<DB>, filter: ContactFilter) {
 }
 
 export async function listContacts(db: Kysely<DB>, page: ContactPage): Promise<ContactRow[]> {
-  const column = ORDER_COLUMN[page.order];
-  const direction = page.descending ? 'desc' : 'asc';
+  if (page.start >= page.total) return [];
+  const column = sql.ref(ORDER_COLUMN[page.order]);
+  const direction = sql.raw(page.descending ? 'desc' : 'asc');
+  const sparse = (page.query !== null || page.tags.length > 0) && page.total <= DENSE_MATCHES;
+  // An expression of the key (same order) that no index provides, so the planner sorts the matches.
+  const key = !sparse ? column : page.order === 'display_name' ? sql`(${column} || '')` : sql`(${column} + interval '0')`;
+  // Only last_touch has nulls (never touched): last in both directions, like its two indexes.
+  const nulls = sql.raw(page.order === 'last_touch' ? ' nulls last' : '');
   return filtered(db, page)
     .select(CONTACT_COLUMNS)
-    .orderBy(sql`${sql.ref(column)} ${sql.raw(direction)} nulls last`)
-    .orderBy('id', direction)
+    .orderBy(sql`${key} ${direction}${nulls}`)
+    .orderBy('id', page.descending ? 'desc' : 'asc')
     .offset(page.start)
     .limit(page.limit)
     .execute();

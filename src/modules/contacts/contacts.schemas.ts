@@ -14,6 +14,15 @@ const IsoDate = Type.String({ maxLength: 10, description: 'YYYY-MM-DD; year 0000
 const Url = Text(2048);
 
 export const MAX_CONTACTS_PER_REQUEST = 1000;
+
+/**
+ * The shared paging with a bounded `start`: PagingQuery's start has no maximum, and an offset beyond bigint
+ * (start=1e20) is refused by PostgreSQL, a 500 instead of a 400.
+ */
+export const Paging = {
+  ...PagingQuery,
+  start: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'Rows to skip' }),
+};
 export const MAX_EMAILS = 20;
 export const MAX_PHONES = 20;
 export const MAX_TAGS = 100;
@@ -154,7 +163,7 @@ export const ListContactsQuery = Type.Object({
   order: Type.Optional(
     Type.String({ maxLength: 40, description: `+ or - and one of ${CONTACT_ORDER_KEYS.join(', ')}; default +display_name (an unencoded + arrives as a space and means +)` }),
   ),
-  ...PagingQuery,
+  ...Paging,
   ...ExpansionQuery,
 });
 export type ListContactsQuery = Static<typeof ListContactsQuery>;

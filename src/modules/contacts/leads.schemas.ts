@@ -1,7 +1,8 @@
 // Wire shapes of leads (decisions §14): the WordPress plugin's `POST /leads` body, the flat body of the public
 // capture endpoint, and lead channels. Lead text goes through the same checks as a contact's.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { EpochSeconds, Nullable, PagingQuery, Uuid } from '../../platform/schemas.js';
+import { EpochSeconds, Nullable, Uuid } from '../../platform/schemas.js';
+import { Paging } from './contacts.schemas.js';
 import { ActivityListingInput } from './timeline.schemas.js';
 
 const optional = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
@@ -43,7 +44,7 @@ export type WebhookLeadBody = Static<typeof WebhookLeadBody>;
 
 export const ChannelParams = Type.Object({ channel: Uuid });
 export const BrandParams = Type.Object({ brand: Uuid });
-export const ChannelsQuery = Type.Object({ ...PagingQuery });
+export const ChannelsQuery = Type.Object({ ...Paging });
 
 export const CreateChannelBody = Type.Object({
   title: optional(Text(200)),

@@ -29,6 +29,7 @@ describe('channels', () => {
     expect(channel).toMatchObject({ type: 'lead_channel', brand: member.brand, user: member.user, title: 'Website form', source_type: 'Website', capture_count: 0, last_capture_at: null });
     const list = await t.app.inject({ method: 'GET', url: `/brands/${member.brand}/leads/channels`, headers: member.bare });
     expect(list.json().data.map((c: { id: string }) => c.id)).toEqual([channel.id]);
+    expect((await t.app.inject({ method: 'GET', url: `/brands/${member.brand}/leads/channels?start=100000000000000000000`, headers: member.bare })).statusCode).toBe(400);
     const stranger = await crmUser(t.deps);
     expect((await t.app.inject({ method: 'GET', url: `/brands/${member.brand}/leads/channels`, headers: stranger.bare })).statusCode).toBe(403);
     const noCrm = await crmUser(t.deps, { brand: member.brand, acl: ['Marketing'] });

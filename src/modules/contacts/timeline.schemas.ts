@@ -1,7 +1,8 @@
 // Wire shapes of a contact's timeline: the activity a client records and the record it reads back.
 // Attachments are closed objects (unknown keys are dropped) so what is stored stays bounded.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { EpochSeconds, Nullable, PagingQuery, Uuid } from '../../platform/schemas.js';
+import { EpochSeconds, Nullable, Uuid } from '../../platform/schemas.js';
+import { Paging } from './contacts.schemas.js';
 
 const optional = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
 const Text = (maxLength: number) => Type.String({ maxLength });
@@ -88,4 +89,4 @@ export const ActivityRecord = Type.Object(
 );
 export type ActivityRecord = Static<typeof ActivityRecord>;
 
-export const TimelineQuery = Type.Object({ ...PagingQuery });
+export const TimelineQuery = Type.Object({ ...Paging });

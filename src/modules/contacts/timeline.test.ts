@@ -120,6 +120,8 @@ describe('reading', () => {
     expect(first.info).toEqual({ count: 2, total: 3 });
     const second = await page('?start=2&limit=2');
     expect(second.data.map((a: { search: { q: string } }) => a.search.q)).toEqual(['search 1']);
+    const huge = await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}/timeline?start=100000000000000000000`, headers: member.bare });
+    expect(huge.statusCode).toBe(400);
   });
 
   it('another brand’s contact has no timeline for you (404), a deleted contact neither', async () => {
