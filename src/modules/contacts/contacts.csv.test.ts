@@ -64,13 +64,14 @@ describe('parsing', () => {
   });
 
   it('names every bad row by line and field', async () => {
-    const file = write('bad.csv', 'first_name,email,phone,birthday,tags\nOk,ok@example.com,,1990-01-01,a\nBad,not-an-email,,2025-02-30,b\nWorse,,banana,,c\nNul,x@example.com,,,a\u0000b\n');
+    const file = write('bad.csv', `first_name,email,phone,birthday,tags\nOk,ok@example.com,,1990-01-01,a\nBad,not-an-email,,2025-02-30,b\nWorse,,banana,,c\nNul,x@example.com,,,a\u0000b\n${'L'.repeat(201)},,,,\n`);
     const parsed = await parseContactsCsv(file);
     expect(parsed.contacts.map((c) => c.line)).toEqual([2]);
     expect(parsed.problems).toEqual([
       { line: 3, errors: { 'emails.0': ['must be an email address'], birthday: [expect.any(String)] } },
       { line: 4, errors: { 'phone_numbers.0': [expect.any(String)] } },
       { line: 5, errors: { 'tags.0': ['must not contain the NUL character'] } },
+      { line: 6, errors: { first_name: ['must be at most 200 characters'] } },
     ]);
   });
 });

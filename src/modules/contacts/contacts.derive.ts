@@ -15,8 +15,8 @@ export const partnerNameOf = (c: Pick<ContactFields, 'partner_first_name' | 'par
 
 const foldAccents = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '');
 
-/** The key of +display_name order: the display name lower-cased without accents (compared byte-wise, collate "C"). */
-export const sortFieldOf = (displayName: string): string => foldAccents(displayName).toLowerCase();
+/** The key of +display_name order: the display name lower-cased without accents (compared byte-wise, collate "C"), cut to fit an index entry. */
+export const sortFieldOf = (displayName: string): string => foldAccents(displayName).toLowerCase().slice(0, 300);
 
 
 export function nextTouchOf(c: Pick<ContactFields, 'last_touch' | 'touch_freq'>): Date | null {

@@ -15,6 +15,12 @@ const TEXT_FIELDS = [
   'partner_email', 'company', 'job_title', 'profile_image_url', 'cover_image_url', 'source', 'ios_address_book_id', 'android_address_book_id',
 ] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
+/** The same bounds as the body schema (contacts.schemas.ts), for fields that come another way (CSV, leads). */
+const TEXT_LIMITS: Record<TextField, number> = {
+  title: 100, first_name: 200, middle_name: 200, last_name: 200, nickname: 200, marketing_name: 200, partner_first_name: 200,
+  partner_last_name: 200, partner_email: 254, company: 200, job_title: 200, profile_image_url: 2048, cover_image_url: 2048,
+  source: 500, ios_address_book_id: 200, android_address_book_id: 200,
+};
 const DATE_FIELDS = ['birthday', 'home_anniversary', 'wedding_anniversary'] as const;
 type DateField = (typeof DATE_FIELDS)[number];
 const ADDRESS_KEYS = ['city', 'full', 'name', 'type', 'extra', 'line1', 'line2', 'state', 'country', 'postcode'] as const;
@@ -71,8 +77,11 @@ export function applyContactInput(base: ContactFields, input: ContactInput, attr
   const next: ContactFields = { ...base };
   for (const field of TEXT_FIELDS) {
     const value = input[field];
-    if (value !== undefined) next[field] = cleanText(value);
+    if (value === undefined) continue;
+    next[field] = cleanText(value);
+    if ((next[field]?.length ?? 0) > TEXT_LIMITS[field]) problems.add(field, `must be at most ${TEXT_LIMITS[field]} characters`);
   }
+  if (input.partner_email && next.partner_email && !EMAIL.test(next.partner_email)) problems.add('partner_email', 'must be an email address');
   for (const field of DATE_FIELDS) {
     const value = input[field];
     if (value === undefined) continue;
