@@ -10,6 +10,7 @@ import { completeStep, findStep, startStep } from './db/first-start.repository.j
 import { demoSeedStep } from './modules/users/demo-seed.first-start.js';
 import { boundariesStep } from './modules/boundaries/boundaries.loader.js';
 import { listingsStep } from './modules/listings/listings.seed.js';
+import { demoContactsStep } from './modules/contacts/contacts.demo.js';
 
 export interface FirstStartStep {
   name: string;
@@ -20,7 +21,7 @@ export interface FirstStartStep {
 }
 
 // Listings last: their synthetic agents are linked to the demo users, which must exist by then.
-export const firstStartSteps: FirstStartStep[] = [boundariesStep, demoSeedStep, listingsStep];
+export const firstStartSteps: FirstStartStep[] = [boundariesStep, demoSeedStep, demoContactsStep, listingsStep];
 
 export async function prepareEmbedded(deps: Deps, steps: FirstStartStep[] = firstStartSteps): Promise<void> {
   if (!deps.config.embedded) return;

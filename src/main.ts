@@ -15,6 +15,7 @@ import { registerPaletteCommand } from './modules/brands/palette.cli.js';
 import { registerClientCommands } from './modules/auth/auth.cli.js';
 import { registerBoundaryCommands } from './modules/boundaries/boundaries.commands.js';
 import { registerListingCommands } from './modules/listings/listings.commands.js';
+import { registerContactCommands } from './modules/contacts/contacts.commands.js';
 
 const program = new Command()
   .name('gable')
@@ -79,6 +80,7 @@ registerPaletteCommand(adminCommand);
 registerClientCommands(adminCommand);
 registerBoundaryCommands(seedCommand, importCommand);
 registerListingCommands(seedCommand, importCommand);
+registerContactCommands(importCommand);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,11 +1,11 @@
 // The OpenAPI document tells the truth about the routes (docs/openapi.md). Generic: it reads the app's own route
 // table and document, so a route added later is checked without editing this file.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../src/errors.js';
 import { clientHeaders } from '../src/modules/listings/listings.test-support.js';
 import { routeTable, type RouteSummary } from '../src/platform/openapi.js';
-import { buildTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp } from './helpers/app.js';
 import { bearer, createUser, tokenFor } from './helpers/factories.js';
 
 /** Routes left out of the document on purpose, each with its reason. Anything else hidden fails the test. */
@@ -49,21 +49,19 @@ const concrete = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, () => randomU
 const key = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 
 describe('OpenAPI document', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let document: Document;
   let routes: RouteSummary[];
   let userHeaders: Record<string, string>;
   let feedHeaders: Record<string, string>;
 
   beforeAll(async () => {
-    t = await buildTestApp();
     document = t.app.swagger() as unknown as Document;
     routes = routeTable(t.app).filter((route) => route.method !== 'HEAD'); // HEAD answers as GET does
     const user = await createUser(t.deps);
     userHeaders = bearer(await tokenFor(t.deps, user.id));
     feedHeaders = await clientHeaders(t.deps);
   });
-  afterAll(async () => t.close());
 
   const operationOf = (route: RouteSummary) => document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()];
   const documented = () => routes.filter((route) => !route.hidden);

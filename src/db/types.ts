@@ -4,6 +4,8 @@ import type { ColumnType, Generated } from 'kysely';
 import type { WebTables } from '../web/web.tables.js';
 import type { BoundariesTables } from '../modules/boundaries/boundaries.tables.js';
 import type { ListingsTables } from '../modules/listings/listings.tables.js';
+import type { ContactsTables } from '../modules/contacts/contacts.tables.js';
+import type { EventsTables } from '../events/events.tables.js';
 
 /** A timestamptz column: read as Date, written as Date or an SQL expression string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -222,4 +224,4 @@ export interface FirstStartStepsTable {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables;
+export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables;

@@ -7,6 +7,9 @@ import { mfaRoutes } from './mfa/mfa.routes.js';
 import { boundaryRoutes } from './boundaries/boundaries.routes.js';
 import { listingSearchRoutes } from './listings/search/search.routes.js';
 import { listingRoutes } from './listings/listings.routes.js';
+import { contactRoutes } from './contacts/contacts.routes.js';
+import { timelineRoutes } from './contacts/timeline.routes.js';
+import { leadRoutes } from './contacts/leads.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
 
@@ -21,4 +24,7 @@ export const featureRoutes: FeatureRoutes[] = [
   boundaryRoutes,
   listingSearchRoutes,
   listingRoutes,
+  contactRoutes,
+  timelineRoutes,
+  leadRoutes,
 ];

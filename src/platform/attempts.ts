@@ -32,7 +32,7 @@ export interface AttemptKey {
   policy: AttemptPolicy;
 }
 
-export type AttemptKind = 'account' | 'ip' | 'mfa';
+export type AttemptKind = 'account' | 'ip' | 'mfa' | 'lead-ip' | 'lead-channel';
 
 /**
  * The counter key of an identity (an email, an IP, a user id): `kind:` + SHA-256 of the identity. Hashed so that

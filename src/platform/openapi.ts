@@ -21,6 +21,8 @@ export const API_TAGS = [
   { name: 'MFA', description: 'TOTP multi-factor authentication of the calling user.' },
   { name: 'Users', description: 'The calling user: record, profile, password, active brand.' },
   { name: 'Boundaries', description: 'Countries, states, counties and imported places (docs/boundaries.md).' },
+  { name: 'Contacts', description: 'CRM contacts, their tags and timeline activities (docs/contacts.md).' },
+  { name: 'Leads', description: 'Lead capture: posted leads, lead channels and their public capture endpoint (docs/contacts.md).' },
   { name: 'Brands', description: 'Brand profiles with their marketing palette, sub-brands and rosters (docs/existing-clients.md).' },
   { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },

@@ -52,10 +52,13 @@ export const Start = (options: { default?: number } = {}) =>
 export const Limit = (options: { default?: number; maximum?: number } = {}) =>
   Type.Integer({ minimum: 1, maximum: options.maximum ?? MAX_LIMIT, description: `Rows to return (at most ${options.maximum ?? MAX_LIMIT})`, ...options });
 
-/** `start`/`limit` of a list route's query string: optional, with the defaults of decisions §1. */
+/**
+ * `start`/`limit` of a list route's query string, with the defaults of decisions §1. Ajv fills the defaults, so a
+ * handler always has both; the OpenAPI document lists them as optional (platform/openapi.ts).
+ */
 export const PagingQuery = {
-  start: Type.Optional(Start({ default: 0 })),
-  limit: Type.Optional(Limit({ default: 50 })),
+  start: Start({ default: 0 }),
+  limit: Limit({ default: 50 }),
 };
 
 /** `associations[]=a.b`, repeated or comma-separated; `omit[]=type.field`. Parsed by platform/associations.ts. */

@@ -1,8 +1,8 @@
 // `gable import populations`: Census-format CSV → population on the shipped states and counties, which search then
 // ranks by. The figures below are synthetic test values (round numbers), not Census data: no registry package ships
 // county populations, so the code ships none (docs/boundaries.md).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { seedShippedBoundaries } from './boundaries.loader.js';
 import { applyPopulations, parsePopulationCsv } from './boundaries.populations.js';
@@ -21,7 +21,7 @@ const CENSUS_CSV = [
 ].join('\r\n');
 
 describe('county populations', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let auth: Record<string, string>;
   const counties = async (q: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/boundaries/search?q=${q}&boundary_type=county&omit[]=boundary.geometry`, headers: auth });
@@ -30,11 +30,9 @@ describe('county populations', () => {
   };
 
   beforeAll(async () => {
-    t = await buildTestApp();
     auth = bearer(await tokenFor(t.deps, (await createUser(t.deps)).id));
     await seedShippedBoundaries(t.deps.db, { stateFips: ['48', '19', '01'] });
   });
-  afterAll(async () => t.close());
 
   it('reads the newest estimate of a Census file, by state and county FIPS', () => {
     const parsed = parsePopulationCsv(CENSUS_CSV);

@@ -17,8 +17,8 @@ export async function searchBoundaryCatalogue(deps: Deps, query: BoundarySearchQ
     boundaryType: query.boundary_type,
     country: query.country,
     state: query.state,
-    start: query.start ?? 0,
-    limit: query.limit ?? 50,
+    start: query.start,
+    limit: query.limit,
     // Geometries are most of a result's bytes: do not even read them when the client omits them.
     withGeometry: !omit.has('boundary.geometry'),
   });

@@ -59,10 +59,7 @@ export const brandRoutes: FeatureRoutes = async (app, { deps }) => {
       },
     },
     async (request) => {
-      const { rows, total } = await listRoster(deps, actorOf(request), request.params.brand, brandExpansion(associationsOf(request)), {
-        start: request.query.start ?? 0,
-        limit: request.query.limit ?? 50,
-      });
+      const { rows, total } = await listRoster(deps, actorOf(request), request.params.brand, brandExpansion(associationsOf(request)), { start: request.query.start, limit: request.query.limit });
       return okList(rows, total);
     },
   );

@@ -22,7 +22,7 @@ describe('operator actions', () => {
 
   it('refuses bad brand input with a message naming the problem', async () => {
     await expect(createBrand(t.deps.db, { name: ' ' })).rejects.toMatchObject({ http: 400, message: expect.stringContaining('name') });
-    await expect(createBrand(t.deps.db, { name: 'X', type: 'Franchise' })).rejects.toMatchObject({ http: 400, message: expect.stringContaining('Brokerage, Office, Team') });
+    await expect(createBrand(t.deps.db, { name: 'X', type: 'Franchise' })).rejects.toMatchObject({ http: 400, message: expect.stringContaining('Brokerage, Region, Office, Team, Personal, Other') });
     await expect(createBrand(t.deps.db, { name: 'X', parent: 'nope' })).rejects.toMatchObject({ http: 400 });
     await expect(createBrand(t.deps.db, { name: 'X', parent: '2a7d1c5e-0000-4000-8000-000000000000' })).rejects.toMatchObject({ http: 404 });
   });

@@ -9,12 +9,16 @@ import { DataDirLockedError } from '../../db/lock.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
 import { DEMO_JSON_FILE, writeDemoJson } from './demo-seed.first-start.js';
 import { seedDemoWorld, type DemoWorld } from './demo-seed.js';
+import { seedDemoContacts } from '../contacts/contacts.demo.js';
+
+/** The demo world as printed: with the number of demo contacts per brand when this run seeded them. */
+type PrintedWorld = DemoWorld & { contacts?: { brand: string; contacts: number }[] };
 
 export function registerDemoSeedCommand(seed: Command): void {
   seed
     .command('demo')
     .description(
-      'create the demo world (brokerage, two offices, four users, three OAuth clients); re-running changes nothing and prints the same values. ' +
+      'create the demo world (brokerage, two offices, four users, three OAuth clients, 320 contacts); re-running changes nothing and prints the same values. ' +
         'While an embedded server runs on DATA_DIR, prints DATA_DIR/demo.json instead',
     )
     .option('--json', 'print the world as one JSON document (clients, brands, users with passwords)')
@@ -27,12 +31,14 @@ export function registerDemoSeedCommand(seed: Command): void {
     });
 }
 
-async function seedOrReadSaved(): Promise<DemoWorld | null> {
+async function seedOrReadSaved(): Promise<PrintedWorld | null> {
   try {
     return await withDeps({}, async (deps) => {
       const world = await seedDemoWorld(deps);
-      if (deps.config.embedded) writeDemoJson(deps.config.dataDir, world);
-      return world;
+      const contacts = (await seedDemoContacts(deps)).map(({ brand, contacts }) => ({ brand, contacts }));
+      const printed = { ...world, contacts };
+      if (deps.config.embedded) writeDemoJson(deps.config.dataDir, printed);
+      return printed;
     });
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;
@@ -48,7 +54,7 @@ async function seedOrReadSaved(): Promise<DemoWorld | null> {
   }
 }
 
-function describe(world: DemoWorld): string {
+function describe(world: PrintedWorld): string {
   const brandName = new Map(world.brands.map((b) => [b.id, b.name]));
   return [
     'Demo world ready (add --json for a machine-readable copy).',
@@ -63,5 +69,6 @@ function describe(world: DemoWorld): string {
     `  first-party  client_id=${world.clients.first_party.client_id}  client_secret=${world.clients.first_party.client_secret}`,
     `  partner      client_id=${world.clients.partner.client_id}  client_secret=${world.clients.partner.client_secret}  redirect_uris=${world.clients.partner.redirect_uris.join(' ')}`,
     `  public       client_id=${world.clients.public.client_id}  redirect_uris=${world.clients.public.redirect_uris.join(' ')}`,
+    ...(world.contacts ? ['', 'Contacts:', ...world.contacts.map((c) => `  ${brandName.get(c.brand)}: ${c.contacts}`)] : []),
   ].join('\n');
 }

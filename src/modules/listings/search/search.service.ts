@@ -202,8 +202,8 @@ export async function legacySearch(deps: Deps, actor: Actor, query: LegacySearch
     criteria: { ...(q ? { search: q } : {}), ...(query.status ? { listing_statuses: query.status } : {}) },
     ...(mlsNumber ? { mlsNumbers: [mlsNumber] } : {}),
     sort: resolveSort(undefined, query.order_by),
-    start: query.start ?? 0,
-    limit: query.limit ?? DEFAULT_LIMIT,
+    start: query.start,
+    limit: query.limit,
     anchor: 'not-required',
   });
 }

@@ -1,0 +1,16 @@
+// The topics of the domain-event outbox and the events each may carry (spec §6, decisions §17). A topic is
+// what a brand webhook subscribes to; the event names what happened.
+
+/** Actions of a contact's timeline: open strings of the form Contact<Verb><Object> (decisions §14). */
+export type ActivityAction = `Contact${string}`;
+
+export interface TopicEvents {
+  Contacts: 'create' | 'update' | 'delete';
+  Activities: ActivityAction;
+  Deals: 'Created' | 'Updated' | 'Deleted';
+  Showings: 'showing.created' | 'showing.updated';
+}
+
+export type Topic = keyof TopicEvents;
+
+export const TOPICS = ['Contacts', 'Activities', 'Deals', 'Showings'] as const satisfies readonly Topic[];

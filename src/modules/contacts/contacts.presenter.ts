@@ -1,0 +1,83 @@
+// A contact row as the API shows it (spec §2.7), with the associations a request asks for.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+import { epochSeconds } from '../../lib/clock.js';
+import { partnerNameOf } from './contacts.derive.js';
+import type { ContactRow } from './contacts.repository.js';
+import type { ContactRecord } from './contacts.schemas.js';
+
+export function presentContact(row: ContactRow): ContactRecord {
+  const { emails, phone_numbers } = row;
+  return {
+    id: row.id,
+    type: 'contact',
+    display_name: row.display_name,
+    partner_name: partnerNameOf(row),
+    brand: row.brand,
+    brand_id: row.brand,
+    user_id: row.user_id,
+    sort_field: row.sort_field,
+    last_touch: epochSeconds(row.last_touch),
+    last_touch_action: row.last_touch_action,
+    next_touch: epochSeconds(row.next_touch),
+    touch_freq: row.touch_freq,
+    ios_address_book_id: row.ios_address_book_id,
+    android_address_book_id: row.android_address_book_id,
+    created_at: epochSeconds(row.created_at),
+    updated_at: epochSeconds(row.updated_at),
+    deleted_at: epochSeconds(row.deleted_at),
+    created_for: row.created_for,
+    updated_for: row.updated_for,
+    deleted_for: row.deleted_for,
+    title: row.title,
+    first_name: row.first_name,
+    partner_first_name: row.partner_first_name,
+    middle_name: row.middle_name,
+    last_name: row.last_name,
+    partner_last_name: row.partner_last_name,
+    marketing_name: row.marketing_name,
+    nickname: row.nickname,
+    email: emails[0] ?? null,
+    primary_email: emails[0] ?? null,
+    emails,
+    parked: row.parked,
+    unsubscribed: row.unsubscribed,
+    partner_email: row.partner_email,
+    phone_number: phone_numbers[0] ?? null,
+    primary_phone_number: phone_numbers[0] ?? null,
+    phone_numbers,
+    company: row.company,
+    birthday: row.birthday,
+    home_anniversary: row.home_anniversary,
+    wedding_anniversary: row.wedding_anniversary,
+    profile_image_url: row.profile_image_url,
+    cover_image_url: row.cover_image_url,
+    job_title: row.job_title,
+    source_type: row.source_type,
+    source: row.source,
+    website: row.website,
+    tags: row.tags,
+    address: row.address,
+  };
+}
+
+/** Loads one association for a page of contacts: contact id → embedded records. */
+type AssociationLoader = (db: Kysely<DB>, contactIds: string[]) => Promise<Map<string, Record<string, unknown>[]>>;
+
+/**
+ * The associations of a contact. `contact.triggers` answers an empty list until the triggers module exists;
+ * it replaces this loader with its own query (one statement for the page).
+ */
+export const CONTACT_ASSOCIATIONS: Record<string, { field: 'triggers'; load: AssociationLoader }> = {
+  'contact.triggers': { field: 'triggers', load: async () => new Map() },
+};
+
+export async function presentContacts(db: Kysely<DB>, rows: ContactRow[], associations: Set<string>): Promise<ContactRecord[]> {
+  const records = rows.map(presentContact);
+  for (const [name, association] of Object.entries(CONTACT_ASSOCIATIONS)) {
+    if (!associations.has(name)) continue;
+    const loaded = await association.load(db, rows.map((r) => r.id));
+    for (const record of records) record[association.field] = loaded.get(record.id) ?? [];
+  }
+  return records;
+}

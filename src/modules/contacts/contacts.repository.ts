@@ -1,0 +1,190 @@
+// All SQL of contacts. Writers go through contactColumns() so derived columns are written with every change.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DB } from '../../db/types.js';
+import { displayNameOf, emailKeysOf, nextTouchOf, searchLexemes, sortFieldOf } from './contacts.derive.js';
+import type { ContactFields } from './contacts.input.js';
+import type { ContactOrderKey } from './contacts.schemas.js';
+import type { ContactsTable } from './contacts.tables.js';
+
+export const CONTACT_COLUMNS = [
+  'id', 'brand', 'user_id', 'title', 'first_name', 'middle_name', 'last_name', 'nickname', 'marketing_name',
+  'partner_first_name', 'partner_last_name', 'partner_email', 'company', 'job_title', 'emails', 'phone_numbers',
+  'birthday', 'home_anniversary', 'wedding_anniversary', 'profile_image_url', 'cover_image_url', 'website', 'tags',
+  'address', 'source_type', 'source', 'parked', 'unsubscribed', 'ios_address_book_id', 'android_address_book_id',
+  'touch_freq', 'last_touch', 'last_touch_action', 'next_touch', 'display_name', 'sort_field',
+  'created_for', 'updated_for', 'deleted_for', 'created_at', 'updated_at', 'deleted_at',
+] as const satisfies readonly (keyof ContactsTable)[];
+
+export type ContactRow = Pick<Selectable<ContactsTable>, (typeof CONTACT_COLUMNS)[number]>;
+
+/** The stored fields of a row, as contacts.input.ts works on them. */
+export function fieldsOf(row: ContactRow): ContactFields {
+  const { id: _id, brand: _b, user_id: _u, next_touch: _n, display_name: _d, sort_field: _s, created_for: _cf, updated_for: _uf, deleted_for: _df, created_at: _c, updated_at: _up, deleted_at: _del, ...fields } = row;
+  return fields;
+}
+
+/** Every written column of a contact: its fields plus what is derived from them. */
+function contactColumns(fields: ContactFields) {
+  const displayName = displayNameOf(fields);
+  return {
+    ...fields,
+    address: JSON.stringify(fields.address),
+    email_keys: emailKeysOf(fields),
+    next_touch: nextTouchOf(fields),
+    display_name: displayName,
+    sort_field: sortFieldOf(displayName),
+    search_tsv: sql<string>`array_to_tsvector(${searchLexemes(fields)}::text[])`,
+  };
+}
+
+export interface NewContact {
+  /** A chosen id (the demo world derives its ids); a new uuid otherwise. */
+  id?: string;
+  brand: string;
+  user_id: string | null;
+  fields: ContactFields;
+  reason: string;
+  at: Date;
+}
+
+/** Rows per insert: ~45 parameters each, well below PostgreSQL's 65,535 per statement. */
+const INSERT_CHUNK = 500;
+
+export async function insertContacts(db: Kysely<DB>, contacts: NewContact[]): Promise<ContactRow[]> {
+  const rows: ContactRow[] = [];
+  for (let i = 0; i < contacts.length; i += INSERT_CHUNK) {
+    const chunk = contacts.slice(i, i + INSERT_CHUNK);
+    const inserted = await db
+      .insertInto('contacts')
+      .values(chunk.map((c) => ({ ...contactColumns(c.fields), ...(c.id ? { id: c.id } : {}), brand: c.brand, user_id: c.user_id, created_for: c.reason, updated_for: c.reason, created_at: c.at, updated_at: c.at })))
+      .returning(CONTACT_COLUMNS)
+      .execute();
+    rows.push(...inserted);
+  }
+  return rows;
+}
+
+export async function findContact(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<ContactRow | undefined> {
+  let query = db.selectFrom('contacts').select(CONTACT_COLUMNS).where('id', '=', id).where('deleted_at', 'is', null);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Live contacts among `ids`, locked for the change that follows. */
+export async function findContactsForUpdate(db: Kysely<DB>, ids: string[]): Promise<ContactRow[]> {
+  return db.selectFrom('contacts').select(CONTACT_COLUMNS).where(sql<boolean>`id = any(${ids}::uuid[])`).where('deleted_at', 'is', null).forUpdate().execute();
+}
+
+export async function updateContact(db: Kysely<DB>, id: string, fields: ContactFields, reason: string, at: Date): Promise<ContactRow> {
+  return db
+    .updateTable('contacts')
+    .set({ ...contactColumns(fields), updated_for: reason, updated_at: at })
+    .where('id', '=', id)
+    .returning(CONTACT_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function softDeleteContacts(db: Kysely<DB>, ids: string[], reason: string, at: Date): Promise<ContactRow[]> {
+  return db
+    .updateTable('contacts')
+    .set({ deleted_at: at, deleted_for: reason, updated_at: at })
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .where('deleted_at', 'is', null)
+    .returning(CONTACT_COLUMNS)
+    .execute();
+}
+
+export interface ContactFilter {
+  brand: string;
+  /** tsquery text (contacts.derive.ts prefixQuery). */
+  query: string | null;
+  tags: string[];
+}
+
+export interface ContactPage extends ContactFilter {
+  order: ContactOrderKey;
+  descending: boolean;
+  start: number;
+  limit: number;
+  /** How many rows match (counted first): decides how the page is found. */
+  total: number;
+}
+
+const ORDER_COLUMN = { display_name: 'sort_field', created_at: 'created_at', updated_at: 'updated_at', last_touch: 'last_touch' } as const;
+
+/**
+ * Above this many matches a filtered page walks the (brand, order key) index and checks the filter on the way
+ * (matches are dense: 50 are found quickly). At or below it, the page is the top of the matches found through
+ * the search/tag index, sorted: walking the order index could pass most of a brand before finding them. The
+ * planner cannot tell the two apart (prefix queries have no useful selectivity estimate); the exact count can.
+ */
+export const DENSE_MATCHES = 10_000;
+
+function filtered(db: Kysely<DB>, filter: ContactFilter) {
+  let query = db.selectFrom('contacts').where('brand', '=', filter.brand).where('deleted_at', 'is', null);
+  if (filter.query) query = query.where(sql<boolean>`search_tsv @@ ${filter.query}::tsquery`);
+  if (filter.tags.length > 0) query = query.where(sql<boolean>`tags && ${filter.tags}::text[]`);
+  return query;
+}
+
+export async function listContacts(db: Kysely<DB>, page: ContactPage): Promise<ContactRow[]> {
+  if (page.start >= page.total) return [];
+  const column = sql.ref(ORDER_COLUMN[page.order]);
+  const direction = sql.raw(page.descending ? 'desc' : 'asc');
+  const sparse = (page.query !== null || page.tags.length > 0) && page.total <= DENSE_MATCHES;
+  // An expression of the key (same order) that no index provides, so the planner sorts the matches.
+  const key = !sparse ? column : page.order === 'display_name' ? sql`(${column} || '')` : sql`(${column} + interval '0')`;
+  // Only last_touch has nulls (never touched): last in both directions, like its two indexes.
+  const nulls = sql.raw(page.order === 'last_touch' ? ' nulls last' : '');
+  return filtered(db, page)
+    .select(CONTACT_COLUMNS)
+    .orderBy(sql`${key} ${direction}${nulls}`)
+    .orderBy('id', page.descending ? 'desc' : 'asc')
+    .offset(page.start)
+    .limit(page.limit)
+    .execute();
+}
+
+export async function countContacts(db: Kysely<DB>, filter: ContactFilter): Promise<number> {
+  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function tagCounts(db: Kysely<DB>, brand: string): Promise<{ tag: string; count: number }[]> {
+  const rows = await sql<{ tag: string; count: number }>`
+    select t.tag, count(*)::int as count
+    from contacts c cross join lateral unnest(c.tags) as t(tag)
+    where c.brand = ${brand} and c.deleted_at is null
+    group by t.tag
+    order by t.tag collate "C"
+  `.execute(db);
+  return rows.rows;
+}
+
+/** The brand's oldest live contact with this email (any of its emails, case-insensitive) or E.164 number. */
+export async function findContactByKey(db: Kysely<DB>, brand: string, by: { emailKey: string } | { phone: string }): Promise<ContactRow | undefined> {
+  const match = 'emailKey' in by ? sql<boolean>`email_keys @> array[${by.emailKey}]::text[]` : sql<boolean>`phone_numbers @> array[${by.phone}]::text[]`;
+  return db
+    .selectFrom('contacts')
+    .select(CONTACT_COLUMNS)
+    .where('brand', '=', brand)
+    .where('deleted_at', 'is', null)
+    .where(match)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Serialises writers of the same (brand, key) until the transaction ends: two leads of one person make one contact. */
+export async function lockContactKey(db: Kysely<DB>, brand: string, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`${brand}:${key}`}, 0))`.execute(db);
+}
+
+/** Which of these ids are taken (live or deleted contacts). */
+export async function existingContactIds(db: Kysely<DB>, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('contacts').select('id').where(sql<boolean>`id = any(${ids}::uuid[])`).execute();
+  return new Set(rows.map((r) => r.id));
+}

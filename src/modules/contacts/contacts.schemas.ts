@@ -1,0 +1,172 @@
+// Wire shapes of contacts (spec §2.7 + decisions §14, docs/contacts.md): the write body shared by create and
+// update, the record, the list query. Strings are bounded; semantic checks (phone numbers, calendar dates, NUL)
+// are in contacts.input.ts so that they can name the field, also inside a bulk body.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid } from '../../platform/schemas.js';
+
+/** Optional, and null clears it. `type: [T, 'null']` rather than anyOf (see search.schemas.ts). */
+const optional = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
+const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
+const Name = Text(200);
+const Email = Type.String({ format: 'email', maxLength: 254 });
+const Phone = Type.String({ minLength: 1, maxLength: 40, description: 'Any common form; stored in E.164 (national numbers are read as US)' });
+const IsoDate = Type.String({ maxLength: 10, description: 'YYYY-MM-DD; year 0000 (or --MM-DD) when the year is unknown' });
+const Url = Text(2048);
+
+export const MAX_CONTACTS_PER_REQUEST = 1000;
+
+/** The shared paging (bounded start and limit, decisions §1). */
+export const Paging = PagingQuery;
+export const MAX_EMAILS = 20;
+export const MAX_PHONES = 20;
+export const MAX_TAGS = 100;
+
+export const ContactAddress = Type.Object({
+  city: optional(Text(200)),
+  full: optional(Text(1000)),
+  name: optional(Text(200)),
+  type: optional(Text(100)),
+  extra: optional(Text(500)),
+  line1: optional(Text(500)),
+  line2: optional(Text(500)),
+  state: optional(Text(200)),
+  country: optional(Text(200)),
+  postcode: optional(Text(50)),
+});
+
+export const ContactInput = Type.Object({
+  title: optional(Text(100)),
+  first_name: optional(Name),
+  middle_name: optional(Name),
+  last_name: optional(Name),
+  nickname: optional(Name),
+  marketing_name: optional(Name),
+  partner_first_name: optional(Name),
+  partner_last_name: optional(Name),
+  partner_email: optional(Email),
+  company: optional(Name),
+  job_title: optional(Name),
+  email: optional({ ...Email, description: 'The primary email (added to emails if missing)' }),
+  primary_email: optional({ ...Email, description: 'Same as email' }),
+  emails: optional(Type.Array(Email, { maxItems: MAX_EMAILS, description: 'Primary first unless email/primary_email names another' })),
+  phone_number: optional({ ...Phone, description: 'The primary phone number (added to phone_numbers if missing)' }),
+  primary_phone_number: optional({ ...Phone, description: 'Same as phone_number' }),
+  phone_numbers: optional(Type.Array(Phone, { maxItems: MAX_PHONES })),
+  birthday: optional(IsoDate),
+  home_anniversary: optional(IsoDate),
+  wedding_anniversary: optional(IsoDate),
+  profile_image_url: optional(Url),
+  cover_image_url: optional(Url),
+  website: optional(Type.Array(Url, { maxItems: 10 })),
+  tags: optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: MAX_TAGS })),
+  address: optional(Type.Array(ContactAddress, { maxItems: 10 })),
+  source_type: optional(Text(100, 'Where the contact came from, e.g. ExplicitlyCreated, CSV, Website')),
+  source: optional(Text(500)),
+  parked: optional(Type.Boolean()),
+  unsubscribed: optional(Type.Boolean({ description: 'Marketing mail is not sent to this contact' })),
+  ios_address_book_id: optional(Text(200)),
+  android_address_book_id: optional(Text(200)),
+  touch_freq: optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'Days between touches; next_touch = last_touch + touch_freq' })),
+});
+export type ContactInput = Static<typeof ContactInput>;
+
+export const CreateContactsBody = Type.Composite([
+  ContactInput,
+  Type.Object({
+    contacts: Type.Optional(
+      Type.Array(ContactInput, { minItems: 1, maxItems: MAX_CONTACTS_PER_REQUEST, description: `Bulk: up to ${MAX_CONTACTS_PER_REQUEST} contacts, all or nothing` }),
+    ),
+  }),
+]);
+export type CreateContactsBody = Static<typeof CreateContactsBody>;
+
+const NullableString = Nullable(Type.String());
+
+const Trigger = Type.Object({}, { additionalProperties: true, description: 'A trigger record (spec §2.6)' });
+
+export const ContactRecord = Type.Object(
+  {
+    id: Uuid,
+    type: Type.Literal('contact'),
+    display_name: Type.String(),
+    partner_name: NullableString,
+    brand: Uuid,
+    brand_id: Uuid,
+    user_id: Nullable(Uuid),
+    sort_field: Type.String(),
+    last_touch: Nullable(EpochSeconds),
+    last_touch_action: NullableString,
+    next_touch: Nullable(EpochSeconds),
+    touch_freq: Nullable(Type.Integer()),
+    ios_address_book_id: NullableString,
+    android_address_book_id: NullableString,
+    created_at: EpochSeconds,
+    updated_at: EpochSeconds,
+    deleted_at: Nullable(EpochSeconds),
+    created_for: NullableString,
+    updated_for: NullableString,
+    deleted_for: NullableString,
+    title: NullableString,
+    first_name: NullableString,
+    partner_first_name: NullableString,
+    middle_name: NullableString,
+    last_name: NullableString,
+    partner_last_name: NullableString,
+    marketing_name: NullableString,
+    nickname: NullableString,
+    email: NullableString,
+    primary_email: NullableString,
+    emails: Type.Array(Type.String()),
+    parked: Type.Boolean(),
+    unsubscribed: Type.Boolean(),
+    partner_email: NullableString,
+    phone_number: NullableString,
+    primary_phone_number: NullableString,
+    phone_numbers: Type.Array(Type.String({ description: 'E.164' })),
+    company: NullableString,
+    birthday: NullableString,
+    home_anniversary: NullableString,
+    wedding_anniversary: NullableString,
+    profile_image_url: NullableString,
+    cover_image_url: NullableString,
+    job_title: NullableString,
+    source_type: Type.String(),
+    source: NullableString,
+    website: Type.Array(Type.String()),
+    tags: Type.Array(Type.String()),
+    address: Type.Array(Type.Object({ ...ContactAddress.properties })),
+    triggers: Type.Optional(Type.Array(Trigger, { description: 'With associations[]=contact.triggers' })),
+  },
+  { title: 'Contact' },
+);
+export type ContactRecord = Static<typeof ContactRecord>;
+
+/** POST /contacts answers one record for one contact, a list for a bulk body. */
+export const CreateContactsResponse = Type.Object({
+  code: Type.Literal('OK'),
+  data: Type.Union([ContactRecord, Type.Array(ContactRecord)]),
+  info: Type.Optional(Type.Object({ count: Type.Integer(), total: Type.Integer() })),
+});
+
+export const CONTACT_ORDER_KEYS = ['display_name', 'created_at', 'updated_at', 'last_touch'] as const;
+export type ContactOrderKey = (typeof CONTACT_ORDER_KEYS)[number];
+
+export const ListContactsQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Words matched by prefix against names, emails, phone numbers and company' })),
+  tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Contacts having any of these tags' })),
+  order: Type.Optional(
+    Type.String({ maxLength: 40, description: `+ or - and one of ${CONTACT_ORDER_KEYS.join(', ')}; default +display_name (an unencoded + arrives as a space and means +)` }),
+  ),
+  ...Paging,
+  ...ExpansionQuery,
+});
+export type ListContactsQuery = Static<typeof ListContactsQuery>;
+
+export const ContactParams = Type.Object({ id: Uuid });
+export const ContactQuery = Type.Object({ ...ExpansionQuery });
+
+export const DeleteContactsBody = Type.Object({
+  ids: Type.Array(Uuid, { minItems: 1, maxItems: MAX_CONTACTS_PER_REQUEST }),
+});
+
+export const ContactTag = Type.Object({ type: Type.Literal('contact_tag'), tag: Type.String(), count: Type.Integer() });

@@ -1,0 +1,32 @@
+// SQL of lead channels (the contact side of a lead is in contacts.repository.ts).
+import type { Kysely, Selectable } from 'kysely';
+import type { DB } from '../../db/types.js';
+import type { LeadChannelsTable } from './contacts.tables.js';
+
+export type LeadChannelRow = Selectable<LeadChannelsTable>;
+
+export async function insertChannel(db: Kysely<DB>, channel: { brand: string; user_id: string | null; title: string | null; source_type: string; at: Date }): Promise<LeadChannelRow> {
+  const { at, ...values } = channel;
+  return db.insertInto('lead_channels').values({ ...values, created_at: at, updated_at: at }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findChannel(db: Kysely<DB>, id: string): Promise<LeadChannelRow | undefined> {
+  return db.selectFrom('lead_channels').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export async function listChannels(db: Kysely<DB>, brand: string, start: number, limit: number): Promise<{ rows: LeadChannelRow[]; total: number }> {
+  const base = db.selectFrom('lead_channels').where('brand', '=', brand).where('deleted_at', 'is', null);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('created_at').orderBy('id').offset(start).limit(limit).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function countCapture(db: Kysely<DB>, id: string, at: Date): Promise<void> {
+  await db
+    .updateTable('lead_channels')
+    .set((eb) => ({ capture_count: eb('capture_count', '+', 1), last_capture_at: at }))
+    .where('id', '=', id)
+    .execute();
+}
