@@ -14,6 +14,7 @@ import { registerHostnameCommands } from './modules/brands/hostnames.cli.js';
 import { registerClientCommands } from './modules/auth/auth.cli.js';
 import { registerBoundaryCommands } from './modules/boundaries/boundaries.commands.js';
 import { registerListingCommands } from './modules/listings/listings.commands.js';
+import { registerMlsCommands } from './modules/listings/mls-registry.cli.js';
 
 const program = new Command()
   .name('gable')
@@ -77,6 +78,7 @@ registerHostnameCommands(adminCommand);
 registerClientCommands(adminCommand);
 registerBoundaryCommands(seedCommand, importCommand);
 registerListingCommands(seedCommand, importCommand);
+registerMlsCommands(adminCommand);
 
 try {
   await program.parseAsync(process.argv);
