@@ -4,7 +4,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
+import { DEFAULT_SEED_MLS, seedListings } from './listings.seed.js';
 import { insertMlsIfMissing, upsertMls } from './mls-registry.repository.js';
+import { ensureDemoMls } from './mls-registry.service.js';
 import { insertListings, memberOfNewBrand, newTag } from './search/search.fixtures.js';
 import { clientHeaders, sampleListing } from './listings.test-support.js';
 
@@ -211,5 +213,22 @@ describe('search pages: the same record, agents and mls_info on request', () => 
     expect(plainPage).toBe(plainOne);
     expect(embeddedOne).toBe(plainOne);
     expect(embeddedPage).toBe(plainOne);
+  });
+});
+
+describe('the demo world: a seeded listing as the plugin shows it', () => {
+  it('has its address, list agent, courtesy line and the demo MLS disclaimer', async () => {
+    await seedListings(t.deps, { count: 3, mls: DEFAULT_SEED_MLS, seed: 7 });
+    await ensureDemoMls(t.deps.db, new Date());
+    const { id } = await t.deps.db.selectFrom('listings').select('id').where('mls', '=', DEFAULT_SEED_MLS).orderBy('mls_number').executeTakeFirstOrThrow();
+    const res = await t.app.inject({ method: 'GET', url: `/listings/${id}?associations[]=listing.mls_info`, headers: user });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data.formatted.full_address.text).toMatch(/, [A-Z]{2} \d{5}$/);
+    expect(data.formatted.street_address.text).toBeTruthy();
+    expect(data.formatted.courtesy.text).toMatch(/^Listing courtesy of Gable Realty Office \d+$/);
+    expect(data.list_agent).toMatchObject({ type: 'agent', mls: DEFAULT_SEED_MLS, mls_unique_id: data.list_agent_mui });
+    expect(data.mls_info).toMatchObject({ mls: DEFAULT_SEED_MLS, name: 'Gable Demo MLS' });
+    expect(data.mls_info.disclaimer).toContain('{{currentYear}}');
   });
 });
