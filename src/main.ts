@@ -16,6 +16,7 @@ import { registerClientCommands } from './modules/auth/auth.cli.js';
 import { registerBoundaryCommands } from './modules/boundaries/boundaries.commands.js';
 import { registerListingCommands } from './modules/listings/listings.commands.js';
 import { registerContactCommands } from './modules/contacts/contacts.commands.js';
+import { registerMlsCommands } from './modules/listings/mls-registry.cli.js';
 
 const program = new Command()
   .name('gable')
@@ -81,6 +82,7 @@ registerClientCommands(adminCommand);
 registerBoundaryCommands(seedCommand, importCommand);
 registerListingCommands(seedCommand, importCommand);
 registerContactCommands(importCommand);
+registerMlsCommands(adminCommand);
 
 try {
   await program.parseAsync(process.argv);

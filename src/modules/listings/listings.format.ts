@@ -1,6 +1,6 @@
 // Display strings of a listing (`formatted`): US conventions (ft², acres, "$450,000"), since the MLS feeds this
 // server speaks are American; the raw metric values stay in the record for anyone who formats differently.
-import type { Formatted, FormattedAttribute } from './listings.schemas.js';
+import type { Formatted, FormattedAttribute, FormattedText } from './listings.schemas.js';
 
 export const SQUARE_FEET_PER_SQUARE_METER = 10.763910416709722;
 const SQUARE_METERS_PER_ACRE = 4046.8564224;
@@ -34,6 +34,10 @@ function attribute(value: number, textNoLabel: string, label?: string, measureme
   };
 }
 
+function textAttribute(value: string, label?: string, text?: string): FormattedText {
+  return { type: 'formatted_attribute', text: text ?? value, text_no_label: value, value, ...(label ? { label } : {}) };
+}
+
 const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
 
 export interface FormattableListing {
@@ -46,6 +50,12 @@ export interface FormattableListing {
   square_meters: number | null;
   lot_square_meters: number | null;
   year_built: number | null;
+  full_bathroom_count?: number | null;
+  half_bathroom_count?: number | null;
+  parking_spaces_total?: number | null;
+  full_address?: string | null;
+  street_address?: string | null;
+  list_office_name?: string | null;
 }
 
 export function formatListing(listing: FormattableListing): Formatted {
@@ -79,7 +89,44 @@ export function formatListing(listing: FormattableListing): Formatted {
   if (listing.year_built !== null) {
     formatted.year_built = attribute(listing.year_built, String(listing.year_built), 'Year Built', undefined, `Built in ${listing.year_built}`);
   }
+  Object.assign(formatted, existingClientNames(listing, formatted));
   return formatted;
+}
+
+/**
+ * The entries existing clients (the WordPress plugin) read under their own names: `bedroom_count`,
+ * `total_bathroom_count`, `bathrooms`, `lot_size_square_feet`, `lot_size_acres`, `parking_spaces`, `full_address`,
+ * `street_address`, `courtesy`. Each is absent when its value is unknown, like every other entry.
+ */
+function existingClientNames(listing: FormattableListing, formatted: Formatted): Formatted {
+  const names: Formatted = {};
+  if (formatted.beds) names.bedroom_count = formatted.beds;
+  if (formatted.baths) {
+    names.total_bathroom_count = formatted.baths;
+    names.bathrooms = bathroomBreakdown(formatted.baths.value, listing.full_bathroom_count ?? null, listing.half_bathroom_count ?? null) ?? formatted.baths;
+  }
+  if (listing.lot_square_meters !== null) {
+    const feet = Math.round(listing.lot_square_meters * SQUARE_FEET_PER_SQUARE_METER);
+    const acres = Math.round((listing.lot_square_meters / SQUARE_METERS_PER_ACRE) * 100) / 100;
+    names.lot_size_square_feet = attribute(feet, integer.format(feet), 'Sq Ft Lot', 'ft²', `${integer.format(feet)} ft²`);
+    names.lot_size_acres = attribute(acres, decimal.format(acres), plural(acres, 'Acre', 'Acres'), 'acres');
+  }
+  const parking = listing.parking_spaces_total ?? null;
+  if (parking !== null) names.parking_spaces = attribute(parking, integer.format(parking), plural(parking, 'Parking Space', 'Parking Spaces'));
+  const fullAddress = listing.full_address?.trim();
+  if (fullAddress) names.full_address = textAttribute(fullAddress);
+  const streetAddress = listing.street_address?.trim();
+  if (streetAddress) names.street_address = textAttribute(streetAddress);
+  const office = listing.list_office_name?.trim();
+  if (office) names.courtesy = textAttribute(office, 'Listing courtesy of', `Listing courtesy of ${office}`);
+  return names;
+}
+
+/** "2 Full, 1 Half Baths" when the feed split them; the total (2.5) is the value. */
+function bathroomBreakdown(total: number, full: number | null, half: number | null): FormattedAttribute | undefined {
+  if (full === null || half === null || half === 0) return undefined;
+  const textNoLabel = `${integer.format(full)} Full, ${integer.format(half)} Half`;
+  return attribute(total, textNoLabel, 'Baths');
 }
 
 /** Lots under an acre read in ft², larger ones in acres (how US listings print them). */

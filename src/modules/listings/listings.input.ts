@@ -100,6 +100,7 @@ export const ListingInput = Type.Object({
   co_list_office_mls_id: slot,
   selling_office_mls_id: slot,
   co_selling_office_mls_id: slot,
+  list_office_name: opt(Text(200)),
   open_houses: opt(Type.Array(OpenHouseInput, { maxItems: 100 })),
   gallery_image_urls: opt(Type.Array(Text(2000), { maxItems: 500 })),
   cover_image_url: opt(Text(2000)),

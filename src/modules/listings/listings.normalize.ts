@@ -26,6 +26,7 @@ export type ListingWrite = Record<Slot | Flag, string | boolean | null> & Pick<S
   currency: string;
   office_exclusive: boolean | null;
   content: string | null;
+  list_office_name: string | null;
   agent_muis: string[];
   office_mls_ids: string[];
   property_type: string | null;
@@ -110,6 +111,7 @@ export function normalizeListing(input: ListingInput, mls: string): NormalizedLi
     content: orNull(input.content),
     ...agents,
     ...offices,
+    list_office_name: blankToNull(input.list_office_name),
     agent_muis: distinct(Object.values(agents)),
     office_mls_ids: distinct(Object.values(offices)),
     property_type: orNull(property.property_type),

@@ -1,10 +1,24 @@
 // Listing rows → listing records (spec 2.10, decisions §5). The search engine presents its pages with these too:
-// `loadListingRecords(db, ids, now)` keeps the order of `ids`.
+// `loadListingRecords(db, ids, now, embed)` keeps the order of `ids`. This is the ONE place where the record gets
+// the names existing clients read (top-level `location`, `property.description`, the `formatted` entries of
+// listings.format.ts, `list_agent`/`selling_agent`, `mls_info`): docs/existing-clients.md.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { formatListing } from './listings.format.js';
-import { findListingRows, type ListingRow } from './listings.repository.js';
+import { toAgentRecord } from '../users/agents.record.js';
+import { findListingRows, type ListingEmbeds, type ListingRow } from './listings.repository.js';
 import { AGENT_SLOTS, OFFICE_SLOTS, type ListingRecord } from './listings.schemas.js';
+
+export type { ListingEmbeds } from './listings.repository.js';
+
+/** Which related records a request's `associations` ask for (names of decisions §1: `listing.list_agent`…). */
+export function listingEmbedsOf(associations: ReadonlySet<string>): ListingEmbeds {
+  return {
+    listAgent: associations.has('listing.list_agent'),
+    sellingAgent: associations.has('listing.selling_agent'),
+    mlsInfo: associations.has('listing.mls_info'),
+  };
+}
 
 const DAY_MS = 86_400_000;
 const CLOSED_STATUSES = new Set(['Sold', 'Leased']);
@@ -42,6 +56,9 @@ export function presentListing(row: ListingRow, now: Date): ListingRecord {
     office_exclusive: row.office_exclusive,
     content: row.content,
     ...slots,
+    list_office_name: row.list_office_name,
+    ...embedded(row),
+    location: row.location ? { latitude: row.location.y, longitude: row.location.x } : null,
     property: {
       type: 'property',
       property_type: row.property_type,
@@ -64,6 +81,7 @@ export function presentListing(row: ListingRow, now: Date): ListingRecord {
       furnished: row.furnished,
       fenced_yard: row.fenced_yard,
       features: row.features ?? {},
+      description: row.content,
       address: {
         type: 'address',
         street_number: row.street_number,
@@ -88,10 +106,22 @@ export function presentListing(row: ListingRow, now: Date): ListingRecord {
   };
 }
 
-/** The records of these ids, in the order given; unknown or deleted ids are skipped. One query. */
-export async function loadListingRecords(db: Kysely<DB>, ids: string[], now: Date): Promise<ListingRecord[]> {
+/** The embedded records a row was read with: a key is present only when it was asked for (null = none found). */
+function embedded(row: ListingRow): Pick<ListingRecord, 'list_agent' | 'selling_agent' | 'mls_info'> {
+  const records: Pick<ListingRecord, 'list_agent' | 'selling_agent' | 'mls_info'> = {};
+  if (row.list_agent !== undefined) records.list_agent = row.list_agent ? toAgentRecord(row.list_agent) : null;
+  if (row.selling_agent !== undefined) records.selling_agent = row.selling_agent ? toAgentRecord(row.selling_agent) : null;
+  if (row.mls_info !== undefined) records.mls_info = row.mls_info ? { type: 'mls_info', ...row.mls_info } : null;
+  return records;
+}
+
+/**
+ * The records of these ids, in the order given; unknown or deleted ids are skipped. One query, whatever `embed`
+ * asks for (the embedded records are sub-selects of that query).
+ */
+export async function loadListingRecords(db: Kysely<DB>, ids: string[], now: Date, embed: ListingEmbeds = {}): Promise<ListingRecord[]> {
   if (ids.length === 0) return [];
-  const byId = new Map((await findListingRows(db, ids)).map((row) => [row.id, row]));
+  const byId = new Map((await findListingRows(db, ids, embed)).map((row) => [row.id, row]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
     return row ? [presentListing(row, now)] : [];

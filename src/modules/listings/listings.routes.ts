@@ -1,8 +1,10 @@
 // GET /listings/:id and POST /mls/:mls/listings (decisions §5). Wiring only.
 import type { FeatureRoutes } from '../index.js';
 import { actorOf } from '../../platform/auth.js';
+import { associationsOf } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import { IngestBody, IngestResult, INGEST_BODY_LIMIT_BYTES, ListingParams, ListingRecord, MAX_INGEST_BATCH, MlsParams } from './listings.schemas.js';
+import { listingEmbedsOf } from './listings.presenter.js';
 import { getListing, ingestFromFeed, requireFeedClient } from './listings.service.js';
 
 const TAGS = ['Listings'];
@@ -15,12 +17,14 @@ export const listingRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'A listing record',
-        description: 'Any access token may read listings (MLS data, not brand data). A deleted or unknown listing answers 404.',
+        description:
+          'Any access token may read listings (MLS data, not brand data). A deleted or unknown listing answers 404. The record embeds ' +
+          '`list_agent` and `selling_agent`; `associations[]=listing.mls_info` adds the MLS name, disclaimer and logo.',
         params: ListingParams,
         response: { 200: Envelope(ListingRecord), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async (request) => ok(await getListing(deps, request.params.id)),
+    async (request) => ok(await getListing(deps, request.params.id, listingEmbedsOf(associationsOf(request)))),
   );
 
   app.post(

@@ -2,6 +2,7 @@
 // drives fast serialization: a field missing here is dropped from responses.
 import { Type, type Static } from '@sinclair/typebox';
 import { EpochSeconds, Nullable, Uuid } from '../../platform/schemas.js';
+import { Agent } from '../users/users.schemas.js';
 
 export const LISTING_STATUSES = ['Active', 'Coming Soon', 'Active Under Contract', 'Pending', 'Sold', 'Leased', 'Temp Off Market', 'Withdrawn', 'Expired', 'Cancelled'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
@@ -24,7 +25,18 @@ export const FormattedAttribute = Type.Object({
 });
 export type FormattedAttribute = Static<typeof FormattedAttribute>;
 
+/** A display string whose value is text (an address, the courtesy line). */
+export const FormattedText = Type.Object({
+  type: Type.Literal('formatted_attribute'),
+  text: Type.String(),
+  text_no_label: Type.String(),
+  value: Type.String(),
+  label: Type.Optional(Type.String()),
+});
+export type FormattedText = Static<typeof FormattedText>;
+
 const entry = Type.Optional(FormattedAttribute);
+const textEntry = Type.Optional(FormattedText);
 export const Formatted = Type.Object(
   {
     price: entry,
@@ -36,6 +48,16 @@ export const Formatted = Type.Object(
     square_feet: entry,
     lot_size: entry,
     year_built: entry,
+    // The names existing clients read (docs/existing-clients.md).
+    full_address: textEntry,
+    street_address: textEntry,
+    bedroom_count: entry,
+    total_bathroom_count: entry,
+    bathrooms: entry,
+    lot_size_square_feet: entry,
+    lot_size_acres: entry,
+    parking_spaces: entry,
+    courtesy: textEntry,
   },
   { description: 'Display strings of the record; an entry is absent when its value is unknown' },
 );
@@ -79,6 +101,7 @@ export const ListingProperty = Type.Object({
   furnished: NullableBoolean,
   fenced_yard: NullableBoolean,
   features: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Feature lists by name, e.g. {"interior_features": ["Fireplace"]}' }),
+  description: Nullable(Type.String({ description: 'The remarks (`content` of the listing), under the name existing clients read' })),
   address: ListingAddress,
 });
 
@@ -88,6 +111,19 @@ export const OpenHouseOut = Type.Object({
   end_time: EpochSeconds,
   description: NullableString,
 });
+
+/** An MLS as its registry describes it (`gable admin mls set`). */
+export const MlsInfo = Type.Object(
+  {
+    type: Type.Literal('mls_info'),
+    mls: Type.String(),
+    name: Type.String(),
+    disclaimer: Nullable(Type.String({ description: 'Shown next to the MLS\'s listings; a {{currentYear}} placeholder is kept as written for the client to fill in' })),
+    logo_url: Nullable(Type.String()),
+  },
+  { title: 'MlsInfo' },
+);
+export type MlsInfo = Static<typeof MlsInfo>;
 
 const slots = <K extends string>(names: readonly K[]) => Object.fromEntries(names.map((name) => [name, NullableString])) as Record<K, typeof NullableString>;
 
@@ -112,6 +148,11 @@ export const ListingRecord = Type.Object(
     content: NullableString,
     ...slots(AGENT_SLOTS),
     ...slots(OFFICE_SLOTS),
+    list_office_name: NullableString,
+    list_agent: Type.Optional(Type.Union([Agent, Type.Null()], { description: 'The agent of list_agent_mui (same MLS): on GET /listings/:id, and on search pages with associations[]=listing.list_agent' })),
+    selling_agent: Type.Optional(Type.Union([Agent, Type.Null()], { description: 'The agent of selling_agent_mui: on GET /listings/:id, and with associations[]=listing.selling_agent' })),
+    mls_info: Type.Optional(Type.Union([MlsInfo, Type.Null()], { description: 'With associations[]=listing.mls_info; null when the MLS is not in the registry' })),
+    location: Type.Union([Type.Object({ latitude: Type.Number(), longitude: Type.Number() }), Type.Null()], { description: 'property.address.location, at the top level where existing clients read it' }),
     property: ListingProperty,
     gallery_image_urls: Type.Array(Type.String()),
     cover_image_url: NullableString,

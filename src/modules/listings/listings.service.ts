@@ -3,12 +3,15 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 import { ingestListings } from './listings.ingest.js';
-import { loadListingRecords } from './listings.presenter.js';
+import { loadListingRecords, type ListingEmbeds } from './listings.presenter.js';
 import type { IngestResult, ListingRecord } from './listings.schemas.js';
 
-/** Any authenticated caller may read a listing: MLS data is not brand data. Deleted or unknown → 404. */
-export async function getListing(deps: Deps, id: string): Promise<ListingRecord> {
-  const [record] = await loadListingRecords(deps.db, [id], deps.clock.now());
+/**
+ * Any authenticated caller may read a listing: MLS data is not brand data. Deleted or unknown → 404. The single
+ * record always embeds its list and selling agents (one statement either way); `embed` adds what was asked.
+ */
+export async function getListing(deps: Deps, id: string, embed: ListingEmbeds = {}): Promise<ListingRecord> {
+  const [record] = await loadListingRecords(deps.db, [id], deps.clock.now(), { ...embed, listAgent: true, sellingAgent: true });
   if (!record) throw errors.notFound('Listing');
   return record;
 }

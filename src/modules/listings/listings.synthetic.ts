@@ -66,6 +66,14 @@ export function syntheticListing(random: SyntheticRandom, place: SyntheticPlace,
   const office = () => random.pick(context.offices);
   const sellingSide = closed || status === 'Pending' || status === 'Active Under Contract';
   const photos = Array.from({ length: random.integer(4, 12) }, (_, i) => `https://images.gable.example/${context.mls}/${context.mlsNumber}/${i + 1}.jpg`);
+  // Drawn in the order the record's fields used to draw them, so a seed keeps giving the same listings.
+  const officeExclusive = random.chance(0.02);
+  const content = remarks(random, kind.subtype, place.city);
+  const listAgent = agent();
+  const coListAgent = random.chance(0.2) ? agent() : null;
+  const sellingAgent = sellingSide ? agent() : null;
+  const coSellingAgent = sellingSide && random.chance(0.1) ? agent() : null;
+  const listOffice = office();
 
   return {
     mls_number: context.mlsNumber,
@@ -76,13 +84,14 @@ export function syntheticListing(random: SyntheticRandom, place: SyntheticPlace,
     close_date: closeDate,
     list_date: listDate,
     currency: 'USD',
-    office_exclusive: random.chance(0.02),
-    content: remarks(random, kind.subtype, place.city),
-    list_agent_mui: agent(),
-    co_list_agent_mui: random.chance(0.2) ? agent() : null,
-    selling_agent_mui: sellingSide ? agent() : null,
-    co_selling_agent_mui: sellingSide && random.chance(0.1) ? agent() : null,
-    list_office_mls_id: office(),
+    office_exclusive: officeExclusive,
+    content,
+    list_agent_mui: listAgent,
+    co_list_agent_mui: coListAgent,
+    selling_agent_mui: sellingAgent,
+    co_selling_agent_mui: coSellingAgent,
+    list_office_mls_id: listOffice,
+    list_office_name: syntheticOfficeName(listOffice),
     selling_office_mls_id: sellingSide ? office() : null,
     gallery_image_urls: photos,
     open_houses: openHouses(random, status, context.now),
@@ -116,6 +125,12 @@ export function syntheticListing(random: SyntheticRandom, place: SyntheticPlace,
       },
     },
   };
+}
+
+/** The office of a synthetic office id ("GABLE-O3" → "Gable Realty Office 3"): the courtesy line of its listings. */
+export function syntheticOfficeName(officeMlsId: string): string {
+  const number = /-O(\d+)$/.exec(officeMlsId)?.[1];
+  return number ? `Gable Realty Office ${number}` : `Gable Realty ${officeMlsId}`;
 }
 
 /** The slice of SeededRandom the generator needs (tests may pass their own). */

@@ -36,6 +36,7 @@ export interface ListingsTable {
   co_list_office_mls_id: string | null;
   selling_office_mls_id: string | null;
   co_selling_office_mls_id: string | null;
+  list_office_name: string | null;
   agent_muis: Generated<string[]>;
   office_mls_ids: Generated<string[]>;
 
@@ -106,8 +107,19 @@ export interface ListingEventsTable {
   created_at: CreatedAt;
 }
 
+/** The MLS registry (migration 2026-11-23T2100-listing-record): what `mls_info` shows. */
+export interface MlsRegistryTable {
+  mls: string;
+  name: string;
+  disclaimer: string | null;
+  logo_url: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface ListingsTables {
   listings: ListingsTable;
   listing_open_houses: ListingOpenHousesTable;
   listing_events: ListingEventsTable;
+  mls_registry: MlsRegistryTable;
 }

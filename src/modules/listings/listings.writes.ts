@@ -14,6 +14,7 @@ const PLAIN_COLUMNS: [keyof ListingWrite, string][] = [
   ['list_agent_mui', 'text'], ['co_list_agent_mui', 'text'], ['co_list_agent2_mui', 'text'], ['co_list_agent3_mui', 'text'],
   ['selling_agent_mui', 'text'], ['co_selling_agent_mui', 'text'], ['co_selling_agent2_mui', 'text'], ['co_selling_agent3_mui', 'text'],
   ['list_office_mls_id', 'text'], ['co_list_office_mls_id', 'text'], ['selling_office_mls_id', 'text'], ['co_selling_office_mls_id', 'text'],
+  ['list_office_name', 'text'],
   ['agent_muis', 'text[]'], ['office_mls_ids', 'text[]'],
   ['property_type', 'text'], ['property_subtype', 'text'], ['bedroom_count', 'integer'], ['full_bathroom_count', 'integer'],
   ['half_bathroom_count', 'integer'], ['bathroom_count', 'numeric'], ['square_meters', 'double precision'],

@@ -13,6 +13,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { GRANTS_BY_KIND, clientSecretMatches, createOAuthClient, hashClientSecret } from '../auth/clients.service.js';
 import type { AclWord } from '../brands/access.js';
 import { ensureBrand, findLiveMembership, insertMembership, updateMembership } from '../brands/brands.repository.js';
+import { ensureDemoMls } from '../listings/mls-registry.service.js';
 import { findClientForSeed, findUserForSeed, lockDemoSeed, repairBrand, repairClient, reviveUser } from './demo-seed.repository.js';
 import { createAccount } from './users.admin.js';
 
@@ -103,6 +104,8 @@ export async function seedDemoWorld(deps: Pick<Deps, 'db' | 'config' | 'clock'>)
       await ensureClient(trx, now, { ...client, secret });
       if (secret) secretOf.set(client.kind, secret);
     }
+    // The demo listings' MLS in the registry: its name and disclaimer are the listings' mls_info.
+    await ensureDemoMls(trx, now);
     return {
       clients: {
         first_party: { client_id: 'demo-first-party', client_secret: secretOf.get('first_party')! },

@@ -2,6 +2,7 @@
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
+import { toAgentRecord } from './agents.record.js';
 import { formatLocalTime } from './local-time.js';
 import { findUserRow, type UserRow } from './users.repository.js';
 import type { Agent, UserRecord } from './users.schemas.js';
@@ -20,12 +21,9 @@ export async function loadUserRecord(deps: Deps, userId: string, options: LoadUs
   return toUserRecord(row, deps.clock.now(), options.brand);
 }
 
-// We keep no agent secret questions; the field exists for clients that render three masked rows.
-const MASKED_SECRET_QUESTIONS = ['********', '********', '********'];
-
 export function toUserRecord(row: UserRow, now: Date, brand?: string | null): UserRecord {
   const activeBrand = row.active_brand ?? row.newest_membership_brand ?? null;
-  const agents: Agent[] = row.agents.map((agent) => ({ ...agent, type: 'agent' as const, secret_questions: [...MASKED_SECRET_QUESTIONS] }));
+  const agents: Agent[] = row.agents.map(toAgentRecord);
   return {
     id: row.id,
     type: 'user',

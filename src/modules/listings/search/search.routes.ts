@@ -1,10 +1,13 @@
 // Listing search endpoints (decisions §5): the current POST /brands/:brand/listings and the deprecated
 // POST /valerts, POST /valerts/count, GET /listings/search. Wiring only: schemas, then one service call.
+import type { FastifyRequest } from 'fastify';
 import { actorOf } from '../../../platform/auth.js';
+import { associationsOf } from '../../../platform/associations.js';
 import { namedBrand, requireBrandContext } from '../../../platform/brand-context.js';
 import { lenientPaging } from '../../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, okList } from '../../../platform/schemas.js';
 import type { FeatureRoutes } from '../../index.js';
+import { listingEmbedsOf } from '../listings.presenter.js';
 import { SearchResultSchema } from './search.records.js';
 import { BrandParams, CountResponse, LegacySearchQuery, SearchBody, SearchInfo, SearchQuery } from './search.schemas.js';
 import { countInBrand, countPublic, legacySearch, searchInBrand, searchPublic, type BodySearch } from './search.service.js';
@@ -22,9 +25,12 @@ const BODY_DESCRIPTION =
   'name for `start`; all three may also be decimal-integer strings, as existing clients send them). ' +
   'Needs an anchor (points, boundaries, brands, agents or offices). See docs/listing-search.md.';
 
-/** Body with paging and legacy order_by that may also come in the query string (body wins). */
-function bodySearch(request: { body: SearchBody | undefined; query: SearchQuery }): BodySearch {
-  return { body: request.body ?? {}, query: request.query };
+/**
+ * Body with paging and legacy order_by that may also come in the query string (body wins), and the records the
+ * `associations` ask to embed in each listing (`listing.list_agent`, `listing.selling_agent`, `listing.mls_info`).
+ */
+function bodySearch(request: FastifyRequest & { body: SearchBody | undefined; query: SearchQuery }): BodySearch {
+  return { body: request.body ?? {}, query: request.query, embed: listingEmbedsOf(associationsOf(request)) };
 }
 
 export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
@@ -101,7 +107,7 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
       },
     },
     async (request) => {
-      const result = await legacySearch(deps, actorOf(request), request.query);
+      const result = await legacySearch(deps, actorOf(request), request.query, listingEmbedsOf(associationsOf(request)));
       return okList(result.listings, result.total, { proposed_title: result.proposedTitle });
     },
   );

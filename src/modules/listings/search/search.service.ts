@@ -11,6 +11,7 @@ import type { LegacySearchQuery, SearchBody, SearchCriteria, SearchQuery } from 
 import { proposedTitle } from './search.title.js';
 import { ANCHOR_MESSAGE, normalizeCriteria, requireAnchor, resolveSort, type Criteria, type ResolvedSort } from './search.validation.js';
 import { loadSearchResults, type SearchResultRecord } from './search.records.js';
+import type { ListingEmbeds } from '../listings.presenter.js';
 
 const DEFAULT_LIMIT = 50;
 
@@ -26,6 +27,8 @@ export interface SearchRequest {
   /** Anonymous searches (no token) see publicly displayable listings only. */
   publicOnly?: boolean;
   totalStrategy?: TotalStrategy;
+  /** Related records to embed in each listing (associations): no extra statement. */
+  embed?: ListingEmbeds;
 }
 
 export interface SearchResult {
@@ -67,7 +70,7 @@ function titleOf(criteria: Criteria, boundaryTitles: string[] | undefined): stri
 export async function searchListings(deps: Deps, actor: Actor | null, request: SearchRequest): Promise<SearchResult> {
   const { where, title } = await prepare(deps, actor, request);
   const page = await runSearch(deps.db, { where, sort: request.sort, start: request.start, limit: request.limit }, request.totalStrategy);
-  const listings = await loadSearchResults(deps.db, page.ids, deps.clock.now());
+  const listings = await loadSearchResults(deps.db, page.ids, deps.clock.now(), request.embed);
   return { listings, total: page.total, proposedTitle: title };
 }
 
@@ -145,9 +148,10 @@ async function existingBoundaries(deps: Deps, ids: string[]): Promise<{ titles: 
 export interface BodySearch {
   body: SearchBody;
   query: SearchQuery;
+  embed?: ListingEmbeds;
 }
 
-function fromBody({ body, query }: BodySearch): SearchRequest {
+function fromBody({ body, query, embed }: BodySearch): SearchRequest {
   const { sort, order_by: bodyOrderBy, start, limit, brand, mls_number: mlsNumber, ...criteria } = body;
   return {
     criteria: brand ? { ...criteria, brands: [...(criteria.brands ?? []), brand] } : criteria,
@@ -156,6 +160,7 @@ function fromBody({ body, query }: BodySearch): SearchRequest {
     start: start ?? query.start ?? 0,
     limit: limit ?? query.limit ?? DEFAULT_LIMIT,
     anchor: 'required',
+    ...(embed ? { embed } : {}),
   };
 }
 
@@ -194,7 +199,7 @@ function publicRequest(headerBrand: string | undefined, search: BodySearch): Sea
  * GET /listings/search (deprecated): `q` (web-search text) or `mls_number` is its anchor — without either the
  * request would scan every listing, so it is refused like an unanchored body search.
  */
-export async function legacySearch(deps: Deps, actor: Actor, query: LegacySearchQuery): Promise<SearchResult> {
+export async function legacySearch(deps: Deps, actor: Actor, query: LegacySearchQuery, embed?: ListingEmbeds): Promise<SearchResult> {
   const q = query.q?.trim();
   const mlsNumber = query.mls_number?.trim();
   if (!q && !mlsNumber) throw errors.badRequest(`${ANCHOR_MESSAGE}: send q or mls_number`);
@@ -205,5 +210,6 @@ export async function legacySearch(deps: Deps, actor: Actor, query: LegacySearch
     start: query.start,
     limit: query.limit,
     anchor: 'not-required',
+    ...(embed ? { embed } : {}),
   });
 }
