@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.js';
 import { registerAuth } from './platform/auth.js';
 import { registerOmit } from './platform/associations.js';
+import { registerCors } from './platform/cors.js';
 import { registerDeprecation } from './platform/deprecation.js';
 import { clientError, frameworkError, registerErrorHandling } from './platform/error-handler.js';
 import { registerOpenApi } from './platform/openapi.js';
@@ -48,6 +49,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  await registerCors(app, deps);
   registerRateLimit(app, deps);
   registerAuth(app, deps);
   registerOmit(app);

@@ -31,6 +31,8 @@ export interface Config {
   /** Requests per client IP per window on public (no-token) routes (decisions §19). */
   readonly publicRateLimit: number;
   readonly publicRateWindowSeconds: number;
+  /** Browser origins allowed to call the API (CORS, decisions §19), besides https on every brand host name. */
+  readonly corsOrigins: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -67,6 +69,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const trustProxy = parseBoolean(read('TRUST_PROXY') ?? 'false', 'TRUST_PROXY', problems);
   const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
   const publicRateWindowSeconds = parseInteger(read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900', 'PUBLIC_RATE_WINDOW_SECONDS', 1, 86_400, problems);
+  const corsOrigins = parseOrigins(read('CORS_ORIGINS') ?? '', problems);
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
 
@@ -88,6 +91,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     embedded,
     publicRateLimit,
     publicRateWindowSeconds,
+    corsOrigins,
     ...overrides,
   });
 }
@@ -146,6 +150,21 @@ function parseUrl(text: string, name: string, problems: string[]): string {
     problems.push(`${name} must be an absolute http(s) URL`);
     return text;
   }
+}
+
+/** `https://a.example,http://localhost:5173` → exact origins (scheme, host, port; no path). */
+function parseOrigins(text: string, problems: string[]): string[] {
+  const origins: string[] = [];
+  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    try {
+      const url = new URL(item);
+      if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== item.replace(/\/$/, '')) throw new Error('not an origin');
+      origins.push(url.origin);
+    } catch {
+      problems.push(`CORS_ORIGINS must list origins such as https://www.example.com (scheme, host and port only): "${item}"`);
+    }
+  }
+  return origins;
 }
 
 function safeHostname(url: string): string {
