@@ -221,7 +221,7 @@ function pick<T>(random: () => number, items: readonly T[], count: number): T[] 
 }
 
 /** The case battery of one operation: at most `budget` cases, always including the structural ones. */
-export function casesFor(path: string, operation: Operation, fixtures: Record<string, string>, random: () => number, budget = 100): FuzzCase[] {
+export function casesFor(path: string, operation: Operation, fixtures: Record<string, string>, random: () => number, budget = 60): FuzzCase[] {
   const params = operation.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path');
   const queryParams = params.filter((p) => p.in === 'query');
