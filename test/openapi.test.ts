@@ -11,6 +11,7 @@ import { bearer, createUser, tokenFor } from './helpers/factories.js';
 /** Routes left out of the document on purpose, each with its reason. Anything else hidden fails the test. */
 const HIDDEN: Record<string, string> = {
   'GET /openapi.json': 'the document itself',
+  'GET /demo/logos/:name': "the demo brokerage's logo files (its marketing palette points at them)",
   'GET /metrics': 'Prometheus text for operators (README)',
   'GET /oauth2/auth/step': 'partner authorization page (HTML, docs/partner-authorization.md)',
   'POST /oauth2/auth/sign-in': 'partner authorization page form',

@@ -12,6 +12,7 @@ import { timelineRoutes } from './contacts/timeline.routes.js';
 import { leadRoutes } from './contacts/leads.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
+import { demoLogoRoutes } from './brands/demo-logos.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -21,6 +22,7 @@ export const featureRoutes: FeatureRoutes[] = [
   mfaRoutes,
   usersRoutes,
   brandRoutes,
+  demoLogoRoutes,
   boundaryRoutes,
   listingSearchRoutes,
   listingRoutes,

@@ -18,12 +18,13 @@ describe('demo contacts', () => {
     expect(first.map((s) => s.created)).toEqual([160, 120, 40]);
     const again = await seedDemoContacts(t.deps);
     expect(again.map((s) => s.created)).toEqual([0, 0, 0]);
-    expect(again.map((s) => s.brand).sort()).toEqual(world.brands.map((b) => b.id).sort());
+    // every demo brand but the region holds contacts
+    expect(again.map((s) => s.brand).sort()).toEqual(world.brands.filter((b) => !b.name.endsWith('North Texas')).map((b) => b.id).sort());
   });
 
   it('spreads birthdays and anniversaries over the year, some without a year', async () => {
     const rows = await t.deps.db.selectFrom('contacts').select(['brand', 'birthday', 'home_anniversary', 'wedding_anniversary']).where('created_for', '=', 'demo_seed').execute();
-    for (const brand of world.brands) {
+    for (const brand of world.brands.filter((b) => !b.name.endsWith('North Texas'))) {
       const months = new Set(rows.filter((r) => r.brand === brand.id).map((r) => r.birthday!.slice(5, 7)));
       expect(months.size).toBe(12);
     }

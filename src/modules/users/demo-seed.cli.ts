@@ -18,7 +18,7 @@ export function registerDemoSeedCommand(seed: Command): void {
   seed
     .command('demo')
     .description(
-      'create the demo world (brokerage, two offices, four users, three OAuth clients, 320 contacts); re-running changes nothing and prints the same values. ' +
+      'create the demo world (brokerage, region, two offices, a marketing palette, four users, three OAuth clients, 320 contacts); re-running changes nothing and prints the same values. ' +
         'While an embedded server runs on DATA_DIR, prints DATA_DIR/demo.json instead',
     )
     .option('--json', 'print the world as one JSON document (clients, brands, users with passwords)')

@@ -58,3 +58,8 @@ export async function repairBrand(db: Kysely<DB>, brand: { id: string; name: str
     )
     .execute();
 }
+
+/** Sets the brand's own palette when it has none (an operator's palette is never overwritten). */
+export async function ensurePalette(db: Kysely<DB>, brand: string, palette: Record<string, unknown>, now: Date): Promise<void> {
+  await db.updateTable('brands').set({ marketing_palette: JSON.stringify(palette), updated_at: now }).where('id', '=', brand).where(sql<boolean>`marketing_palette = '{}'::jsonb`).execute();
+}

@@ -29,11 +29,12 @@ describe('demo world', () => {
     expect(Object.keys(world.clients.public).sort()).toEqual(['client_id', 'redirect_uris']);
     expect(world.clients.partner.redirect_uris).toEqual(['http://127.0.0.1:8787/callback', 'http://localhost:8787/callback']);
     expect(world.clients.public.redirect_uris).toEqual(world.clients.partner.redirect_uris);
-    expect(world.brands).toHaveLength(3);
+    expect(world.brands).toHaveLength(4);
     for (const brand of world.brands) expect(Object.keys(brand).sort()).toEqual(['id', 'name', 'parent']);
-    const [brokerage, ...offices] = world.brands;
+    const [brokerage, downtown, uptown, region] = world.brands;
     expect(brokerage!.parent).toBeNull();
-    for (const office of offices) expect(office.parent).toBe(brokerage!.id);
+    expect(region).toMatchObject({ name: 'Demo Realty North Texas', parent: brokerage!.id });
+    for (const office of [downtown!, uptown!]) expect(office.parent).toBe(region!.id);
     expect(world.users).toHaveLength(4);
     for (const user of world.users) {
       expect(Object.keys(user).sort()).toEqual(['email', 'id', 'memberships', 'password']);
@@ -102,6 +103,22 @@ describe('demo world', () => {
     expect(brand.name).toBe('Demo Realty Uptown');
     const membership = await t.deps.db.selectFrom('memberships').select('acl').where('user', '=', dana.id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
     expect(membership.acl.sort()).toEqual(['CRM', 'Deals', 'Marketing']);
+  });
+
+  it('gives the brokerage a palette whose logos this server serves; the offices inherit it through the region', async () => {
+    const [, downtown] = world.brands;
+    const profile = await t.app.inject({ url: `/brands/${downtown!.id}?associations[]=brand.parent&associations[]=brand.settings` });
+    const office = profile.json().data;
+    expect(office.parent).toMatchObject({ brand_type: 'Region', parent: { brand_type: 'Brokerage' } });
+    const palette = office.settings.marketing_palette;
+    expect(palette['button-bg-color']).toMatch(/^#[0-9a-f]{6}$/);
+    const logo = new URL(palette['container-logo-wide']);
+    expect(logo.origin).toBe(new URL(t.deps.config.baseUrl).origin);
+    const svg = await t.app.inject({ url: logo.pathname });
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['content-type']).toContain('image/svg+xml');
+    expect(svg.body).toContain('<svg');
+    expect((await t.app.inject({ url: '/demo/logos/nope.svg' })).statusCode).toBe(404);
   });
 
   it('survives two seeds at once', async () => {

@@ -14,7 +14,7 @@ import { GRANTS_BY_KIND, clientSecretMatches, createOAuthClient, hashClientSecre
 import type { AclWord } from '../brands/access.js';
 import { ensureBrand, findLiveMembership, insertMembership, updateMembership } from '../brands/brands.repository.js';
 import { ensureDemoMls } from '../listings/mls-registry.service.js';
-import { findClientForSeed, findUserForSeed, lockDemoSeed, repairBrand, repairClient, reviveUser } from './demo-seed.repository.js';
+import { ensurePalette, findClientForSeed, findUserForSeed, lockDemoSeed, repairBrand, repairClient, reviveUser } from './demo-seed.repository.js';
 import { createAccount } from './users.admin.js';
 
 export const DEMO_REDIRECT_URIS = ['http://127.0.0.1:8787/callback', 'http://localhost:8787/callback'];
@@ -29,12 +29,18 @@ export interface DemoWorld {
   users: { id: string; email: string; password: string; memberships: { brand: string; acl: AclWord[] }[] }[];
 }
 
-type BrandKey = 'brokerage' | 'downtown' | 'uptown';
+type BrandKey = 'brokerage' | 'region' | 'downtown' | 'uptown';
+// Printed in this order (the offices keep their places of earlier versions); written parents first.
 const BRANDS: { key: BrandKey; name: string; parent: BrandKey | null; type: string }[] = [
   { key: 'brokerage', name: 'Demo Realty', parent: null, type: 'Brokerage' },
-  { key: 'downtown', name: 'Demo Realty Downtown', parent: 'brokerage', type: 'Office' },
-  { key: 'uptown', name: 'Demo Realty Uptown', parent: 'brokerage', type: 'Office' },
+  { key: 'downtown', name: 'Demo Realty Downtown', parent: 'region', type: 'Office' },
+  { key: 'uptown', name: 'Demo Realty Uptown', parent: 'region', type: 'Office' },
+  { key: 'region', name: 'Demo Realty North Texas', parent: 'brokerage', type: 'Region' },
 ];
+const depth = (key: BrandKey): number => {
+  const parent = BRANDS.find((brand) => brand.key === key)!.parent;
+  return parent ? depth(parent) + 1 : 0;
+};
 
 const USERS: { email: string; first: string; last: string; timezone: string; role: string; memberships: { brand: BrandKey; acl: AclWord[] }[] }[] = [
   { email: 'admin@demo.example.com', first: 'Avery', last: 'Brooks', timezone: 'America/Chicago', role: 'Broker', memberships: [{ brand: 'brokerage', acl: ['Admin', 'CRM', 'Marketing', 'Deals'] }] },
@@ -80,13 +86,14 @@ export async function seedDemoWorld(deps: Pick<Deps, 'db' | 'config' | 'clock'>)
   return deps.db.transaction().execute(async (trx) => {
     await lockDemoSeed(trx);
     const brandIds = Object.fromEntries(BRANDS.map((b) => [b.key, secrets.id(`brand:${b.key}`)])) as Record<BrandKey, string>;
-    const brands: DemoWorld['brands'] = [];
-    for (const brand of BRANDS) {
+    for (const brand of [...BRANDS].sort((a, b) => depth(a.key) - depth(b.key))) {
       const row = { id: brandIds[brand.key], name: brand.name, parent: brand.parent ? brandIds[brand.parent] : null, brandType: brand.type };
       await ensureBrand(trx, row);
       await repairBrand(trx, row, now);
-      brands.push({ id: row.id, name: row.name, parent: row.parent });
     }
+    const brands: DemoWorld['brands'] = BRANDS.map((brand) => ({ id: brandIds[brand.key], name: brand.name, parent: brand.parent ? brandIds[brand.parent] : null }));
+    // The brokerage's design system, unless an operator has set one: what the plugin shows and templates print.
+    await ensurePalette(trx, brandIds.brokerage, demoPalette(deps.config.baseUrl), now);
 
     const users: DemoWorld['users'] = [];
     for (const user of USERS) {
@@ -116,6 +123,23 @@ export async function seedDemoWorld(deps: Pick<Deps, 'db' | 'config' | 'clock'>)
       users,
     };
   });
+}
+
+/** Colours, the logos this server serves (src/modules/brands/demo-logos.routes.ts), the office's address and phone. */
+function demoPalette(baseUrl: string): Record<string, unknown> {
+  const logo = (name: string) => new URL(`/demo/logos/${name}.svg`, baseUrl).toString();
+  return {
+    'button-bg-color': '#0b5cad',
+    'button-text-color': '#ffffff',
+    'body-bg-color': '#ffffff',
+    'body-text-color': '#1f2933',
+    'container-logo-wide': logo('wide'),
+    'container-logo-square': logo('square'),
+    'inverted-logo-wide': logo('inverted-wide'),
+    'inverted-logo-square': logo('inverted-square'),
+    address: { full: '2200 Ross Ave, Dallas, TX 75201', line1: '2200 Ross Ave', city: 'Dallas', state: 'TX', postcode: '75201' },
+    phone_number: '+12145550100',
+  };
 }
 
 interface DemoUser {
