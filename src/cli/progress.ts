@@ -1,5 +1,4 @@
-// Progress of a long command: a bar on a terminal; on a pipe or in CI, a line every ~10 %.
-// (The listings commands still carry their own copy of this; they can move here.)
+// Progress of a long command (imports, seeds): a bar on a terminal; on a pipe or in CI, a line every ~10 %.
 import cliProgress from 'cli-progress';
 
 export interface Progress {

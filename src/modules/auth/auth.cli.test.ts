@@ -1,29 +1,13 @@
 // `gable admin client create|list`, parsed by commander in-process, on the test database.
-import { Command } from 'commander';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
+import { runAdminCommand } from '../../../test/helpers/cli.js';
 import { registerClientCommands } from './auth.cli.js';
 
 describe('gable admin client', () => {
   const t = useTestApp();
 
-  async function run(...args: string[]): Promise<{ out: string; err: string; exitCode: number | string | undefined }> {
-    const admin = new Command('admin').exitOverride();
-    registerClientCommands(admin, (command) => command(t.deps));
-    const out: string[] = [];
-    const err: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-    const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ')));
-    process.exitCode = undefined;
-    try {
-      await admin.parseAsync(args, { from: 'user' });
-      return { out: out.join('\n'), err: err.join('\n'), exitCode: process.exitCode };
-    } finally {
-      log.mockRestore();
-      error.mockRestore();
-      process.exitCode = undefined;
-    }
-  }
+  const run = (...args: string[]) => runAdminCommand(registerClientCommands, t.deps, ...args);
 
   it('creates clients, prints the secret once, and lists them without secrets', async () => {
     const created = await run('client', 'create', '--name', 'Acme CRM', '--kind', 'partner', '--redirect-uri', 'https://acme.example/cb', '--redirect-uri', 'com.acme.app:/cb', '--json');

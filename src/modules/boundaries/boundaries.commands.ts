@@ -1,11 +1,11 @@
 // `gable seed boundaries` and `gable import boundaries FILE --type TYPE …`.
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import cliProgress from 'cli-progress';
+import { progressReporter } from '../../cli/progress.js';
 import { withDeps } from '../../cli/context.js';
 import { BOUNDARY_TYPES, type BoundaryType } from './boundaries.model.js';
 import { parseBoundaryFile } from './boundaries.import.js';
-import { loadBoundaries, seedShippedBoundaries, type LoadProgress } from './boundaries.loader.js';
+import { loadBoundaries, seedShippedBoundaries } from './boundaries.loader.js';
 import { applyPopulations, parsePopulationCsv } from './boundaries.populations.js';
 
 const MAX_PROBLEMS_SHOWN = 50;
@@ -88,30 +88,4 @@ export function registerBoundaryCommands(seed: Command, importCmd: Command): voi
         if (unmatched.length) console.log(`${unmatched.length} FIPS code(s) with no boundary (e.g. ${unmatched.slice(0, 5).join(', ')}); run gable seed boundaries first if none matched`);
       });
     });
-}
-
-/** A progress bar on a terminal; on a pipe or in CI, a line every ~10 %. */
-function progressReporter(label: string): { update: LoadProgress; stop(): void } {
-  if (process.stdout.isTTY) {
-    const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {value}/{total}` }, cliProgress.Presets.shades_classic);
-    let started = false;
-    return {
-      update: (written, total) => {
-        if (!started) bar.start(total, 0);
-        started = true;
-        bar.update(written);
-      },
-      stop: () => started && bar.stop(),
-    };
-  }
-  let lastDecile = -1;
-  return {
-    update: (written, total) => {
-      const decile = Math.floor((written / total) * 10);
-      if (decile === lastDecile) return;
-      lastDecile = decile;
-      console.log(`${label}: ${written}/${total}`);
-    },
-    stop: () => undefined,
-  };
 }

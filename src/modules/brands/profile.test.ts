@@ -1,8 +1,8 @@
 // The brand profile, sub-brands, marketing palette and roster that existing clients read (decisions §19), sent
 // as the WordPress plugin sends them.
-import { Command } from 'commander';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
+import { runAdminCommand } from '../../../test/helpers/cli.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { linkAgent } from '../listings/search/search.fixtures.js';
 import { registerPaletteCommand } from './palette.cli.js';
@@ -154,23 +154,7 @@ describe('GET /brands/:brand/users (roster)', () => {
 });
 
 describe('gable admin brand palette', () => {
-  async function run(...args: string[]) {
-    const admin = new Command('admin').exitOverride();
-    registerPaletteCommand(admin, (command) => command(t.deps));
-    const out: string[] = [];
-    const err: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-    const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ')));
-    process.exitCode = undefined;
-    try {
-      await admin.parseAsync(args, { from: 'user' });
-      return { out: out.join('\n'), err: err.join('\n'), exitCode: process.exitCode };
-    } finally {
-      log.mockRestore();
-      error.mockRestore();
-      process.exitCode = undefined;
-    }
-  }
+  const run = (...args: string[]) => runAdminCommand(registerPaletteCommand, t.deps, ...args);
 
   it('sets and unsets keys and address fields, and refuses a bad colour with exit 1', async () => {
     const set = await run('brand', 'palette', w.officeB, '--set', 'button-bg-color=#123456', '--set', 'address.city=Plano');

@@ -1,6 +1,6 @@
 // `gable seed listings` and `gable import listings FILE`.
 import { InvalidArgumentError, type Command } from 'commander';
-import cliProgress from 'cli-progress';
+import { progressReporter } from '../../cli/progress.js';
 import { withDeps } from '../../cli/context.js';
 import { importListingsFile } from './listings.import.js';
 import { DEFAULT_SEED_MLS, seedListings } from './listings.seed.js';
@@ -56,30 +56,4 @@ export function registerListingCommands(seed: Command, importCmd: Command): void
         if (outcome.failed > 0) process.exitCode = 1;
       });
     });
-}
-
-/** A progress bar on a terminal; on a pipe or in CI, a line every ~10 %. */
-function progressReporter(label: string): { update: (done: number, total: number) => void; stop(): void } {
-  if (process.stdout.isTTY) {
-    const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {percentage}% | {eta_formatted} left` }, cliProgress.Presets.shades_classic);
-    let started = false;
-    return {
-      update: (done, total) => {
-        if (!started) bar.start(total, 0);
-        started = true;
-        bar.update(done);
-      },
-      stop: () => started && bar.stop(),
-    };
-  }
-  let lastDecile = -1;
-  return {
-    update: (done, total) => {
-      const decile = Math.floor((done / Math.max(1, total)) * 10);
-      if (decile === lastDecile) return;
-      lastDecile = decile;
-      console.log(`${label}: ${Math.round((done / Math.max(1, total)) * 100)}%`);
-    },
-    stop: () => undefined,
-  };
 }

@@ -1,7 +1,7 @@
 // `gable admin mls set|list`, parsed by commander in-process on the test database; the demo seed's MLS row.
-import { Command } from 'commander';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
+import { runAdminCommand } from '../../../test/helpers/cli.js';
 import { seedDemoWorld } from '../users/demo-seed.js';
 import { DEFAULT_SEED_MLS } from './listings.seed.js';
 import { registerMlsCommands } from './mls-registry.cli.js';
@@ -10,23 +10,7 @@ import { listMlsRegistry } from './mls-registry.repository.js';
 describe('gable admin mls', () => {
   const t = useTestApp();
 
-  async function run(...args: string[]): Promise<{ out: string; err: string; exitCode: number | string | undefined }> {
-    const admin = new Command('admin').exitOverride();
-    registerMlsCommands(admin, (command) => command(t.deps));
-    const out: string[] = [];
-    const err: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-    const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ')));
-    process.exitCode = undefined;
-    try {
-      await admin.parseAsync(args, { from: 'user' });
-      return { out: out.join('\n'), err: err.join('\n'), exitCode: process.exitCode };
-    } finally {
-      log.mockRestore();
-      error.mockRestore();
-      process.exitCode = undefined;
-    }
-  }
+  const run = (...args: string[]) => runAdminCommand(registerMlsCommands, t.deps, ...args);
 
   it('sets an MLS (disclaimer verbatim, {{currentYear}} kept), changes only what is given, and lists it', async () => {
     const disclaimer = 'Listings © {{currentYear}} NTREIS. Information deemed reliable but not guaranteed.';
