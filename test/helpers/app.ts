@@ -95,6 +95,8 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
     get clock() {
       return current().clock;
     },
-    close: () => current().close(),
+    close: () => {
+      throw new Error('useTestApp: the app is closed by its own afterAll; do not close it yourself');
+    },
   };
 }
