@@ -1,11 +1,18 @@
 // Wire shapes shared by every route: the success envelope, list info, the error body, paging, uuids.
-import { Type, type TSchema, type TObject, type TProperties } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TObject, type TProperties } from '@sinclair/typebox';
 
 export const Uuid = Type.String({ format: 'uuid' });
 /** Fractional epoch seconds. */
 export const EpochSeconds = Type.Number();
 /** `T | null`. (Bodies are validated without type coercion — platform/validation.ts — so null stays null.) */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * An optional field that may also be null (`null` = "no value", like leaving it out). Written as
+ * `type: [T, 'null']`, not anyOf: a multi-type schema accepts a value of either type as it is, also under an Ajv
+ * that coerces (query strings), where an anyOf would coerce before the right branch is tried.
+ */
+export const optionalNullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
 
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ code: Type.Literal('OK'), data });
 

@@ -1,6 +1,7 @@
 // Bad-input cases for the route fuzzer (test/fuzz/route-fuzzer.test.ts), derived from an operation of the app's
 // own OpenAPI document: for each path parameter, query parameter and body field, values that a careless or
 // hostile client sends. Seeded and bounded, so a run is repeatable and takes seconds per route.
+import { SeededRandom } from '../../src/modules/listings/listings.random.js';
 
 /** A JSON schema as @fastify/swagger emits it (only the keywords the generator reads). */
 export interface JsonSchema {
@@ -43,16 +44,10 @@ export interface FuzzCase {
   headers?: Record<string, string>;
 }
 
-/** Deterministic PRNG (mulberry32): the same seed draws the same cases on every run. */
+/** Deterministic draws (the project's seeded PRNG): the same seed draws the same cases on every run. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new SeededRandom(seed);
+  return () => random.next();
 }
 
 const MEGABYTE_STRING = 'x'.repeat(1024 * 1024);

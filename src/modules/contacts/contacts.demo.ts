@@ -3,6 +3,7 @@
 // ids derived from the demo secret), so re-running writes nothing new; a contact someone deleted stays deleted.
 import type { FirstStartStep } from '../../bootstrap.js';
 import type { Deps } from '../../deps.js';
+import { SeededRandom } from '../listings/listings.random.js';
 import { findLiveBrand } from '../brands/brands.repository.js';
 import { DemoSecrets } from '../users/demo-seed.js';
 import { applyContactInput, EMPTY_CONTACT, type ContactFields } from './contacts.input.js';
@@ -25,18 +26,6 @@ const TAGS = ['Buyer', 'Seller', 'Investor', 'Past Client', 'Sphere', 'Open Hous
 const COMPANIES = ['Texas Instruments', 'Southwest Airlines', 'AT&T', 'Baylor Scott & White', 'Dallas ISD', 'Self-employed', 'Toyota North America', 'Comerica'];
 const AREA_CODES = ['214', '469', '972'];
 const SOURCES = ['ExplicitlyCreated', 'CSV', 'Website', 'OpenHouse', 'Referral'];
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** Day `dayOfYear` (0–364) of a non-leap year as MM-DD. */
@@ -79,7 +68,8 @@ export async function seedDemoContacts(deps: Pick<Deps, 'db' | 'config' | 'clock
   await deps.db.transaction().execute(async (trx) => {
     for (const [b, book] of DEMO_BOOKS.entries()) {
       const brand = secrets.id(`brand:${book.brand}`);
-      const random = prng(9001 + b);
+      const seeded = new SeededRandom(9001 + b);
+      const random = () => seeded.next();
       const people: { id: string; fields: ContactFields }[] = [];
       for (let n = 0; n < book.count; n++) {
         const problems = {};

@@ -1,11 +1,10 @@
 // Wire shapes of contacts (spec §2.7 + decisions §14, docs/contacts.md): the write body shared by create and
 // update, the record, the list query. Strings are bounded; semantic checks (phone numbers, calendar dates, NUL)
 // are in contacts.input.ts so that they can name the field, also inside a bulk body.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid } from '../../platform/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid, optionalNullable as optional } from '../../platform/schemas.js';
 
 /** Optional, and null clears it. `type: [T, 'null']` rather than anyOf (see search.schemas.ts). */
-const optional = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
 const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
 const Name = Text(200);
 const Email = Type.String({ format: 'email', maxLength: 254 });

@@ -1,11 +1,10 @@
 // Wire shapes of leads (decisions §14): the WordPress plugin's `POST /leads` body, the flat body of the public
 // capture endpoint, and lead channels. Lead text goes through the same checks as a contact's.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { EpochSeconds, Nullable, Uuid } from '../../platform/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { EpochSeconds, Nullable, Uuid, optionalNullable as optional } from '../../platform/schemas.js';
 import { Paging } from './contacts.schemas.js';
 import { ActivityListingInput } from './timeline.schemas.js';
 
-const optional = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
 const Text = (maxLength: number) => Type.String({ maxLength });
 
 const Assignee = Type.Union([

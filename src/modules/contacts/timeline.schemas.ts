@@ -1,10 +1,9 @@
 // Wire shapes of a contact's timeline: the activity a client records and the record it reads back.
 // Attachments are closed objects (unknown keys are dropped) so what is stored stays bounded.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { EpochSeconds, Nullable, Uuid } from '../../platform/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { EpochSeconds, Nullable, Uuid, optionalNullable as optional } from '../../platform/schemas.js';
 import { Paging } from './contacts.schemas.js';
 
-const optional = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
 const Text = (maxLength: number) => Type.String({ maxLength });
 const closed = { additionalProperties: false } as const;
 

@@ -1,12 +1,9 @@
 // Wire shapes of listing search: the criteria of spec §2.5 (shared with saved searches), the sort descriptor,
 // paging, and the response envelope. Every criterion is optional and nullable: null means "no filter", exactly
 // like omitting it (saved-search responses echo nulls back, and clients send them back unchanged).
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Limit, PagingQuery, Start } from '../../../platform/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Limit, PagingQuery, Start, optionalNullable as optional } from '../../../platform/schemas.js';
 
-// `type: [T, 'null']`, not anyOf: a multi-type schema accepts a value of either type as it is, also under an
-// Ajv that coerces (query strings), where an anyOf would coerce before the right branch is tried.
-const optional = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
 const Amount = Type.Number({ minimum: 0 });
 /** Compared with integer columns: anything beyond int4 would fail in SQL (a 500) instead of here (a 400). */
 const Count = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
