@@ -6,19 +6,23 @@ import type { Database } from './database.js';
 import type { DB } from './types.js';
 
 /**
- * Wraps a one-parameter Kysely query as a prepared statement. Kysely builds the text once, with `standIn` as
- * the parameter; each call swaps the real argument in (matched by identity) and runs the text through the pool
- * under `name`. pg parses the row as Kysely would (timestamptz → Date, json → object).
+ * Wraps a Kysely query as a prepared statement. Kysely builds the text once, with `standIns` as the arguments;
+ * each call swaps the real arguments in (each matched by identity with its stand-in, so stand-ins must be
+ * distinct values no caller passes) and runs the text through the pool under `name`. pg parses the row as
+ * Kysely would (timestamptz → Date, json → object).
  */
-export function preparedQuery<Arg, Row>(
+export function preparedQuery<Args extends readonly unknown[], Row>(
   name: string,
-  standIn: Arg,
-  build: (db: Kysely<DB>, arg: Arg) => Compilable<Row>,
-): (database: Pick<Database, 'db' | 'pool'>, arg: Arg) => Promise<Row | undefined> {
+  standIns: Args,
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
+): (database: Pick<Database, 'db' | 'pool'>, ...args: Args) => Promise<Row | undefined> {
   let template: CompiledQuery | undefined;
-  return async (database, arg) => {
-    template ??= build(database.db, standIn).compile();
-    const values = template.parameters.map((value) => (value === standIn ? arg : value));
+  return async (database, ...args) => {
+    template ??= build(database.db, ...standIns).compile();
+    const values = template.parameters.map((value) => {
+      const at = standIns.indexOf(value);
+      return at === -1 ? value : args[at];
+    });
     const result = await database.pool.query({ name, text: template.sql, values });
     return result.rows[0] as Row | undefined;
   };

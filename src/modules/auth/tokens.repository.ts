@@ -73,7 +73,7 @@ export function bearerQuery(db: Kysely<DB>, tokenHash: Buffer) {
 }
 
 /** The access token's family, client and user, for bearer authentication on every request (prepared: hot path). */
-export const findBearer = preparedQuery<Buffer, BearerRow>('auth.find-bearer', Buffer.alloc(32), bearerQuery);
+export const findBearer = preparedQuery<[Buffer], BearerRow>('auth.find-bearer', [Buffer.alloc(32)], bearerQuery);
 export type BearerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof bearerQuery>['executeTakeFirst']>>>;
 
 /**
@@ -87,7 +87,7 @@ export function bearerWithUserRowQuery(db: Kysely<DB>, tokenHash: Buffer) {
     .selectAll('ur');
 }
 export type BearerWithUserRow = BearerRow & { [K in keyof UserRow]: UserRow[K] | null };
-export const findBearerWithUserRow = preparedQuery<Buffer, BearerWithUserRow>('auth.find-bearer-with-user-row', Buffer.alloc(32), bearerWithUserRowQuery);
+export const findBearerWithUserRow = preparedQuery<[Buffer], BearerWithUserRow>('auth.find-bearer-with-user-row', [Buffer.alloc(32)], bearerWithUserRowQuery);
 
 /** The user row inside a bearer-with-user row: every column is null without a live user, none is with one. */
 export function userRowOf(row: BearerWithUserRow): UserRow | null {

@@ -1,7 +1,7 @@
 // Brand access, checked in ONE place (decisions §2). A user reaches a brand through a membership in it or in
 // any ancestor; the ACL words of those memberships add up. A brand-bound token (partner flow) reaches only
 // its brand's subtree.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
@@ -19,26 +19,45 @@ export interface BrandReach {
   acl: Set<string> | null;
 }
 
+/** The reach columns as one row comes back from SQL (see reachOf). */
+export interface ReachColumns {
+  reach_chain: string[] | null;
+  reach_acl: string[] | null;
+  reach_member: boolean | null;
+}
+
+/**
+ * A LATERAL subquery with the reach of `userId` on the brand `brand` (an SQL expression: a parameter, or a column
+ * of a record being read, so a record and its access check come back in one round trip): `reach_chain` (ids from
+ * the brand up to the root), `reach_acl` (ACL words of the user's memberships in that chain) and `reach_member`.
+ */
+export function reachOf(brand: RawBuilder<unknown>, userId: string | null): RawBuilder<ReachColumns> {
+  return sql<ReachColumns>`lateral (
+    with recursive chain(id, parent, depth) as (
+      select id, parent, 0 from brands where id = ${brand} and deleted_at is null
+      union all
+      select b.id, b.parent, c.depth + 1 from brands b join chain c on b.id = c.parent where b.deleted_at is null and c.depth < 32
+    ), held as (
+      select m.acl from chain c join memberships m on m.brand = c.id and m."user" = ${userId}::uuid and m.deleted_at is null
+    )
+    select (select array_agg(id::text order by depth) from chain) as reach_chain,
+           (select array_agg(distinct w::text) from held cross join unnest(held.acl) as w) as reach_acl,
+           exists (select 1 from held) as reach_member
+  ) as reach`;
+}
+
+/** The reach of a row read with reachOf; null when the brand does not exist (or is deleted). */
+export function reachFrom(row: ReachColumns): BrandReach | null {
+  if (!row.reach_chain || row.reach_chain.length === 0) return null;
+  return { chain: row.reach_chain, acl: row.reach_member ? new Set(row.reach_acl ?? []) : null };
+}
+
 /** The brand's ancestor chain and the user's ACL there; null when the brand does not exist (or is deleted). */
 export async function brandReach(db: Kysely<DB>, userId: string, brandId: string): Promise<BrandReach | null> {
   // A malformed id names no brand; without this check it would reach SQL and fail there as a 500.
   if (!isUuid(brandId)) return null;
-  const rows = await sql<{ id: string; acl: string[] | null }>`
-    with recursive chain(id, parent, depth) as (
-      select id, parent, 0 from brands where id = ${brandId} and deleted_at is null
-      union all
-      select b.id, b.parent, c.depth + 1 from brands b join chain c on b.id = c.parent where b.deleted_at is null and c.depth < 32
-    )
-    select c.id, m.acl from chain c
-    left join memberships m on m.brand = c.id and m."user" = ${userId} and m.deleted_at is null
-    order by c.depth
-  `.execute(db);
-  if (rows.rows.length === 0) return null;
-  const memberships = rows.rows.filter((r) => r.acl !== null);
-  return {
-    chain: rows.rows.map((r) => r.id),
-    acl: memberships.length === 0 ? null : new Set(memberships.flatMap((r) => r.acl ?? [])),
-  };
+  const rows = await sql<ReachColumns>`select reach.* from ${reachOf(sql`${brandId}::uuid`, userId)}`.execute(db);
+  return rows.rows[0] ? reachFrom(rows.rows[0]) : null;
 }
 
 export interface AccessCheck {
@@ -51,10 +70,17 @@ export interface AccessCheck {
  * `brandId`, through a membership in it or an ancestor, within its token's brand binding.
  */
 export async function requireAccess(db: Kysely<DB>, actor: Actor, brandId: string, permission: Permission, check: AccessCheck = {}): Promise<void> {
+  const reach = actor.userId ? await brandReach(db, actor.userId, brandId) : null;
+  assertReach(actor, reach, permission, check);
+}
+
+/**
+ * The one access decision, for a reach read by requireAccess or together with a record (reachOf). Throws
+ * 403/404 unless the actor holds `permission` there, within its token's brand binding.
+ */
+export function assertReach(actor: Actor, reach: BrandReach | null, permission: Permission, check: AccessCheck = {}): void {
   const deny = () => (check.denied === 'notFound' ? errors.notFound() : errors.forbidden(`You do not have ${permission === 'Member' ? 'access to' : `${permission} access on`} this brand`));
-  if (!actor.userId) throw deny();
-  const reach = await brandReach(db, actor.userId, brandId);
-  if (!reach || !reach.acl) throw deny();
+  if (!actor.userId || !reach || !reach.acl) throw deny();
   if (actor.boundBrand && !reach.chain.includes(actor.boundBrand)) throw deny();
   if (permission !== 'Member' && !reach.acl.has(permission)) throw deny();
 }

@@ -1,6 +1,8 @@
 // All SQL of contacts. Writers go through contactColumns() so derived columns are written with every change.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
+import { preparedQuery } from '../../db/prepared.js';
+import { reachOf, type ReachColumns } from '../brands/access.js';
 import { displayNameOf, emailKeysOf, nextTouchOf, searchLexemes, sortFieldOf } from './contacts.derive.js';
 import type { ContactFields } from './contacts.input.js';
 import type { ContactOrderKey } from './contacts.schemas.js';
@@ -69,6 +71,22 @@ export async function findContact(db: Kysely<DB>, id: string, options: { forUpda
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
+
+/**
+ * A live contact and the reach of `userId` on its brand (brands/access.ts reachOf) in one prepared round trip:
+ * `GET /contacts/:id` is a hot read, and its access check would otherwise be a second, unprepared query.
+ */
+export const findContactWithReach = preparedQuery<[string, string | null], ContactRow & ReachColumns>(
+  'contacts.find-with-reach',
+  ['00000000-0000-0000-0000-00000000c0c0', '00000000-0000-0000-0000-00000000beef'],
+  (db, id, userId) => {
+    const columns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
+    const query = sql<ContactRow & ReachColumns>`
+      select ${columns}, reach.* from contacts c cross join ${reachOf(sql`c.brand`, userId)}
+      where c.id = ${id}::uuid and c.deleted_at is null`;
+    return { compile: () => query.compile(db) };
+  },
+);
 
 /** Live contacts among `ids`, locked for the change that follows. */
 export async function findContactsForUpdate(db: Kysely<DB>, ids: string[]): Promise<ContactRow[]> {

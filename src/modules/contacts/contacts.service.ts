@@ -6,7 +6,7 @@ import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { recordEvents } from '../../events/outbox.js';
 import type { Actor } from '../../platform/auth.js';
-import { requireAccess } from '../brands/access.js';
+import { assertReach, reachFrom, requireAccess } from '../brands/access.js';
 import { findLiveBrand } from '../brands/brands.repository.js';
 import { prefixQuery } from './contacts.derive.js';
 import { applyContactInput, EMPTY_CONTACT, isCleanText, type ContactFields } from './contacts.input.js';
@@ -59,8 +59,11 @@ export async function reachableContact(db: Deps['db'], actor: Actor, id: string,
 }
 
 export async function getContact(deps: Deps, actor: Actor, id: string, associations: Set<string>): Promise<ContactRecord> {
-  const row = await reachableContact(deps.db, actor, id);
-  const [record] = await presentContacts(deps.db, [row], associations);
+  // The same rule as reachableContact, with the contact and its brand's reach read in one round trip.
+  const found = await repo.findContactWithReach(deps.database, id, actor.userId);
+  if (!found) throw errors.notFound('Contact');
+  assertReach(actor, reachFrom(found), 'CRM', { denied: 'notFound' });
+  const [record] = await presentContacts(deps.db, [found], associations);
   return record as ContactRecord;
 }
 

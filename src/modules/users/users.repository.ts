@@ -11,7 +11,7 @@ import type { DB, UsersTable } from '../../db/types.js';
  * only whether a password exists. Prepared: planning the sub-selects costs several times their execution
  * (docs/adr/0004).
  */
-export const findUserRow = preparedQuery('users.find-user-row', '00000000-0000-0000-0000-00000000beef', (db, userId: string) => userRowQuery(db, userId));
+export const findUserRow = preparedQuery('users.find-user-row', ['00000000-0000-0000-0000-00000000beef'] as [string], (db, userId: string) => userRowQuery(db, userId));
 
 /**
  * The query of findUserRow, unexecuted (benchmarks EXPLAIN it). `userId` may be a column of an outer query:
