@@ -88,6 +88,18 @@ export const findContactWithReach = preparedQuery<[string, string | null], Conta
   },
 );
 
+/** Live contacts among `ids`: id → brand. */
+export async function brandsOfLiveContacts(db: Kysely<DB>, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('contacts').select(['id', 'brand']).where(sql<boolean>`id = any(${ids}::uuid[])`).where('deleted_at', 'is', null).execute();
+  return new Map(rows.map((row) => [row.id, row.brand]));
+}
+
+/** Live contacts among `ids`, in no particular order. */
+export async function findLiveContacts(db: Kysely<DB>, ids: string[]): Promise<ContactRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('contacts').select(CONTACT_COLUMNS).where(sql<boolean>`id = any(${ids}::uuid[])`).where('deleted_at', 'is', null).execute();
+}
+
 /** Live contacts among `ids`, locked for the change that follows. */
 export async function findContactsForUpdate(db: Kysely<DB>, ids: string[]): Promise<ContactRow[]> {
   return db.selectFrom('contacts').select(CONTACT_COLUMNS).where(sql<boolean>`id = any(${ids}::uuid[])`).where('deleted_at', 'is', null).forUpdate().execute();

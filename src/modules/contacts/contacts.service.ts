@@ -58,6 +58,15 @@ export async function reachableContact(db: Deps['db'], actor: Actor, id: string,
   return row;
 }
 
+/** Every id names a live contact the actor may see (CRM on its brand); else 404, as for one contact. */
+export async function requireReachableContacts(db: Deps['db'], actor: Actor, ids: readonly string[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const brands = await repo.brandsOfLiveContacts(db, unique);
+  if (brands.size !== unique.length) throw errors.notFound('Contact');
+  for (const brand of new Set(brands.values())) await requireAccess(db, actor, brand, 'CRM', { denied: 'notFound' });
+}
+
 export async function getContact(deps: Deps, actor: Actor, id: string, associations: Set<string>): Promise<ContactRecord> {
   // The same rule as reachableContact, with the contact and its brand's reach read in one round trip.
   const found = await repo.findContactWithReach(deps.database, id, actor.userId);

@@ -63,6 +63,18 @@ async function prepare(deps: Deps, actor: Actor | null, request: Omit<SearchRequ
   return { where, title: titleOf(criteria, boundaries?.titles) };
 }
 
+/**
+ * The criteria of a saved search, checked as a search would check them (normalized, anchored, brands the actor
+ * reaches, boundaries that exist) without running it; with the proposed title the search would answer.
+ */
+export async function checkSavedCriteria(deps: Deps, actor: Actor, input: SearchCriteria): Promise<{ criteria: Criteria; proposedTitle: string }> {
+  const criteria = normalizeCriteria(input);
+  requireAnchor(criteria);
+  if (criteria.brands) await reachableBrandScope(deps, actor, criteria.brands);
+  const boundaries = criteria.boundaries ? await existingBoundaries(deps, criteria.boundaries) : undefined;
+  return { criteria, proposedTitle: titleOf(criteria, boundaries?.titles) };
+}
+
 function titleOf(criteria: Criteria, boundaryTitles: string[] | undefined): string {
   return proposedTitle(criteria, boundaryTitles ? { boundaryTitles } : {});
 }

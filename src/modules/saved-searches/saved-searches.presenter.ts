@@ -1,0 +1,68 @@
+// A saved search as the API answers it (spec §2.5): every criterion (null when not set), the owner's time zone,
+// the contact links; `saved_search.contacts`, `.boundaries` and `.brands` turn ids into records.
+import type { Deps } from '../../deps.js';
+import { epochSeconds } from '../../lib/clock.js';
+import { getBoundary } from '../boundaries/boundaries.service.js';
+import { brandExpansion, getBrandProfile } from '../brands/profile.service.js';
+import { presentContacts } from '../contacts/contacts.presenter.js';
+import { findLiveContacts } from '../contacts/contacts.repository.js';
+import { SearchCriteria } from '../listings/search/search.schemas.js';
+import type { SavedSearchRow } from './saved-searches.repository.js';
+import type { ContactLink, Frequency, SavedSearchRecord } from './saved-searches.schemas.js';
+
+const SEPARATE = new Set(['points', 'brands', 'boundaries']);
+/** Criteria keys stored in the `criteria` column, each answered (null when unset). */
+const STORED_KEYS = Object.keys(SearchCriteria.properties).filter((key) => !SEPARATE.has(key));
+
+export function presentSavedSearch(row: SavedSearchRow): SavedSearchRecord {
+  const criteria = row.criteria as Record<string, unknown>;
+  const stored = Object.fromEntries(STORED_KEYS.map((key) => [key, criteria[key] ?? null]));
+  const links: ContactLink[] = row.links.map((link) => ({ type: 'saved_search_contact', ...link, frequency: link.frequency as Frequency }));
+  return {
+    ...(stored as Omit<SavedSearchRecord, 'id'>),
+    id: row.id,
+    type: 'saved_search',
+    brand: row.brand,
+    created_by: row.created_by,
+    from: row.from_user,
+    title: row.title ?? row.proposed_title,
+    proposed_title: row.proposed_title,
+    created_at: epochSeconds(row.created_at),
+    updated_at: epochSeconds(row.updated_at),
+    deleted_at: row.deleted_at ? epochSeconds(row.deleted_at) : null,
+    timezone: row.timezone,
+    frequency: row.frequency as Frequency,
+    send_time: row.send_time,
+    send_weekday: row.send_weekday,
+    send_monthday: row.send_monthday,
+    points: row.criteria.points?.map((point) => ({ latitude: point.latitude, longitude: point.longitude, type: 'location' as const })) ?? null,
+    brands: row.brands.length > 0 ? row.brands : null,
+    boundaries: row.boundaries.length > 0 ? row.boundaries : null,
+    contacts: links.map((link) => link.contact),
+    contact_links: links,
+  };
+}
+
+export async function presentSavedSearches(deps: Deps, rows: SavedSearchRow[], associations: Set<string>): Promise<SavedSearchRecord[]> {
+  const records = rows.map(presentSavedSearch);
+  if (associations.has('saved_search.contacts')) {
+    const ids = [...new Set(records.flatMap((r) => (r.contacts ?? []) as string[]))];
+    const contacts = await presentContacts(deps.db, await findLiveContacts(deps.db, ids), new Set());
+    const byId = new Map(contacts.map((c) => [c.id, c]));
+    for (const record of records) record.contacts = ((record.contacts ?? []) as string[]).flatMap((id) => byId.get(id) ?? []);
+  }
+  if (associations.has('saved_search.boundaries')) {
+    for (const record of records) {
+      const ids = (record.boundaries ?? []) as string[];
+      record.boundaries = ids.length > 0 ? await Promise.all(ids.map((id) => getBoundary(deps, id))) : null;
+    }
+  }
+  if (associations.has('saved_search.brands')) {
+    const expansion = brandExpansion(associations);
+    for (const record of records) {
+      const ids = (record.brands ?? []) as string[];
+      record.brands = ids.length > 0 ? await Promise.all(ids.map((id) => getBrandProfile(deps, id, expansion))) : null;
+    }
+  }
+  return records;
+}

@@ -1,0 +1,153 @@
+// All SQL of saved searches. A search is read with its brands, boundaries, contact links and the owner's time
+// zone in one statement (sub-selects), so a page of 50 is one query.
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+import type { StoredCriteria } from './saved-searches.tables.js';
+
+export interface Schedule {
+  frequency: string;
+  send_time: number | null;
+  send_weekday: number | null;
+  send_monthday: number | null;
+}
+
+export interface LinkRow extends Schedule {
+  contact: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SavedSearchRow extends Schedule {
+  id: string;
+  brand: string;
+  created_by: string | null;
+  from_user: string | null;
+  title: string | null;
+  proposed_title: string;
+  criteria: StoredCriteria;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+  timezone: string;
+  brands: string[];
+  boundaries: string[];
+  links: LinkRow[];
+}
+
+function selectSearches(db: Kysely<DB>) {
+  return db
+    .selectFrom('saved_searches as s')
+    .leftJoin('users as u', 'u.id', 's.created_by')
+    .select([
+      's.id', 's.brand', 's.created_by', 's.from_user', 's.title', 's.proposed_title', 's.criteria', 's.frequency', 's.send_time',
+      's.send_weekday', 's.send_monthday', 's.created_at', 's.updated_at', 's.deleted_at',
+    ])
+    .select(sql<string>`coalesce(u.timezone, 'UTC')`.as('timezone'))
+    .select(sql<string[]>`coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}')`.as('brands'))
+    .select(sql<string[]>`coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}')`.as('boundaries'))
+    .select(
+      sql<LinkRow[]>`coalesce((
+        select json_agg(json_build_object(
+          'contact', l.contact, 'frequency', l.frequency, 'send_time', l.send_time, 'send_weekday', l.send_weekday,
+          'send_monthday', l.send_monthday, 'created_at', extract(epoch from l.created_at), 'updated_at', extract(epoch from l.updated_at)
+        ) order by l.created_at, l.contact)
+        from saved_search_contacts l join contacts c on c.id = l.contact and c.deleted_at is null
+        where l.saved_search = s.id), '[]'::json)`.as('links'),
+    )
+    .where('s.deleted_at', 'is', null);
+}
+
+/** A live saved search of `brand` (another brand's id finds nothing). */
+export async function findSavedSearch(db: Kysely<DB>, brand: string, id: string): Promise<SavedSearchRow | undefined> {
+  return (await selectSearches(db).where('s.brand', '=', brand).where('s.id', '=', id).executeTakeFirst()) as SavedSearchRow | undefined;
+}
+
+/** Locks the search row for a change (PATCH, PUT, DELETE, links) so two writers do not interleave. */
+export async function lockSavedSearch(db: Kysely<DB>, brand: string, id: string): Promise<boolean> {
+  const row = await db.selectFrom('saved_searches').select('id').where('brand', '=', brand).where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function listSavedSearches(db: Kysely<DB>, brand: string, start: number, limit: number): Promise<SavedSearchRow[]> {
+  return (await selectSearches(db).where('s.brand', '=', brand).orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').offset(start).limit(limit).execute()) as SavedSearchRow[];
+}
+
+export async function countSavedSearches(db: Kysely<DB>, brand: string): Promise<number> {
+  const row = await db.selectFrom('saved_searches').select((eb) => eb.fn.countAll<string>().as('total')).where('brand', '=', brand).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export interface SearchWrite extends Schedule {
+  title: string | null;
+  proposed_title: string;
+  criteria: StoredCriteria;
+}
+
+export async function insertSavedSearch(db: Kysely<DB>, values: SearchWrite & { brand: string; created_by: string | null; at: Date }): Promise<string> {
+  const { at, criteria, ...rest } = values;
+  const row = await db
+    .insertInto('saved_searches')
+    .values({ ...rest, from_user: values.created_by, criteria: JSON.stringify(criteria), created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateSavedSearch(db: Kysely<DB>, id: string, values: SearchWrite, at: Date): Promise<void> {
+  const { criteria, ...rest } = values;
+  await db.updateTable('saved_searches').set({ ...rest, criteria: JSON.stringify(criteria), updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function touchSavedSearch(db: Kysely<DB>, id: string, at: Date): Promise<void> {
+  await db.updateTable('saved_searches').set({ updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function softDeleteSavedSearch(db: Kysely<DB>, id: string, at: Date): Promise<void> {
+  await db.updateTable('saved_searches').set({ deleted_at: at, updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function replaceBrands(db: Kysely<DB>, id: string, brands: readonly string[]): Promise<void> {
+  await db.deleteFrom('saved_search_brands').where('saved_search', '=', id).execute();
+  const unique = [...new Set(brands)];
+  if (unique.length > 0) await db.insertInto('saved_search_brands').values(unique.map((brand) => ({ saved_search: id, brand }))).execute();
+}
+
+export async function replaceBoundaries(db: Kysely<DB>, id: string, boundaries: readonly string[]): Promise<void> {
+  await db.deleteFrom('saved_search_boundaries').where('saved_search', '=', id).execute();
+  const unique = [...new Set(boundaries)];
+  if (unique.length > 0) await db.insertInto('saved_search_boundaries').values(unique.map((boundary, position) => ({ saved_search: id, boundary, position }))).execute();
+}
+
+/** Links contacts with this schedule; a contact already linked gets the new schedule. */
+export async function upsertLinks(db: Kysely<DB>, id: string, contacts: readonly string[], schedule: Schedule, at: Date): Promise<void> {
+  const unique = [...new Set(contacts)];
+  if (unique.length === 0) return;
+  await db
+    .insertInto('saved_search_contacts')
+    .values(unique.map((contact) => ({ saved_search: id, contact, ...schedule, created_at: at, updated_at: at })))
+    .onConflict((oc) => oc.columns(['saved_search', 'contact']).doUpdateSet((eb) => ({
+      frequency: eb.ref('excluded.frequency'),
+      send_time: eb.ref('excluded.send_time'),
+      send_weekday: eb.ref('excluded.send_weekday'),
+      send_monthday: eb.ref('excluded.send_monthday'),
+      updated_at: eb.ref('excluded.updated_at'),
+    })))
+    .execute();
+}
+
+/** Gives every linked contact the search's new schedule. */
+export async function rescheduleLinks(db: Kysely<DB>, id: string, schedule: Schedule, at: Date): Promise<void> {
+  await db.updateTable('saved_search_contacts').set({ ...schedule, updated_at: at }).where('saved_search', '=', id).execute();
+}
+
+/** Unlinks every contact not in `keep`. */
+export async function unlinkOthers(db: Kysely<DB>, id: string, keep: readonly string[]): Promise<void> {
+  let query = db.deleteFrom('saved_search_contacts').where('saved_search', '=', id);
+  if (keep.length > 0) query = query.where(sql<boolean>`not (contact = any(${[...keep]}::uuid[]))`);
+  await query.execute();
+}
+
+export async function unlinkContact(db: Kysely<DB>, id: string, contact: string): Promise<boolean> {
+  const result = await db.deleteFrom('saved_search_contacts').where('saved_search', '=', id).where('contact', '=', contact).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
