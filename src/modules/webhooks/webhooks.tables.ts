@@ -1,5 +1,5 @@
 // Kysely types of the webhook tables (migrations 2026-11-24T0100-webhooks, 2026-11-24T0110-webhook-deliveries).
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, LaterTimestamp, Timestamp, UpdatedAt } from '../../db/types.js';
 
 export interface BrandWebhooksTable {
@@ -23,6 +23,48 @@ export interface BrandWebhooksTable {
 }
 
 
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dropped';
+
+export interface WebhookOutboxPositionTable {
+  id: number;
+  tx: ColumnType<string | null, string | null, string | null>;
+  event_id: ColumnType<number | null, number | null, number | null>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  webhook: string;
+  /** First outbox event of the delivery (a Contacts chunk covers several); null for a test ping. */
+  event_id: number | null;
+  topic: string;
+  event: string;
+  /** The exact JSON sent, fixed at fan-out: signatures cover it. */
+  body: string;
+  status: ColumnType<DeliveryStatus, DeliveryStatus | undefined, DeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: LaterTimestamp;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  delivered_at: LaterTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery: string;
+  attempt: number;
+  at: Timestamp;
+  http_status: number | null;
+  duration_ms: number;
+  error: string | null;
+  /** The first 1 KiB of the response body. */
+  response_excerpt: string | null;
+}
+
 export interface WebhooksTables {
   brand_webhooks: BrandWebhooksTable;
+  webhook_outbox_position: WebhookOutboxPositionTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -2,6 +2,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../deps.js';
+import { attemptDelivery } from './deliveries.service.js';
+import { fanOutOnce } from './fanout.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 
 /** A new user with these ACL words in `brand` (a new brand by default). */
@@ -48,4 +50,27 @@ export class Receiver {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
+}
+
+/** Fans out until the outbox has nothing new (on PostgreSQL other databases' transactions can hold events back briefly). */
+export async function fanOutAll(deps: Deps, expectDeliveries = 1): Promise<void> {
+  for (let round = 0; round < 100; round++) {
+    while ((await fanOutOnce(deps)) > 0);
+    const pending = await deps.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    if (Number(pending.n) >= expectDeliveries) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Runs every pending delivery that is due at the test clock's now, once; returns how many ran. */
+export async function runDue(deps: Deps, options: { timeoutMs?: number } = {}): Promise<number> {
+  const due = await deps.db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'attempts'])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', deps.clock.now())
+    .orderBy('created_at')
+    .execute();
+  for (const row of due) await attemptDelivery(deps, row.id, row.attempts + 1, options);
+  return due.length;
 }
