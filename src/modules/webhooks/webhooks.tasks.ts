@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineTask } from '../../jobs/task.js';
 import { attemptDelivery } from './deliveries.service.js';
 import { fanOutOnce } from './fanout.js';
+import { purgeOldAttempts } from './log.service.js';
 
 /** How long one run of the pump keeps reading the outbox (the cron starts the next run each minute). */
 const PUMP_SECONDS = 55;
@@ -36,4 +37,15 @@ export const deliverTask = defineTask({
   expireInSeconds: 60,
   concurrency: 16,
   handle: async (deps, payload) => attemptDelivery(deps, payload.delivery, payload.attempt),
+});
+
+/** Attempt rows older than 30 days go (the delivery rows stay, with their status). */
+export const purgeAttemptsTask = defineTask({
+  name: 'webhooks.purge-attempts',
+  payload: Type.Object({}),
+  cron: '17 3 * * *',
+  handle: async (deps) => {
+    const purged = await purgeOldAttempts(deps);
+    if (purged > 0) deps.log.info({ purged }, 'purged old webhook attempts');
+  },
 });
