@@ -28,6 +28,14 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(first)).toBe(true);
   });
 
+  it('reads WEBHOOK_ALLOWED_NETWORKS as CIDRs and refuses anything else', () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }).webhookAllowedNetworks).toEqual([]);
+    expect(loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128,10.0.0.5' }).webhookAllowedNetworks).toEqual(['127.0.0.0/8', '::1/128', '10.0.0.5']);
+    expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,localhost' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS.*localhost/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/99' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS/);
+  });
+
   it('lists every bad variable at once', () => {
     let error: unknown;
     try {

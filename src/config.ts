@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseCidr } from './lib/network-guard.js';
 
 export interface Config {
   /** TCP port of the HTTP server. */
@@ -33,6 +34,11 @@ export interface Config {
   readonly publicRateWindowSeconds: number;
   /** Browser origins allowed to call the API (CORS, decisions §19), besides https on every brand host name. */
   readonly corsOrigins: readonly string[];
+  /**
+   * CIDRs the outbound SSRF guard lets through although they are loopback/private (lib/outbound.ts): loopback
+   * receivers in tests and development, webhooks inside a private deployment. Empty = only public addresses.
+   */
+  readonly webhookAllowedNetworks: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -70,6 +76,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
   const publicRateWindowSeconds = parseInteger(read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900', 'PUBLIC_RATE_WINDOW_SECONDS', 1, 86_400, problems);
   const corsOrigins = parseOrigins(read('CORS_ORIGINS') ?? '', problems);
+  const webhookAllowedNetworks = parseNetworks(read('WEBHOOK_ALLOWED_NETWORKS') ?? '', problems);
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
 
@@ -92,6 +99,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicRateLimit,
     publicRateWindowSeconds,
     corsOrigins,
+    webhookAllowedNetworks,
     ...overrides,
   });
 }
@@ -165,6 +173,20 @@ function parseOrigins(text: string, problems: string[]): string[] {
     }
   }
   return origins;
+}
+
+/** `127.0.0.0/8,::1/128,10.0.0.5` → CIDRs (a bare address is one host). */
+function parseNetworks(text: string, problems: string[]): string[] {
+  const networks: string[] = [];
+  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    try {
+      parseCidr(item);
+      networks.push(item);
+    } catch {
+      problems.push(`WEBHOOK_ALLOWED_NETWORKS must list CIDRs such as 127.0.0.0/8 or fd00::/8: "${item}"`);
+    }
+  }
+  return networks;
 }
 
 function safeHostname(url: string): string {

@@ -11,6 +11,7 @@ import { JobQueue } from './jobs/queue.js';
 import { TASKS } from './jobs/registry.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
+import { OutboundHttp } from './lib/outbound.js';
 import { Metrics } from './platform/metrics.js';
 
 export interface Deps {
@@ -21,6 +22,8 @@ export interface Deps {
   readonly queue: JobQueue;
   readonly secrets: SecretBox;
   readonly metrics: Metrics;
+  /** The one outbound HTTP client (SSRF guard, timeouts, size cap, metrics). */
+  readonly outbound: OutboundHttp;
   readonly log: FastifyBaseLogger;
 }
 
@@ -37,6 +40,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const log = options.log ?? (pino({ level: config.logLevel }) as FastifyBaseLogger);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.pglite ? { pglite: options.pglite } : {}) });
   const queue = new JobQueue(database.pool, log, { workers: options.workers ?? false });
+  const metrics = new Metrics();
   return {
     config,
     database,
@@ -44,7 +48,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     clock: options.clock ?? systemClock,
     queue,
     secrets: new SecretBox(config.secretKey),
-    metrics: new Metrics(),
+    metrics,
+    outbound: new OutboundHttp({ allowedNetworks: config.webhookAllowedNetworks, registry: metrics.registry }),
     log,
   };
 }

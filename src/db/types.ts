@@ -7,6 +7,7 @@ import type { ListingsTables } from '../modules/listings/listings.tables.js';
 import type { ContactsTables } from '../modules/contacts/contacts.tables.js';
 import type { EventsTables } from '../events/events.tables.js';
 import type { SavedSearchTables } from '../modules/saved-searches/saved-searches.tables.js';
+import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.js';
 
 /** A timestamptz column: read as Date, written as Date or an SQL expression string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -225,4 +226,4 @@ export interface FirstStartStepsTable {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables;
+export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables;

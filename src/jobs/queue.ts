@@ -52,11 +52,14 @@ export class JobQueue {
         expireInSeconds: task.expireInSeconds ?? 15 * 60,
       });
       if (!this.options.workers) continue;
-      await this.boss.work(task.name, { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, async ([job]) => {
-        if (!job) return;
-        if (!Value.Check(task.payload, job.data)) throw new Error(`Invalid payload for job ${task.name} ${job.id}`);
-        await run(task, job.data);
-      });
+      // pg-boss runs a worker's jobs one after the other: `concurrency` workers poll the queue side by side.
+      for (let i = 0; i < (task.concurrency ?? 1); i++) {
+        await this.boss.work(task.name, { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, async ([job]) => {
+          if (!job) return;
+          if (!Value.Check(task.payload, job.data)) throw new Error(`Invalid payload for job ${task.name} ${job.id}`);
+          await run(task, job.data);
+        });
+      }
       if (task.cron) await this.boss.schedule(task.name, task.cron, {});
     }
   }

@@ -13,6 +13,8 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
   readonly retryDelaySeconds?: number;
   readonly retryBackoff?: boolean;
   readonly expireInSeconds?: number;
+  /** Jobs of this task run at once per worker process (default 1): tasks that wait on the network want more. */
+  readonly concurrency?: number;
 }
 
 export function defineTask<S extends TSchema>(definition: TaskDefinition<S>): TaskDefinition<S> {

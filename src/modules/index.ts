@@ -14,6 +14,8 @@ import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
 import { demoLogoRoutes } from './brands/demo-logos.routes.js';
 import { savedSearchRoutes } from './saved-searches/saved-searches.routes.js';
+import { webhookRoutes } from './webhooks/webhooks.routes.js';
+import { webhookLogRoutes } from './webhooks/log.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -31,4 +33,6 @@ export const featureRoutes: FeatureRoutes[] = [
   timelineRoutes,
   leadRoutes,
   savedSearchRoutes,
+  webhookRoutes,
+  webhookLogRoutes,
 ];

@@ -1,0 +1,128 @@
+// All SQL of webhook deliveries: the outbox position, fan-out targets, deliveries and their attempts.
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DB } from '../../db/types.js';
+import type { OutboxPosition } from '../../events/outbox.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable } from './webhooks.tables.js';
+
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/**
+ * The fan-out position, locked for this transaction. Undefined when another worker holds it: that one is
+ * fanning out now, so this one has nothing to do (skip locked keeps workers from queueing up behind it).
+ */
+export async function lockPosition(trx: Transaction<DB>): Promise<{ position: OutboxPosition | null } | undefined> {
+  const row = await trx.selectFrom('webhook_outbox_position').select(['tx', 'event_id']).where('id', '=', 1).forUpdate().skipLocked().executeTakeFirst();
+  if (!row) return undefined;
+  return { position: row.tx !== null && row.event_id !== null ? { tx: row.tx, id: Number(row.event_id) } : null };
+}
+
+export async function savePosition(trx: Transaction<DB>, position: OutboxPosition): Promise<void> {
+  await trx
+    .updateTable('webhook_outbox_position')
+    .set({ tx: sql<string>`${position.tx}::xid8`, event_id: position.id })
+    .where('id', '=', 1)
+    .execute();
+}
+
+export interface TargetWebhook {
+  id: string;
+  brand: string;
+  topic: string;
+}
+
+/** Live, enabled webhooks of these brands and topics. */
+export async function liveWebhooks(db: Kysely<DB>, brands: readonly string[], topics: readonly string[]): Promise<TargetWebhook[]> {
+  if (brands.length === 0 || topics.length === 0) return [];
+  return db
+    .selectFrom('brand_webhooks')
+    .select(['id', 'brand', 'topic'])
+    .where('brand', 'in', brands)
+    .where('topic', 'in', topics)
+    .where('deleted_at', 'is', null)
+    .where('disabled_at', 'is', null)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** brand → its live ancestors (nearest first), for the topics that also reach parent brands. */
+export async function ancestorsOf(db: Kysely<DB>, brands: readonly string[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>(brands.map((b) => [b, []]));
+  if (brands.length === 0) return result;
+  const rows = await sql<{ origin: string; id: string }>`
+    with recursive up(origin, id, depth) as (
+      select b.id, b.parent, 1 from brands b where b.id = any(${sql.val(brands)}::uuid[]) and b.parent is not null
+      union all
+      select up.origin, b.parent, up.depth + 1 from up join brands b on b.id = up.id where b.parent is not null and up.depth < 32
+    )
+    select up.origin, up.id from up join brands b on b.id = up.id where b.deleted_at is null order by up.origin, up.depth
+  `.execute(db);
+  for (const row of rows.rows) result.get(row.origin)?.push(row.id);
+  return result;
+}
+
+export async function insertDeliveries(db: Kysely<DB>, rows: Insertable<WebhookDeliveriesTable>[]): Promise<{ id: string }[]> {
+  if (rows.length === 0) return [];
+  return db.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['webhook', 'event_id']).doNothing()).returning('id').execute();
+}
+
+export async function deliveryForAttempt(db: Kysely<DB>, id: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('brand_webhooks as w', 'w.id', 'd.webhook')
+    .select([
+      'd.id',
+      'd.webhook',
+      'd.body',
+      'd.status',
+      'd.attempts',
+      'w.brand',
+      'w.url',
+      'w.key_sealed',
+      'w.previous_key_sealed',
+      'w.previous_key_until',
+      'w.deleted_at as webhook_deleted_at',
+      'w.disabled_at as webhook_disabled_at',
+    ])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertAttempt(db: Kysely<DB>, row: Insertable<WebhookAttemptsTable>): Promise<void> {
+  await db.insertInto('webhook_attempts').values(row).execute();
+}
+
+/** Moves a pending delivery on from `attempts` (false when another run already did: nothing is written then). */
+export async function advanceDelivery(
+  db: Kysely<DB>,
+  id: string,
+  fromAttempts: number,
+  values: Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status' | 'last_error' | 'delivered_at' | 'updated_at'>,
+): Promise<boolean> {
+  const result = await db.updateTable('webhook_deliveries').set(values).where('id', '=', id).where('status', '=', 'pending').where('attempts', '=', fromAttempts).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function markWebhookHealthy(db: Kysely<DB>, webhook: string): Promise<void> {
+  await db.updateTable('brand_webhooks').set({ failing_since: null }).where('id', '=', webhook).where('failing_since', 'is not', null).execute();
+}
+
+/** Notes a failure; returns when the webhook has been failing since (this failure when it was healthy). */
+export async function markWebhookFailing(db: Kysely<DB>, webhook: string, at: Date): Promise<Date> {
+  const row = await db
+    .updateTable('brand_webhooks')
+    .set({ failing_since: sql<Date>`coalesce(failing_since, ${at})` })
+    .where('id', '=', webhook)
+    .returning('failing_since')
+    .executeTakeFirstOrThrow();
+  return row.failing_since ?? at;
+}
+
+export async function disableWebhook(db: Kysely<DB>, webhook: string, at: Date, reason: string): Promise<boolean> {
+  const result = await db
+    .updateTable('brand_webhooks')
+    .set({ disabled_at: at, disabled_reason: reason, updated_at: at })
+    .where('id', '=', webhook)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,76 @@
+// Test support for the webhook tests: an admin with a token, and a loopback receiver that records requests.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Deps } from '../../deps.js';
+import { attemptDelivery } from './deliveries.service.js';
+import { fanOutOnce } from './fanout.js';
+import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
+
+/** A new user with these ACL words in `brand` (a new brand by default). */
+export async function brandUser(deps: Deps, options: { brand?: string; acl?: string[] } = {}) {
+  const brand = options.brand ?? (await createBrand(deps)).id;
+  const user = await createUser(deps);
+  await addMembership(deps, user.id, brand, options.acl ?? ['Admin']);
+  const token = await tokenFor(deps, user.id);
+  return { brand, user: user.id, headers: bearer(token) };
+}
+
+export interface Received {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export type Responder = (req: IncomingMessage, res: ServerResponse, received: Received) => void;
+
+/** A loopback HTTP receiver; `respond` decides each answer (default 204). */
+export class Receiver {
+  readonly received: Received[] = [];
+  respond: Responder = (_req, res) => res.writeHead(204).end();
+  private server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const received = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      this.received.push(received);
+      this.respond(req, res, received);
+    });
+  });
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+/** Fans out until the outbox has nothing new (on PostgreSQL other databases' transactions can hold events back briefly). */
+export async function fanOutAll(deps: Deps, expectDeliveries = 1): Promise<void> {
+  for (let round = 0; round < 100; round++) {
+    while ((await fanOutOnce(deps)) > 0);
+    const pending = await deps.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    if (Number(pending.n) >= expectDeliveries) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Runs every pending delivery that is due at the test clock's now, once; returns how many ran. */
+export async function runDue(deps: Deps, options: { timeoutMs?: number } = {}): Promise<number> {
+  const due = await deps.db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'attempts'])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', deps.clock.now())
+    .orderBy('created_at')
+    .execute();
+  for (const row of due) await attemptDelivery(deps, row.id, row.attempts + 1, options);
+  return due.length;
+}
