@@ -12,6 +12,7 @@ import { TASKS } from './jobs/registry.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
 import { Metrics } from './platform/metrics.js';
+import { createMailTransport, type MailTransport } from './mail/transport.js';
 
 export interface Deps {
   readonly config: Config;
@@ -21,6 +22,8 @@ export interface Deps {
   readonly queue: JobQueue;
   readonly secrets: SecretBox;
   readonly metrics: Metrics;
+  /** The mail transport; features reach it only through src/mail (queueMessages). */
+  readonly mail: MailTransport;
   readonly log: FastifyBaseLogger;
 }
 
@@ -45,6 +48,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     queue,
     secrets: new SecretBox(config.secretKey),
     metrics: new Metrics(),
+    mail: createMailTransport(config),
     log,
   };
 }
@@ -56,5 +60,6 @@ export async function startJobs(deps: Deps): Promise<void> {
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.queue.stop();
+  deps.mail.close();
   await deps.database.close();
 }
