@@ -4,5 +4,6 @@ import type { TaskDefinition } from './task.js';
 import { purgeExpiredTokensTask } from '../modules/auth/auth.tasks.js';
 import { purgeRateLimitWindowsTask } from '../platform/platform.tasks.js';
 import { sendMailTask } from '../mail/mail.tasks.js';
+import { executeCampaignTask } from '../modules/emails/emails.tasks.js';
 
-export const TASKS: readonly TaskDefinition[] = [purgeExpiredTokensTask, purgeRateLimitWindowsTask, sendMailTask];
+export const TASKS: readonly TaskDefinition[] = [purgeExpiredTokensTask, purgeRateLimitWindowsTask, sendMailTask, executeCampaignTask];

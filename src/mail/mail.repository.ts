@@ -81,9 +81,17 @@ export async function listMessages(db: Kysely<DB>, options: { limit: number; cam
   return query.execute();
 }
 
+export interface CampaignCounts {
+  sent: number;
+  accepted: number;
+  rejected: number;
+  /** Ledger rows written (messages stored for sending). */
+  stored: number;
+}
+
 /** Counters of campaigns from their ledger rows (spec 2.6: sent, accepted, rejected). */
-export async function campaignCounters(db: Kysely<DB>, campaigns: string[]): Promise<Map<string, { sent: number; accepted: number; rejected: number }>> {
-  const result = new Map<string, { sent: number; accepted: number; rejected: number }>();
+export async function campaignCounters(db: Kysely<DB>, campaigns: string[]): Promise<Map<string, CampaignCounts>> {
+  const result = new Map<string, CampaignCounts>();
   if (campaigns.length === 0) return result;
   const rows = await db
     .selectFrom('mail_messages')
@@ -92,10 +100,11 @@ export async function campaignCounters(db: Kysely<DB>, campaigns: string[]): Pro
       sql<number>`count(*) filter (where state in ('sent', 'refused'))::int`.as('sent'),
       sql<number>`coalesce(sum(cardinality(accepted)), 0)::int`.as('accepted'),
       sql<number>`coalesce(sum(cardinality(rejected)), 0)::int`.as('rejected'),
+      sql<number>`count(*)::int`.as('stored'),
     ])
     .where('campaign', 'in', campaigns)
     .groupBy('campaign')
     .execute();
-  for (const row of rows) result.set(row.campaign!, { sent: row.sent, accepted: row.accepted, rejected: row.rejected });
+  for (const row of rows) result.set(row.campaign!, { sent: row.sent, accepted: row.accepted, rejected: row.rejected, stored: row.stored });
   return result;
 }

@@ -23,14 +23,16 @@ export async function queuedJobs(deps: Deps, names?: string[]): Promise<QueuedJo
 /**
  * Runs every queued job of `names` (and the jobs those jobs enqueue) until none is left; a job whose handler
  * throws is left in state `retry`, and the error is rethrown after the others ran unless `tolerateFailures`.
- * `dueBy`: only jobs whose start_after is at or before it.
+ * Only jobs due by `dueBy` run (default: the later of the test clock and the real time, since pg-boss stamps a job
+ * without startAfter with the database's now).
  */
 export async function runQueuedJobs(deps: Deps, names: string[], options: { dueBy?: Date; tolerateFailures?: boolean } = {}): Promise<number> {
   let ran = 0;
   const failed = new Set<string>();
   let firstError: unknown;
   for (;;) {
-    const jobs = (await queuedJobs(deps, names)).filter((j) => !failed.has(j.id) && (!options.dueBy || j.startAfter <= options.dueBy));
+    const dueBy = options.dueBy ?? new Date(Math.max(deps.clock.now().getTime(), Date.now()));
+    const jobs = (await queuedJobs(deps, names)).filter((j) => !failed.has(j.id) && j.startAfter <= dueBy);
     if (jobs.length === 0) break;
     for (const job of jobs) {
       const task = TASKS.find((t) => t.name === job.name);
