@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
 import { OutboundHttp } from './lib/outbound.js';
 import { Metrics } from './platform/metrics.js';
+import { createMailTransport, type MailTransport } from './mail/transport.js';
 
 export interface Deps {
   readonly config: Config;
@@ -24,6 +25,8 @@ export interface Deps {
   readonly metrics: Metrics;
   /** The one outbound HTTP client (SSRF guard, timeouts, size cap, metrics). */
   readonly outbound: OutboundHttp;
+  /** The mail transport; features reach it only through src/mail (queueMessages). */
+  readonly mail: MailTransport;
   readonly log: FastifyBaseLogger;
 }
 
@@ -50,6 +53,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     secrets: new SecretBox(config.secretKey),
     metrics,
     outbound: new OutboundHttp({ allowedNetworks: config.webhookAllowedNetworks, registry: metrics.registry }),
+    metrics: new Metrics(),
+    mail: createMailTransport(config),
     log,
   };
 }
@@ -61,5 +66,6 @@ export async function startJobs(deps: Deps): Promise<void> {
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.queue.stop();
+  deps.mail.close();
   await deps.database.close();
 }

@@ -8,6 +8,8 @@ import type { ContactsTables } from '../modules/contacts/contacts.tables.js';
 import type { EventsTables } from '../events/events.tables.js';
 import type { SavedSearchTables } from '../modules/saved-searches/saved-searches.tables.js';
 import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.js';
+import type { MailTables } from '../mail/mail.tables.js';
+import type { EmailsTables } from '../modules/emails/emails.tables.js';
 
 /** A timestamptz column: read as Date, written as Date or an SQL expression string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -226,4 +228,4 @@ export interface FirstStartStepsTable {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables;
+export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables & MailTables & EmailsTables;

@@ -16,6 +16,7 @@ import { demoLogoRoutes } from './brands/demo-logos.routes.js';
 import { savedSearchRoutes } from './saved-searches/saved-searches.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import { webhookLogRoutes } from './webhooks/log.routes.js';
+import { emailRoutes } from './emails/emails.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -35,4 +36,5 @@ export const featureRoutes: FeatureRoutes[] = [
   savedSearchRoutes,
   webhookRoutes,
   webhookLogRoutes,
+  emailRoutes,
 ];

@@ -23,6 +23,7 @@ export const API_TAGS = [
   { name: 'Boundaries', description: 'Countries, states, counties and imported places (docs/boundaries.md).' },
   { name: 'Contacts', description: 'CRM contacts, their tags and timeline activities (docs/contacts.md).' },
   { name: 'Leads', description: 'Lead capture: posted leads, lead channels and their public capture endpoint (docs/contacts.md).' },
+  { name: 'Email campaigns', description: 'Email campaigns sent over SMTP, scheduled, personalised, with counters (docs/emails.md, docs/mail.md).' },
   { name: 'Brands', description: 'Brand profiles with their marketing palette, sub-brands and rosters (docs/existing-clients.md).' },
   { name: 'Saved searches', description: 'Brand-owned listing searches, run on demand and alerting linked contacts (docs/saved-searches.md).' },
   { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },

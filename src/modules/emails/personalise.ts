@@ -1,0 +1,67 @@
+// The campaign template language (docs/adr/0009): Liquid, `{{ contact.first_name }}`. User-written templates are
+// untrusted: no file access (include/render/layout are removed), own properties only, bounded parse and render
+// work, unknown variables render empty, and in html every inserted value is HTML-escaped.
+import { Liquid, type Template } from 'liquidjs';
+import { convert } from 'html-to-text';
+
+const FILE_TAGS = ['include', 'render', 'layout', 'block'];
+
+function engine(escape: boolean): Liquid {
+  const liquid = new Liquid({
+    ...(escape ? { outputEscape: 'escape' as const } : {}),
+    strictVariables: false,
+    strictFilters: true,
+    ownPropertyOnly: true,
+    cache: false,
+    relativeReference: false,
+    parseLimit: 4 * 1024 * 1024,
+    renderLimit: 2000,
+    memoryLimit: 16 * 1024 * 1024,
+    fs: {
+      exists: async () => false,
+      existsSync: () => false,
+      readFile: async () => Promise.reject(new Error('Templates cannot read files')),
+      readFileSync: () => {
+        throw new Error('Templates cannot read files');
+      },
+      resolve: (_dir, file) => file,
+    },
+  });
+  for (const tag of FILE_TAGS) delete (liquid.tags as Record<string, unknown>)[tag];
+  return liquid;
+}
+
+const htmlEngine = engine(true);
+const plainEngine = engine(false);
+
+export type TemplateKind = 'html' | 'plain';
+
+/** Parses a template, or answers why it does not parse (for a 400 naming the field). */
+export function templateProblem(source: string, kind: TemplateKind): string | null {
+  try {
+    (kind === 'html' ? htmlEngine : plainEngine).parse(source);
+    return null;
+  } catch (error) {
+    return `is not a valid template: ${((error as Error).message ?? '').split('\n')[0]}`;
+  }
+}
+
+export interface CompiledTemplate {
+  render(data: object): Promise<string>;
+}
+
+export function compile(source: string, kind: TemplateKind): CompiledTemplate {
+  const liquid = kind === 'html' ? htmlEngine : plainEngine;
+  const templates: Template[] = liquid.parse(source);
+  return { render: async (data) => String(await liquid.render(templates, data)) };
+}
+
+/** The text/plain part of an html body. */
+export function textOf(html: string): string {
+  return convert(html, { wordwrap: 78, selectors: [{ selector: 'img', format: 'skip' }] });
+}
+
+/** A rendered subject is one header line: line breaks that variables brought in become spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ').trim();
+}
