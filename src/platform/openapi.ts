@@ -25,6 +25,7 @@ export const API_TAGS = [
   { name: 'Leads', description: 'Lead capture: posted leads, lead channels and their public capture endpoint (docs/contacts.md).' },
   { name: 'Brands', description: 'Brand profiles with their marketing palette, sub-brands and rosters (docs/existing-clients.md).' },
   { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
+  { name: 'Notifications', description: 'Your in-app notification feed, device tokens and live stream (docs/notifications.md).' },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];
