@@ -33,6 +33,8 @@ export interface Config {
   readonly publicRateWindowSeconds: number;
   /** Browser origins allowed to call the API (CORS, decisions §19), besides https on every brand host name. */
   readonly corsOrigins: readonly string[];
+  /** App keys whose devices may register push tokens (decisions §16); `rechat` is always one of them. */
+  readonly pushApps: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -70,6 +72,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
   const publicRateWindowSeconds = parseInteger(read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900', 'PUBLIC_RATE_WINDOW_SECONDS', 1, 86_400, problems);
   const corsOrigins = parseOrigins(read('CORS_ORIGINS') ?? '', problems);
+  const pushApps = parsePushApps(read('PUSH_APPS') ?? '', problems);
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
 
@@ -92,6 +95,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicRateLimit,
     publicRateWindowSeconds,
     corsOrigins,
+    pushApps,
     ...overrides,
   });
 }
@@ -165,6 +169,20 @@ function parseOrigins(text: string, problems: string[]): string[] {
     }
   }
   return origins;
+}
+
+/** The app that is always known (decisions §16): the main app. */
+export const MAIN_PUSH_APP = 'rechat';
+const APP_KEY = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** `PUSH_APPS=brokerage-ios,brokerage-web` → the configured app keys, `rechat` first. */
+function parsePushApps(text: string, problems: string[]): string[] {
+  const apps = [MAIN_PUSH_APP];
+  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    if (!APP_KEY.test(item)) problems.push(`PUSH_APPS must list app keys of lower-case letters, digits, '.', '_' and '-' (at most 64): "${item}"`);
+    else if (!apps.includes(item)) apps.push(item);
+  }
+  return apps;
 }
 
 function safeHostname(url: string): string {

@@ -14,6 +14,7 @@ import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
 import { demoLogoRoutes } from './brands/demo-logos.routes.js';
 import { notificationRoutes } from './notifications/notifications.routes.js';
+import { tokenRoutes } from './notifications/tokens.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -31,4 +32,5 @@ export const featureRoutes: FeatureRoutes[] = [
   timelineRoutes,
   leadRoutes,
   notificationRoutes,
+  tokenRoutes,
 ];

@@ -45,7 +45,22 @@ export interface NotificationRecipientsTable {
   created_at: CreatedAt;
 }
 
+export type PushProvider = 'webpush' | 'fcm' | 'apns';
+
+export interface NotificationTokensTable {
+  id: Generated<string>;
+  user: string;
+  app: string;
+  provider: PushProvider;
+  channel_hash: Buffer;
+  channel_encrypted: string;
+  device_id: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface NotificationsTables {
   notifications: NotificationsTable;
   notification_recipients: NotificationRecipientsTable;
+  notification_tokens: NotificationTokensTable;
 }
