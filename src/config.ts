@@ -35,6 +35,8 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** App keys whose devices may register push tokens (decisions §16); `rechat` is always one of them. */
   readonly pushApps: readonly string[];
+  /** Seconds between heartbeat comments on the live notification stream (keeps proxies from timing it out). */
+  readonly streamHeartbeatSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -73,6 +75,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const publicRateWindowSeconds = parseInteger(read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900', 'PUBLIC_RATE_WINDOW_SECONDS', 1, 86_400, problems);
   const corsOrigins = parseOrigins(read('CORS_ORIGINS') ?? '', problems);
   const pushApps = parsePushApps(read('PUSH_APPS') ?? '', problems);
+  const streamHeartbeatSeconds = parseInteger(read('STREAM_HEARTBEAT_SECONDS') ?? '25', 'STREAM_HEARTBEAT_SECONDS', 1, 3600, problems);
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
 
@@ -96,6 +99,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicRateWindowSeconds,
     corsOrigins,
     pushApps,
+    streamHeartbeatSeconds,
     ...overrides,
   });
 }

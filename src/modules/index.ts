@@ -15,6 +15,7 @@ import { brandRoutes } from './brands/brands.routes.js';
 import { demoLogoRoutes } from './brands/demo-logos.routes.js';
 import { notificationRoutes } from './notifications/notifications.routes.js';
 import { tokenRoutes } from './notifications/tokens.routes.js';
+import { streamRoutes } from './notifications/stream.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -33,4 +34,5 @@ export const featureRoutes: FeatureRoutes[] = [
   leadRoutes,
   notificationRoutes,
   tokenRoutes,
+  streamRoutes,
 ];
