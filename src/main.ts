@@ -17,6 +17,7 @@ import { registerBoundaryCommands } from './modules/boundaries/boundaries.comman
 import { registerListingCommands } from './modules/listings/listings.commands.js';
 import { registerContactCommands } from './modules/contacts/contacts.commands.js';
 import { registerMlsCommands } from './modules/listings/mls-registry.cli.js';
+import { registerNotifyCommand } from './modules/notifications/notifications.commands.js';
 
 const program = new Command()
   .name('gable')
@@ -83,6 +84,7 @@ registerBoundaryCommands(seedCommand, importCommand);
 registerListingCommands(seedCommand, importCommand);
 registerContactCommands(importCommand);
 registerMlsCommands(adminCommand);
+registerNotifyCommand(program);
 
 try {
   await program.parseAsync(process.argv);
