@@ -39,6 +39,10 @@ export interface Config {
    * receivers in tests and development, webhooks inside a private deployment. Empty = only public addresses.
    */
   readonly webhookAllowedNetworks: readonly string[];
+  /** App keys whose devices may register push tokens (decisions §16); `rechat` is always one of them. */
+  readonly pushApps: readonly string[];
+  /** Seconds between heartbeat comments on the live notification stream (keeps proxies from timing it out). */
+  readonly streamHeartbeatSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +81,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const publicRateWindowSeconds = parseInteger(read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900', 'PUBLIC_RATE_WINDOW_SECONDS', 1, 86_400, problems);
   const corsOrigins = parseOrigins(read('CORS_ORIGINS') ?? '', problems);
   const webhookAllowedNetworks = parseNetworks(read('WEBHOOK_ALLOWED_NETWORKS') ?? '', problems);
+  const pushApps = parsePushApps(read('PUSH_APPS') ?? '', problems);
+  const streamHeartbeatSeconds = parseInteger(read('STREAM_HEARTBEAT_SECONDS') ?? '25', 'STREAM_HEARTBEAT_SECONDS', 1, 3600, problems);
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
 
@@ -100,6 +106,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicRateWindowSeconds,
     corsOrigins,
     webhookAllowedNetworks,
+    pushApps,
+    streamHeartbeatSeconds,
     ...overrides,
   });
 }
@@ -187,6 +195,16 @@ function parseNetworks(text: string, problems: string[]): string[] {
     }
   }
   return networks;
+/** The app that is always known (decisions §16): the main app. */
+export const MAIN_PUSH_APP = 'rechat';
+const APP_KEY = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** `PUSH_APPS=brokerage-ios,brokerage-web` → the configured app keys, `rechat` first. */
+function parsePushApps(text: string, problems: string[]): string[] {
+  const apps = [MAIN_PUSH_APP];
+    if (!APP_KEY.test(item)) problems.push(`PUSH_APPS must list app keys of lower-case letters, digits, '.', '_' and '-' (at most 64): "${item}"`);
+    else if (!apps.includes(item)) apps.push(item);
+  return apps;
 }
 
 function safeHostname(url: string): string {

@@ -18,6 +18,7 @@ import { registerListingCommands } from './modules/listings/listings.commands.js
 import { registerContactCommands } from './modules/contacts/contacts.commands.js';
 import { registerMlsCommands } from './modules/listings/mls-registry.cli.js';
 import { registerMailCommands } from './mail/mail.cli.js';
+import { registerNotifyCommand } from './modules/notifications/notifications.commands.js';
 
 const program = new Command()
   .name('gable')
@@ -85,6 +86,7 @@ registerListingCommands(seedCommand, importCommand);
 registerContactCommands(importCommand);
 registerMlsCommands(adminCommand);
 registerMailCommands(program);
+registerNotifyCommand(program);
 
 try {
   await program.parseAsync(process.argv);

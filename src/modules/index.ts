@@ -17,6 +17,9 @@ import { savedSearchRoutes } from './saved-searches/saved-searches.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import { webhookLogRoutes } from './webhooks/log.routes.js';
 import { emailRoutes } from './emails/emails.routes.js';
+import { notificationRoutes } from './notifications/notifications.routes.js';
+import { tokenRoutes } from './notifications/tokens.routes.js';
+import { streamRoutes } from './notifications/stream.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -37,4 +40,7 @@ export const featureRoutes: FeatureRoutes[] = [
   webhookRoutes,
   webhookLogRoutes,
   emailRoutes,
+  notificationRoutes,
+  tokenRoutes,
+  streamRoutes,
 ];

@@ -1,6 +1,9 @@
 // Prometheus metrics, one registry per app instance (tests build many apps in one process).
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+export const PUSH_PROVIDERS = ['webpush', 'fcm', 'apns'] as const;
+export const PUSH_OUTCOMES = ['sent', 'retried', 'dead_token', 'failed', 'skipped'] as const;
+
 export class Metrics {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
@@ -23,7 +26,16 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Push deliveries (decisions §16): every provider × outcome starts at 0, so dashboards see the family at once. */
+  readonly pushes = new Counter({
+    name: 'gable_pushes_total',
+    help: 'Push notifications by provider (webpush, fcm, apns) and outcome (sent, retried, dead_token, failed, skipped)',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    for (const provider of PUSH_PROVIDERS) for (const outcome of PUSH_OUTCOMES) this.pushes.inc({ provider, outcome }, 0);
   }
 }

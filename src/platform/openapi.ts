@@ -28,6 +28,7 @@ export const API_TAGS = [
   { name: 'Saved searches', description: 'Brand-owned listing searches, run on demand and alerting linked contacts (docs/saved-searches.md).' },
   { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
   { name: 'Webhooks', description: 'Brand webhooks: signed, retried deliveries of domain events to a URL of the brand (docs/webhooks.md).' },
+  { name: 'Notifications', description: 'Your in-app notification feed, device tokens and live stream (docs/notifications.md).' },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];

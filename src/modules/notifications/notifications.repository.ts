@@ -1,0 +1,139 @@
+// All SQL of the notification feed. Functions take Kysely<DB> (or a transaction) so notify() writes inside the
+// caller's transaction.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DB } from '../../db/types.js';
+import type { NotificationsTable } from './notifications.tables.js';
+
+/** The channel of the live stream (PostgreSQL LISTEN/NOTIFY); notifications.stream.ts listens to it. */
+export const STREAM_CHANNEL = 'gable_notifications';
+
+export type NotificationRow = Selectable<NotificationsTable>;
+export type NewNotification = Omit<NotificationRow, 'id' | 'updated_at' | 'deleted_at' | 'data'> & { data: Record<string, unknown> | null };
+
+/** A notification as one recipient sees it: the shared row plus their own state of it. */
+export interface FeedRow extends NotificationRow {
+  seq: number;
+  seen_at: Date | null;
+  acked_at: Date | null;
+  delivered_at: Date | null;
+}
+
+export async function insertNotification(db: Kysely<DB>, row: NewNotification): Promise<NotificationRow> {
+  return db
+    .insertInto('notifications')
+    .values({ ...row, data: row.data === null ? null : JSON.stringify(row.data), updated_at: row.created_at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The live users among `ids` (a deleted user gets nothing). */
+export async function liveUsers(db: Kysely<DB>, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('users').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function insertRecipients(db: Kysely<DB>, notification: string, users: string[], at: Date): Promise<{ user: string; seq: number }[]> {
+  if (users.length === 0) return [];
+  return db
+    .insertInto('notification_recipients')
+    .values(users.map((user) => ({ notification, user, created_at: at })))
+    .returning(['user', 'seq'])
+    .execute();
+}
+
+/** Stream messages, delivered to listeners when (and only if) the transaction commits. */
+export interface StreamMessage {
+  /** The recipient. */
+  u: string;
+  /** A new notification and its feed position; absent when only the unseen count changed. */
+  n?: string;
+  s?: number;
+}
+
+export async function announce(db: Kysely<DB>, messages: StreamMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  const payloads = messages.map((m) => JSON.stringify(m));
+  await sql`select pg_notify(${STREAM_CHANNEL}, p) from unnest(${payloads}::text[]) as p`.execute(db);
+}
+
+function feedQuery(db: Kysely<DB>, user: string) {
+  return db
+    .selectFrom('notification_recipients as r')
+    .innerJoin('notifications as n', 'n.id', 'r.notification')
+    .selectAll('n')
+    .select(['r.seq', 'r.seen_at', 'r.acked_at', 'r.delivered_at'])
+    .where('r.user', '=', user)
+    .where('r.deleted_at', 'is', null)
+    .where('n.deleted_at', 'is', null);
+}
+
+export async function listFeed(db: Kysely<DB>, user: string, start: number, limit: number): Promise<FeedRow[]> {
+  return feedQuery(db, user).orderBy('r.seq', 'desc').offset(start).limit(limit).execute();
+}
+
+/** The recipient's feed after a position, oldest first (stream resumption). */
+export async function feedAfter(db: Kysely<DB>, user: string, seq: number, limit: number): Promise<FeedRow[]> {
+  return feedQuery(db, user).where('r.seq', '>', seq).orderBy('r.seq', 'asc').limit(limit).execute();
+}
+
+/** The recipient's newest feed position (0 for an empty feed). */
+export async function latestSeq(db: Kysely<DB>, user: string): Promise<number> {
+  const row = await db.selectFrom('notification_recipients').select((eb) => eb.fn.max('seq').as('seq')).where('user', '=', user).executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+export async function findFeedRow(db: Kysely<DB>, user: string, id: string): Promise<FeedRow | undefined> {
+  return feedQuery(db, user).where('n.id', '=', id).executeTakeFirst();
+}
+
+/** The recipient's total and unseen counts, over the whole feed. */
+export async function feedCounts(db: Kysely<DB>, user: string): Promise<{ total: number; unseen: number }> {
+  const row = await db
+    .selectFrom('notification_recipients as r')
+    .innerJoin('notifications as n', 'n.id', 'r.notification')
+    .select((eb) => [eb.fn.countAll<number>().as('total'), sql<number>`count(*) filter (where r.seen_at is null)`.as('unseen')])
+    .where('r.user', '=', user)
+    .where('r.deleted_at', 'is', null)
+    .where('n.deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), unseen: Number(row.unseen) };
+}
+
+export async function unseenCount(db: Kysely<DB>, user: string): Promise<number> {
+  return (await feedCounts(db, user)).unseen;
+}
+
+/** Marks one notification (or, with `id` null, every unseen one) seen; `ack` also acknowledges it. Answers rows changed. */
+export async function markSeen(db: Kysely<DB>, user: string, id: string | null, at: Date, ack: boolean): Promise<number> {
+  let query = db
+    .updateTable('notification_recipients')
+    .set({ seen_at: sql<Date>`coalesce(seen_at, ${at})`, ...(ack ? { acked_at: sql<Date>`coalesce(acked_at, ${at})` } : {}) })
+    .where('user', '=', user)
+    .where('deleted_at', 'is', null);
+  query = id === null ? query.where('seen_at', 'is', null) : query.where('notification', '=', id);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Locks and returns which of `ids` are in the recipient's live feed. */
+export async function ownedIds(db: Kysely<DB>, user: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('notification_recipients')
+    .select('notification')
+    .where('user', '=', user)
+    .where('notification', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .execute();
+  return rows.map((r) => r.notification);
+}
+
+/** Removes notifications from the recipient's feed (theirs only: other recipients keep theirs). */
+export async function deleteFromFeed(db: Kysely<DB>, user: string, ids: string[] | null, at: Date): Promise<number> {
+  let query = db.updateTable('notification_recipients').set({ deleted_at: at }).where('user', '=', user).where('deleted_at', 'is', null);
+  if (ids !== null) query = query.where('notification', 'in', ids);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,140 @@
+// /notifications: the caller's feed (spec §4.8, decisions §10; docs/notifications.md). Wiring only.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
+import { userIdOf } from '../../platform/auth.js';
+import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
+import type { FeatureRoutes } from '../index.js';
+import { DeleteNotificationsBody, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, FeedQuery, MAX_DELETE_IDS, NotificationParams, NotificationRecord } from './notifications.schemas.js';
+import { deleteNotifications, getNotification, listFeed, markSeen } from './notifications.service.js';
+
+const TAGS = ['Notifications'];
+const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
+const NO_CONTENT = { 204: Type.Null({ description: 'Done' }) };
+
+/** `DELETE /notifications` may come without a body (delete all): validate it as `{}`. */
+async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * `/notifications/seen`, `/notifications/tokens` and `/notifications/stream` are paths of their own, which the
+ * router would otherwise hand to `/notifications/:id` as a malformed id (400): another method there answers 405
+ * with `Allow`, as on every other path (platform/error-handler.ts).
+ */
+function staticSiblings(app: FastifyInstance) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const id = (request.params as { id?: unknown }).id;
+    if (typeof id !== 'string' || !/^[a-z]+$/.test(id)) return;
+    const url = `/notifications/${id}`;
+    const allowed = METHODS.filter((method) => app.hasRoute({ method, url }));
+    if (allowed.length === 0) return;
+    throw new AppError('MethodNotAllowed', `${request.method} is not allowed on ${url}`, undefined, { allow: allowed.join(', ') });
+  };
+}
+
+export const notificationRoutes: FeatureRoutes = async (app, { deps }) => {
+  const staticPath = staticSiblings(app);
+  app.get(
+    '/notifications',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Your notifications, newest first',
+        description: `\`start\`/\`limit\` (default ${FEED_DEFAULT_LIMIT}, at most ${FEED_MAX_LIMIT}). \`info.new\` is your unseen count over the whole feed, not the page; \`info.total\` counts the whole feed.`,
+        querystring: FeedQuery,
+        response: { 200: ListEnvelope(NotificationRecord, { new: Type.Integer({ description: 'Unseen notifications, all pages' }) }), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const { records, total, unseen } = await listFeed(deps, userIdOf(request), request.query);
+      return okList(records, total, { new: unseen });
+    },
+  );
+
+  app.patch(
+    '/notifications/seen',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Mark all your notifications seen',
+        description: 'Every unseen notification becomes seen (`info.new` becomes 0); none is acknowledged by this.',
+        response: { ...NO_CONTENT, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await markSeen(deps, userIdOf(request), null);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/notifications/:id',
+    {
+      preValidation: staticPath,
+      schema: {
+        tags: TAGS,
+        summary: 'One of your notifications',
+        description: 'Another user’s notification, or one you deleted, answers 404.',
+        params: NotificationParams,
+        response: { 200: Envelope(NotificationRecord), ...ERRORS },
+      },
+    },
+    async (request) => ok(await getNotification(deps, userIdOf(request), request.params.id)),
+  );
+
+  app.patch(
+    '/notifications/:id/seen',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Mark one notification seen',
+        description: 'Sets `seen_at` and `acked_at` (you acted on this one). Not yours → 404.',
+        params: NotificationParams,
+        response: { ...NO_CONTENT, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await markSeen(deps, userIdOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/notifications/:id',
+    {
+      preValidation: staticPath,
+      schema: {
+        tags: TAGS,
+        summary: 'Delete a notification from your feed',
+        description: 'Only from your feed: other recipients keep theirs. Not yours → 404.',
+        params: NotificationParams,
+        response: { ...NO_CONTENT, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await deleteNotifications(deps, userIdOf(request), [request.params.id]);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/notifications',
+    {
+      preValidation: emptyBodyAsObject,
+      schema: {
+        tags: TAGS,
+        summary: 'Delete notifications from your feed',
+        description: `Body \`{notifications: [ids]}\` (up to ${MAX_DELETE_IDS}; all or nothing: 404 if one is not yours), or no body to empty your feed.`,
+        body: DeleteNotificationsBody,
+        response: { ...NO_CONTENT, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      await deleteNotifications(deps, userIdOf(request), request.body.notifications ?? null);
+      return reply.code(204).send(null);
+    },
+  );
+};

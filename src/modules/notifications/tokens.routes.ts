@@ -1,0 +1,65 @@
+// Device-token registration (spec §4.8, decisions §10, §13; docs/notifications.md). Wiring only.
+import { userIdOf } from '../../platform/auth.js';
+import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
+import type { FeatureRoutes } from '../index.js';
+import { UserRecord } from '../users/users.schemas.js';
+import { AppTokenParams, RegisterTokenBody, TokenParams } from './tokens.schemas.js';
+import { registerToken, unregisterToken } from './tokens.service.js';
+
+const TAGS = ['Notifications'];
+const RESPONSES = { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) };
+const SUCCESSOR = '/notifications/tokens/:app/:id';
+/** The spec publishes this deprecation without a date; this is ours (docs/notifications.md). */
+const DEPRECATED_ON = '2026-01-01';
+
+export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
+  // Both paths are in use by existing clients (decisions §10): one handler, two route table entries.
+  for (const url of ['/notifications/tokens', '/notification/tokens']) {
+    app.post(
+      url,
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Register a device for push',
+          description:
+            'Answers your user record. A token is unique per (app, channel): registering one that another user had moves it to you. ' +
+            '`app` must be a configured app key (400 names the known ones); `provider` is inferred when absent; a channel its provider could not accept is a 400. ' +
+            (url === '/notification/tokens' ? 'Same as POST /notifications/tokens.' : 'Also at POST /notification/tokens.'),
+          body: RegisterTokenBody,
+          response: RESPONSES,
+        },
+      },
+      async (request) => ok(await registerToken(deps, userIdOf(request), request.body)),
+    );
+  }
+
+  app.delete(
+    '/notifications/tokens/:app/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Unregister a device',
+        description: '`id` is the device_id given at registration, or the channel itself. Answers your user record; a device that is not yours answers 404.',
+        params: AppTokenParams,
+        response: RESPONSES,
+      },
+    },
+    async (request) => ok(await unregisterToken(deps, userIdOf(request), request.params.app, request.params.id)),
+  );
+
+  app.delete(
+    '/notifications/tokens/:id',
+    {
+      config: { deprecated: { date: DEPRECATED_ON, successor: SUCCESSOR } },
+      schema: {
+        tags: TAGS,
+        summary: 'Unregister a device in every app (deprecated)',
+        description: `Deprecated: use DELETE ${SUCCESSOR}. Answers with \`Deprecation\` and \`Link: <${SUCCESSOR}>; rel="successor-version"\`. Removes the device from every app.`,
+        params: TokenParams,
+        response: RESPONSES,
+        deprecated: true,
+      },
+    },
+    async (request) => ok(await unregisterToken(deps, userIdOf(request), null, request.params.id)),
+  );
+};

@@ -1,0 +1,35 @@
+// Device tokens (spec §4.8, decisions §10, §16). An `app` key names one client application build (the main app
+// `rechat`, or a brokerage's own app) configured on the server with PUSH_APPS: it decides which provider
+// credentials (APNs topic, FCM project, VAPID keys) push to the device. A token is unique per (app, channel):
+// registering a device that another user registered moves it to the caller (the phone changed hands).
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { hashToken } from '../../lib/crypto.js';
+import { loadUserRecord } from '../users/users.service.js';
+import type { UserRecord } from '../users/users.schemas.js';
+import { checkChannel } from './tokens.channel.js';
+import * as repo from './tokens.repository.js';
+import type { RegisterTokenBody } from './tokens.schemas.js';
+
+function requireKnownApp(deps: Deps, app: string): void {
+  if (!deps.config.pushApps.includes(app)) throw errors.invalidField('app', `is not a known app; known apps: ${deps.config.pushApps.join(', ')}`);
+}
+
+export async function registerToken(deps: Deps, user: string, body: RegisterTokenBody): Promise<UserRecord> {
+  requireKnownApp(deps, body.app);
+  const provider = checkChannel(body.channel, body.provider);
+  await repo.upsertToken(
+    deps.db,
+    { user, app: body.app, provider, channel_hash: hashToken(body.channel), channel_encrypted: deps.secrets.encrypt(body.channel), device_id: body.device_id },
+    deps.clock.now(),
+  );
+  return loadUserRecord(deps, user);
+}
+
+/** Unregisters the caller's device (`ref` = its device_id or channel) in `app`, or in every app when null. */
+export async function unregisterToken(deps: Deps, user: string, app: string | null, ref: string): Promise<UserRecord> {
+  if (app !== null) requireKnownApp(deps, app);
+  const deleted = await repo.deleteTokens(deps.db, user, app, { deviceId: ref, channelHash: hashToken(ref) });
+  if (deleted === 0) throw errors.notFound('Device token');
+  return loadUserRecord(deps, user);
+}
