@@ -16,6 +16,7 @@ import { registerClientCommands } from './modules/auth/auth.cli.js';
 import { registerBoundaryCommands } from './modules/boundaries/boundaries.commands.js';
 import { registerListingCommands } from './modules/listings/listings.commands.js';
 import { registerContactCommands } from './modules/contacts/contacts.commands.js';
+import { registerTemplateCommands } from './modules/templates/templates.commands.js';
 import { registerMlsCommands } from './modules/listings/mls-registry.cli.js';
 
 const program = new Command()
@@ -82,6 +83,7 @@ registerClientCommands(adminCommand);
 registerBoundaryCommands(seedCommand, importCommand);
 registerListingCommands(seedCommand, importCommand);
 registerContactCommands(importCommand);
+registerTemplateCommands(seedCommand);
 registerMlsCommands(adminCommand);
 
 try {

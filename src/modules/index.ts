@@ -13,6 +13,7 @@ import { leadRoutes } from './contacts/leads.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
 import { demoLogoRoutes } from './brands/demo-logos.routes.js';
+import { templateRoutes } from './templates/templates.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -29,4 +30,5 @@ export const featureRoutes: FeatureRoutes[] = [
   contactRoutes,
   timelineRoutes,
   leadRoutes,
+  templateRoutes,
 ];

@@ -25,6 +25,9 @@ export const API_TAGS = [
   { name: 'Leads', description: 'Lead capture: posted leads, lead channels and their public capture endpoint (docs/contacts.md).' },
   { name: 'Brands', description: 'Brand profiles with their marketing palette, sub-brands and rosters (docs/existing-clients.md).' },
   { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
+  { name: 'Templates', description: 'Print and social templates, and template instances rendered from them (docs/templates.md).' },
+  { name: 'Print campaigns', description: 'A brand’s print campaigns and their stats (docs/print-campaigns.md).' },
+  { name: 'Files', description: 'Stored files behind signed, expiring URLs (docs/files.md).' },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];
