@@ -12,6 +12,9 @@ import { TASKS } from './jobs/registry.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
 import { Metrics } from './platform/metrics.js';
+import { LocalDiskStore, type FileStore } from './files/store.js';
+import { FileSigner } from './files/signing.js';
+import { join } from 'node:path';
 
 export interface Deps {
   readonly config: Config;
@@ -22,6 +25,9 @@ export interface Deps {
   readonly secrets: SecretBox;
   readonly metrics: Metrics;
   readonly log: FastifyBaseLogger;
+  /** Stored files (docs/files.md): DATA_DIR/files. */
+  readonly files: FileStore;
+  readonly fileSigner: FileSigner;
 }
 
 export interface DepsOptions {
@@ -46,6 +52,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     secrets: new SecretBox(config.secretKey),
     metrics: new Metrics(),
     log,
+    files: new LocalDiskStore(join(config.dataDir, 'files')),
+    fileSigner: new FileSigner(config.secretKey),
   };
 }
 

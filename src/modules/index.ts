@@ -14,6 +14,8 @@ import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
 import { demoLogoRoutes } from './brands/demo-logos.routes.js';
 import { templateRoutes } from './templates/templates.routes.js';
+import { fileRoutes } from '../files/files.routes.js';
+import { instanceRoutes } from './templates/instances.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -31,4 +33,6 @@ export const featureRoutes: FeatureRoutes[] = [
   timelineRoutes,
   leadRoutes,
   templateRoutes,
+  instanceRoutes,
+  fileRoutes,
 ];
