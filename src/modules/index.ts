@@ -16,6 +16,7 @@ import { demoLogoRoutes } from './brands/demo-logos.routes.js';
 import { templateRoutes } from './templates/templates.routes.js';
 import { fileRoutes } from '../files/files.routes.js';
 import { instanceRoutes } from './templates/instances.routes.js';
+import { printCampaignRoutes } from './print-campaigns/print-campaigns.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -34,5 +35,6 @@ export const featureRoutes: FeatureRoutes[] = [
   leadRoutes,
   templateRoutes,
   instanceRoutes,
+  printCampaignRoutes,
   fileRoutes,
 ];
