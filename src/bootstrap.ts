@@ -11,6 +11,7 @@ import { demoSeedStep } from './modules/users/demo-seed.first-start.js';
 import { boundariesStep } from './modules/boundaries/boundaries.loader.js';
 import { listingsStep } from './modules/listings/listings.seed.js';
 import { demoContactsStep } from './modules/contacts/contacts.demo.js';
+import { templateLibraryStep } from './modules/templates/templates.library.js';
 
 export interface FirstStartStep {
   name: string;
@@ -21,7 +22,7 @@ export interface FirstStartStep {
 }
 
 // Listings last: their synthetic agents are linked to the demo users, which must exist by then.
-export const firstStartSteps: FirstStartStep[] = [boundariesStep, demoSeedStep, demoContactsStep, listingsStep];
+export const firstStartSteps: FirstStartStep[] = [boundariesStep, demoSeedStep, demoContactsStep, listingsStep, templateLibraryStep];
 
 export async function prepareEmbedded(deps: Deps, steps: FirstStartStep[] = firstStartSteps): Promise<void> {
   if (!deps.config.embedded) return;

@@ -14,6 +14,9 @@ import { SecretBox } from './lib/crypto.js';
 import { OutboundHttp } from './lib/outbound.js';
 import { Metrics } from './platform/metrics.js';
 import { createMailTransport, type MailTransport } from './mail/transport.js';
+import { LocalDiskStore, type FileStore } from './files/store.js';
+import { FileSigner } from './files/signing.js';
+import { join } from 'node:path';
 
 export interface Deps {
   readonly config: Config;
@@ -28,6 +31,9 @@ export interface Deps {
   /** The mail transport; features reach it only through src/mail (queueMessages). */
   readonly mail: MailTransport;
   readonly log: FastifyBaseLogger;
+  /** Stored files (docs/files.md): DATA_DIR/files. */
+  readonly files: FileStore;
+  readonly fileSigner: FileSigner;
 }
 
 export interface DepsOptions {
@@ -56,6 +62,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     metrics: new Metrics(),
     mail: createMailTransport(config),
     log,
+    files: new LocalDiskStore(join(config.dataDir, 'files')),
+    fileSigner: new FileSigner(config.secretKey),
   };
 }
 

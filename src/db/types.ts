@@ -11,6 +11,7 @@ import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.js';
 import type { MailTables } from '../mail/mail.tables.js';
 import type { EmailsTables } from '../modules/emails/emails.tables.js';
 import type { NotificationsTables } from '../modules/notifications/notifications.tables.js';
+import type { PrintTables } from '../modules/templates/templates.tables.js';
 
 /** A timestamptz column: read as Date, written as Date or an SQL expression string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -229,4 +230,4 @@ export interface FirstStartStepsTable {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables & MailTables & EmailsTables & NotificationsTables;
+export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables & MailTables & EmailsTables & NotificationsTables & PrintTables;

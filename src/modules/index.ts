@@ -20,6 +20,10 @@ import { emailRoutes } from './emails/emails.routes.js';
 import { notificationRoutes } from './notifications/notifications.routes.js';
 import { tokenRoutes } from './notifications/tokens.routes.js';
 import { streamRoutes } from './notifications/stream.routes.js';
+import { templateRoutes } from './templates/templates.routes.js';
+import { fileRoutes } from '../files/files.routes.js';
+import { instanceRoutes } from './templates/instances.routes.js';
+import { printCampaignRoutes } from './print-campaigns/print-campaigns.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -43,4 +47,8 @@ export const featureRoutes: FeatureRoutes[] = [
   notificationRoutes,
   tokenRoutes,
   streamRoutes,
+  templateRoutes,
+  instanceRoutes,
+  printCampaignRoutes,
+  fileRoutes,
 ];

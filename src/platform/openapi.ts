@@ -29,6 +29,9 @@ export const API_TAGS = [
   { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
   { name: 'Webhooks', description: 'Brand webhooks: signed, retried deliveries of domain events to a URL of the brand (docs/webhooks.md).' },
   { name: 'Notifications', description: 'Your in-app notification feed, device tokens and live stream (docs/notifications.md).' },
+  { name: 'Templates', description: 'Print and social templates, and template instances rendered from them (docs/templates.md).' },
+  { name: 'Print campaigns', description: 'A brand’s print campaigns and their stats (docs/print-campaigns.md).' },
+  { name: 'Files', description: 'Stored files behind signed, expiring URLs (docs/files.md).' },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];

@@ -1,0 +1,48 @@
+// The records a template reads (docs/templates.md): the user, the brand (name, palette, logos), listings and
+// contacts named by the request. Each record is checked: a listing that does not exist, or a contact that is
+// not the brand's or that the user cannot see (CRM), is a 404, as if it did not exist.
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import type { Actor } from '../../platform/auth.js';
+import { getBrandProfile } from '../brands/profile.service.js';
+import { getContact } from '../contacts/contacts.service.js';
+import { loadListingRecords } from '../listings/listings.presenter.js';
+import { findTemplateUser } from './instances.repository.js';
+
+function paletteOf(palette: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...palette };
+  for (const [key, value] of Object.entries(palette)) out[key.replace(/-/g, '_')] = value;
+  return out;
+}
+
+export async function templateContext(deps: Deps, actor: Actor, brand: string, records: { listings: string[]; contacts: string[] }): Promise<Record<string, unknown>> {
+  const user = actor.userId ? await findTemplateUser(deps.db, actor.userId) : undefined;
+  const profile = await getBrandProfile(deps, brand, { parentRecords: false, parentIds: false, settings: true });
+  const palette = paletteOf((profile.settings?.marketing_palette ?? {}) as Record<string, unknown>);
+  const listings = await loadListingRecords(deps.db, records.listings, deps.clock.now());
+  if (listings.length !== new Set(records.listings).size) throw errors.notFound('Listing');
+  const contacts = [];
+  for (const id of records.contacts) {
+    const contact = await getContact(deps, actor, id, new Set());
+    if (contact.brand !== brand) throw errors.notFound('Contact');
+    contacts.push(contact);
+  }
+  return {
+    user: user
+      ? { ...user, display_name: [user.first_name, user.last_name].filter(Boolean).join(' ') }
+      : undefined,
+    brand: {
+      id: profile.id,
+      name: profile.name,
+      palette,
+      logo: palette.container_logo_wide,
+      inverted_logo: palette.inverted_logo_wide,
+      address: palette.address,
+      phone_number: palette.phone_number,
+    },
+    listing: listings[0],
+    listings,
+    contact: contacts[0],
+    contacts,
+  };
+}

@@ -1,0 +1,16 @@
+// `gable seed templates`: the shipped template library on any server (an embedded one gets it on first start).
+import type { Command } from 'commander';
+import { withDeps } from '../../cli/context.js';
+import { seedTemplateLibrary } from './templates.library.js';
+
+export function registerTemplateCommands(seedCmd: Command): void {
+  seedCmd
+    .command('templates')
+    .description('add the shipped print and social templates as global templates (or refresh them to this version)')
+    .action(async () => {
+      await withDeps({}, async (deps) => {
+        const count = await seedTemplateLibrary(deps);
+        console.log(`${count} library templates are in place`);
+      });
+    });
+}
