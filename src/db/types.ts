@@ -6,6 +6,7 @@ import type { BoundariesTables } from '../modules/boundaries/boundaries.tables.j
 import type { ListingsTables } from '../modules/listings/listings.tables.js';
 import type { ContactsTables } from '../modules/contacts/contacts.tables.js';
 import type { EventsTables } from '../events/events.tables.js';
+import type { DealsTables } from '../modules/deals/deals.tables.js';
 
 /** A timestamptz column: read as Date, written as Date or an SQL expression string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -224,4 +225,4 @@ export interface FirstStartStepsTable {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables;
+export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & DealsTables;

@@ -10,6 +10,7 @@ import { listingRoutes } from './listings/listings.routes.js';
 import { contactRoutes } from './contacts/contacts.routes.js';
 import { timelineRoutes } from './contacts/timeline.routes.js';
 import { leadRoutes } from './contacts/leads.routes.js';
+import { dealRoutes } from './deals/deals.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
 import { demoLogoRoutes } from './brands/demo-logos.routes.js';
@@ -29,4 +30,5 @@ export const featureRoutes: FeatureRoutes[] = [
   contactRoutes,
   timelineRoutes,
   leadRoutes,
+  dealRoutes,
 ];

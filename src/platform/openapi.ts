@@ -25,6 +25,7 @@ export const API_TAGS = [
   { name: 'Leads', description: 'Lead capture: posted leads, lead channels and their public capture endpoint (docs/contacts.md).' },
   { name: 'Brands', description: 'Brand profiles with their marketing palette, sub-brands and rosters (docs/existing-clients.md).' },
   { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
+  { name: 'Deals', description: 'Deals (transactions) with their context and roles (docs/deals.md).' },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];
