@@ -7,6 +7,7 @@ import type { ListingsTables } from '../modules/listings/listings.tables.js';
 import type { ContactsTables } from '../modules/contacts/contacts.tables.js';
 import type { EventsTables } from '../events/events.tables.js';
 import type { DealsTables } from '../modules/deals/deals.tables.js';
+import type { ShowingsTables } from '../modules/showings/showings.tables.js';
 
 /** A timestamptz column: read as Date, written as Date or an SQL expression string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -225,4 +226,4 @@ export interface FirstStartStepsTable {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & DealsTables;
+export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & DealsTables & ShowingsTables;

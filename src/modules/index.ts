@@ -11,6 +11,7 @@ import { contactRoutes } from './contacts/contacts.routes.js';
 import { timelineRoutes } from './contacts/timeline.routes.js';
 import { leadRoutes } from './contacts/leads.routes.js';
 import { dealRoutes } from './deals/deals.routes.js';
+import { showingRoutes } from './showings/showings.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
 import { demoLogoRoutes } from './brands/demo-logos.routes.js';
@@ -31,4 +32,5 @@ export const featureRoutes: FeatureRoutes[] = [
   timelineRoutes,
   leadRoutes,
   dealRoutes,
+  showingRoutes,
 ];

@@ -26,6 +26,7 @@ export const API_TAGS = [
   { name: 'Brands', description: 'Brand profiles with their marketing palette, sub-brands and rosters (docs/existing-clients.md).' },
   { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
   { name: 'Deals', description: 'Deals (transactions) with their context and roles (docs/deals.md).' },
+  { name: 'Showings', description: 'Showings of listings to contacts (docs/showings.md).' },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];
