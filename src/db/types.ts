@@ -12,6 +12,8 @@ import type { MailTables } from '../mail/mail.tables.js';
 import type { EmailsTables } from '../modules/emails/emails.tables.js';
 import type { NotificationsTables } from '../modules/notifications/notifications.tables.js';
 import type { PrintTables } from '../modules/templates/templates.tables.js';
+import type { DealsTables } from '../modules/deals/deals.tables.js';
+import type { ShowingsTables } from '../modules/showings/showings.tables.js';
 
 /** A timestamptz column: read as Date, written as Date or an SQL expression string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -230,4 +232,4 @@ export interface FirstStartStepsTable {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables & MailTables & EmailsTables & NotificationsTables & PrintTables;
+export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables & MailTables & EmailsTables & NotificationsTables & PrintTables & DealsTables & ShowingsTables;

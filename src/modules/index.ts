@@ -10,6 +10,8 @@ import { listingRoutes } from './listings/listings.routes.js';
 import { contactRoutes } from './contacts/contacts.routes.js';
 import { timelineRoutes } from './contacts/timeline.routes.js';
 import { leadRoutes } from './contacts/leads.routes.js';
+import { dealRoutes } from './deals/deals.routes.js';
+import { showingRoutes } from './showings/showings.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
 import { demoLogoRoutes } from './brands/demo-logos.routes.js';
@@ -51,4 +53,6 @@ export const featureRoutes: FeatureRoutes[] = [
   instanceRoutes,
   printCampaignRoutes,
   fileRoutes,
+  dealRoutes,
+  showingRoutes,
 ];

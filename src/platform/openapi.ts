@@ -32,6 +32,8 @@ export const API_TAGS = [
   { name: 'Templates', description: 'Print and social templates, and template instances rendered from them (docs/templates.md).' },
   { name: 'Print campaigns', description: 'A brand’s print campaigns and their stats (docs/print-campaigns.md).' },
   { name: 'Files', description: 'Stored files behind signed, expiring URLs (docs/files.md).' },
+  { name: 'Deals', description: 'Deals (transactions) with their context and roles (docs/deals.md).' },
+  { name: 'Showings', description: 'Showings of listings to contacts (docs/showings.md).' },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];

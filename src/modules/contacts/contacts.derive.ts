@@ -1,5 +1,6 @@
 // Columns computed from a contact's fields on every write (never stored stale): display_name, sort_field,
-// email_keys, next_touch, and the lexemes of full-text search. Also the text-search query of `GET /contacts?q=`.
+// email_keys, next_touch, and the lexemes of full-text search (words and the `q` query: lib/search-words.ts).
+import { foldAccents, words } from '../../lib/search-words.js';
 import { emailKey, type ContactFields } from './contacts.input.js';
 
 export const NAMELESS = 'Guest';
@@ -13,8 +14,6 @@ export function displayNameOf(c: Pick<ContactFields, 'first_name' | 'last_name' 
 export const partnerNameOf = (c: Pick<ContactFields, 'partner_first_name' | 'partner_last_name'>): string | null =>
   [c.partner_first_name, c.partner_last_name].filter(Boolean).join(' ') || null;
 
-const foldAccents = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '');
-
 /** The key of +display_name order: the display name lower-cased without accents (compared byte-wise, collate "C"), cut to fit an index entry. */
 export const sortFieldOf = (displayName: string): string => foldAccents(displayName).toLowerCase().slice(0, 300);
 
@@ -22,15 +21,6 @@ export const sortFieldOf = (displayName: string): string => foldAccents(displayN
 export function nextTouchOf(c: Pick<ContactFields, 'last_touch' | 'touch_freq'>): Date | null {
   if (!c.last_touch || !c.touch_freq) return null;
   return new Date(c.last_touch.getTime() + c.touch_freq * 86_400_000);
-}
-
-/** Letters and digits of text, lower-cased, without accents: the words of search. */
-export function words(text: string): string[] {
-  return foldAccents(text)
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0)
-    .map((w) => w.slice(0, 100));
 }
 
 /** Digits of a phone number as people type its start: with the country code and without. */
@@ -51,17 +41,4 @@ export function searchLexemes(c: ContactFields): string[] {
 
 export function emailKeysOf(c: Pick<ContactFields, 'emails'>): string[] {
   return c.emails.map(emailKey);
-}
-
-/**
- * The tsquery text of `q`: every word must match as a prefix. Text that looks like a phone number
- * ("(214) 555-01", "+1 214") is one run of digits. Words are letters and digits only, so the text needs no
- * quoting beyond the quotes around each. null when q has no words.
- */
-export function prefixQuery(q: string): string | null {
-  const trimmed = q.trim();
-  const digits = trimmed.replace(/\D/g, '');
-  const terms = /^[\d\s()+.-]+$/.test(trimmed) && digits.length >= 3 ? [digits] : words(trimmed).slice(0, 20);
-  if (terms.length === 0) return null;
-  return terms.map((t) => `'${t}':*`).join(' & ');
 }

@@ -2,7 +2,7 @@
 // GET /contacts/tags.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { prefixQuery } from './contacts.derive.js';
+import { prefixQuery } from '../../lib/search-words.js';
 import { countContacts, DENSE_MATCHES, listContacts } from './contacts.repository.js';
 import { CONTACT_ORDER_KEYS } from './contacts.schemas.js';
 import { crmUser } from './contacts.test-support.js';

@@ -8,14 +8,14 @@ import { recordEvents } from '../../events/outbox.js';
 import type { Actor } from '../../platform/auth.js';
 import { assertReach, reachFrom, requireAccess } from '../brands/access.js';
 import { findLiveBrand } from '../brands/brands.repository.js';
-import { prefixQuery } from './contacts.derive.js';
+import { prefixQuery } from '../../lib/search-words.js';
 import { applyContactInput, EMPTY_CONTACT, isCleanText, type ContactFields } from './contacts.input.js';
 import { presentContact, presentContacts } from './contacts.presenter.js';
 import * as repo from './contacts.repository.js';
 import { CONTACT_ORDER_KEYS, type ContactInput, type ContactOrderKey, type ContactRecord, type CreateContactsBody, type ListContactsQuery } from './contacts.schemas.js';
 
 /** Why a contact changed (created_for / updated_for / deleted_for). */
-export type ChangeReason = 'direct_request' | 'import_csv' | 'lead_capture' | 'demo_seed';
+export type ChangeReason = 'direct_request' | 'import_csv' | 'lead_capture' | 'demo_seed' | 'deal_closed';
 
 function throwIfInvalid(attributes: ErrorAttributes): void {
   const [field, messages] = Object.entries(attributes)[0] ?? [];
@@ -88,6 +88,20 @@ export async function updateContact(deps: Deps, actor: Actor, id: string, input:
   });
   const [record] = await presentContacts(deps.db, [row], associations);
   return record as ContactRecord;
+}
+
+/**
+ * Sets `home_anniversary` of these live contacts (a closed purchase, modules/deals) in `trx`, with their
+ * Contacts/update events. No access check: the caller decided. Contacts deleted meanwhile are skipped.
+ */
+export async function setHomeAnniversaryIn(trx: Transaction<DB>, deps: Pick<Deps, 'clock'>, ids: string[], date: string, reason: ChangeReason): Promise<void> {
+  if (ids.length === 0) return;
+  const at = deps.clock.now();
+  const updated: repo.ContactRow[] = [];
+  for (const row of await repo.findContactsForUpdate(trx, [...new Set(ids)])) {
+    updated.push(await repo.updateContact(trx, row.id, { ...repo.fieldsOf(row), home_anniversary: date }, reason, at));
+  }
+  await recordEvents(trx, contactEvents(updated, 'update'));
 }
 
 export async function deleteContacts(deps: Deps, actor: Actor, ids: string[]): Promise<void> {

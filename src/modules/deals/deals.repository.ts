@@ -1,0 +1,109 @@
+// All SQL of deals. Writers go through dealColumns() so the derived title and search lexemes change with
+// every write.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DB } from '../../db/types.js';
+import { dealLexemes, titleOf, type DealFields } from './deals.derive.js';
+import type { DealOrderKey } from './deals.schemas.js';
+import type { DealsTable } from './deals.tables.js';
+
+export const DEAL_COLUMNS = [
+  'id', 'brand', 'deal_type', 'property_type', 'title', 'title_given', 'listing', 'status', 'context', 'roles', 'created_by', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof DealsTable)[];
+
+export type DealRow = Pick<Selectable<DealsTable>, (typeof DEAL_COLUMNS)[number]>;
+
+export function fieldsOf(row: DealRow): DealFields {
+  return { deal_type: row.deal_type, property_type: row.property_type, title_given: row.title_given, listing: row.listing, status: row.status, context: row.context, roles: row.roles };
+}
+
+function dealColumns(fields: DealFields) {
+  return {
+    ...fields,
+    context: JSON.stringify(fields.context),
+    roles: JSON.stringify(fields.roles),
+    title: titleOf(fields),
+    search_tsv: sql<string>`array_to_tsvector(${dealLexemes(fields)}::text[])`,
+  };
+}
+
+export async function insertDeal(db: Kysely<DB>, brand: string, createdBy: string | null, fields: DealFields, at: Date): Promise<DealRow> {
+  return db.insertInto('deals').values({ ...dealColumns(fields), brand, created_by: createdBy, created_at: at, updated_at: at }).returning(DEAL_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export async function findDeal(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
+  let query = db.selectFrom('deals').select(DEAL_COLUMNS).where('id', '=', id).where('deleted_at', 'is', null);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function updateDeal(db: Kysely<DB>, id: string, fields: DealFields, at: Date): Promise<DealRow> {
+  return db.updateTable('deals').set({ ...dealColumns(fields), updated_at: at }).where('id', '=', id).returning(DEAL_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export async function softDeleteDeal(db: Kysely<DB>, id: string, at: Date): Promise<DealRow> {
+  return db.updateTable('deals').set({ deleted_at: at, updated_at: at }).where('id', '=', id).returning(DEAL_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export interface DealFilter {
+  brands: string[];
+  /** tsquery text (lib/search-words.ts prefixQuery). */
+  query: string | null;
+  /** null = every status. */
+  statuses: string[] | null;
+  dealType: string | null;
+}
+
+function filtered(db: Kysely<DB>, filter: DealFilter) {
+  let query = db.selectFrom('deals').where(sql<boolean>`brand = any(${filter.brands}::uuid[])`).where('deleted_at', 'is', null);
+  if (filter.query) query = query.where(sql<boolean>`search_tsv @@ ${filter.query}::tsquery`);
+  if (filter.statuses) query = query.where(sql<boolean>`status = any(${filter.statuses}::text[])`);
+  if (filter.dealType) query = query.where('deal_type', '=', filter.dealType);
+  return query;
+}
+
+/** The SQL of each `$order` key: a closed map, so a client's column name never reaches SQL. */
+const ORDER_SQL: Record<DealOrderKey, ReturnType<typeof sql.ref> | ReturnType<typeof sql>> = {
+  created_at: sql.ref('created_at'),
+  updated_at: sql.ref('updated_at'),
+  title: sql`lower(title)`,
+  status: sql.ref('status'),
+  deal_type: sql.ref('deal_type'),
+  list_price: sql`(context->>'list_price')::numeric`,
+  closing_date: sql`(context->>'closing_date')`,
+};
+
+export async function filterDeals(db: Kysely<DB>, filter: DealFilter, page: { order: DealOrderKey; descending: boolean; start: number; limit: number }): Promise<DealRow[]> {
+  const direction = sql.raw(page.descending ? 'desc nulls last' : 'asc nulls last');
+  return filtered(db, filter)
+    .select(DEAL_COLUMNS)
+    .orderBy(sql`${ORDER_SQL[page.order]} ${direction}`)
+    .orderBy('id', page.descending ? 'desc' : 'asc')
+    .offset(page.start)
+    .limit(page.limit)
+    .execute();
+}
+
+export async function countDeals(db: Kysely<DB>, filter: DealFilter): Promise<number> {
+  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function brandSummaries(db: Kysely<DB>, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('brands').select(['id', 'name', 'brand_type', 'parent']).where(sql<boolean>`id = any(${ids}::uuid[])`).execute();
+}
+
+export async function userSummaries(db: Kysely<DB>, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where(sql<boolean>`id = any(${ids}::uuid[])`).execute();
+}
+
+export async function listingSummaries(db: Kysely<DB>, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('listings').select(['id', 'mls', 'mls_number', 'status', 'price', 'full_address', 'street_address']).where(sql<boolean>`id = any(${ids}::uuid[])`).execute();
+}
+
+/** A live user, with the fields a role copies. */
+export async function findUser(db: Kysely<DB>, id: string) {
+  return db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'phone_number']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
