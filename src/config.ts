@@ -195,6 +195,8 @@ function parseNetworks(text: string, problems: string[]): string[] {
     }
   }
   return networks;
+}
+
 /** The app that is always known (decisions §16): the main app. */
 export const MAIN_PUSH_APP = 'rechat';
 const APP_KEY = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -202,8 +204,10 @@ const APP_KEY = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** `PUSH_APPS=brokerage-ios,brokerage-web` → the configured app keys, `rechat` first. */
 function parsePushApps(text: string, problems: string[]): string[] {
   const apps = [MAIN_PUSH_APP];
+  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
     if (!APP_KEY.test(item)) problems.push(`PUSH_APPS must list app keys of lower-case letters, digits, '.', '_' and '-' (at most 64): "${item}"`);
     else if (!apps.includes(item)) apps.push(item);
+  }
   return apps;
 }
 

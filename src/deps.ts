@@ -59,7 +59,6 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     secrets: new SecretBox(config.secretKey),
     metrics,
     outbound: new OutboundHttp({ allowedNetworks: config.webhookAllowedNetworks, registry: metrics.registry }),
-    metrics: new Metrics(),
     mail: createMailTransport(config),
     log,
     files: new LocalDiskStore(join(config.dataDir, 'files')),

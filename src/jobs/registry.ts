@@ -5,7 +5,15 @@ import { purgeExpiredTokensTask } from '../modules/auth/auth.tasks.js';
 import { purgeRateLimitWindowsTask } from '../platform/platform.tasks.js';
 import { deliverTask, fanOutTask, purgeAttemptsTask } from '../modules/webhooks/webhooks.tasks.js';
 
-export const TASKS: readonly TaskDefinition[] = [purgeExpiredTokensTask, purgeRateLimitWindowsTask, fanOutTask, deliverTask, purgeAttemptsTask];
 import { sendMailTask } from '../mail/mail.tasks.js';
 import { executeCampaignTask } from '../modules/emails/emails.tasks.js';
-export const TASKS: readonly TaskDefinition[] = [purgeExpiredTokensTask, purgeRateLimitWindowsTask, sendMailTask, executeCampaignTask];
+
+export const TASKS: readonly TaskDefinition[] = [
+  purgeExpiredTokensTask,
+  purgeRateLimitWindowsTask,
+  fanOutTask,
+  deliverTask,
+  purgeAttemptsTask,
+  sendMailTask,
+  executeCampaignTask,
+];
