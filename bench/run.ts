@@ -1,6 +1,6 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts] [--listings 1000000] [--contacts 100000] [--keep]
+//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals] [--listings 1000000] [--contacts 100000] [--deals 50000] [--keep]
 // `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
 // scenarios on them (1,000,000 takes a few minutes to seed).
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench
@@ -21,6 +21,7 @@ import { benchBoundaries, prepareBoundariesBench } from './boundaries.bench.js';
 import { benchListingIngestHttp } from './listings-ingest.bench.js';
 import { benchListingSearch, createListingSearchFixture } from './listing-search.bench.js';
 import { benchContacts } from './contacts.bench.js';
+import { benchDeals } from './deals.bench.js';
 import { argon2MillisecondsPerHash, benchBaseline, benchPasswordGrant, benchRefreshGrant, benchUsersSelf, createFoundationFixture, refreshTokens } from './foundation.bench.js';
 
 const { values: args } = parseArgs({
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     listings: { type: 'string', default: '1000000' },
     contacts: { type: 'string', default: '100000' },
+    deals: { type: 'string', default: '50000' },
     'search-requests': { type: 'string', default: '300' },
     // Closed-loop concurrencies of the search scenarios. On a 2-core machine the load generator, Node and
     // PostgreSQL share the cores, so c=4 measures queueing as much as a request's own cost: both are shown.
@@ -101,6 +103,11 @@ try {
     const contacts = await benchContacts(deps, gable.url, fixture, { contacts: Number(args.contacts), csvRows: 20_000, requests: Number(args['search-requests']) });
     results.push(...contacts.results);
     notes.push(...contacts.notes);
+  }
+  if (wants('deals')) {
+    const deals = await benchDeals(deps, gable.url, fixture, { deals: Number(args.deals), requests: Number(args['search-requests']), concurrencies: searchConcurrencies });
+    results.push(...deals.results);
+    notes.push(...deals.notes);
   }
   printTable(results, baseline);
   for (const note of notes) console.log(note);

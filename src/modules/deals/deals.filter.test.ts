@@ -85,6 +85,15 @@ describe('POST /deals/filter', () => {
   });
 });
 
+describe('the filter path', () => {
+  it('answers 405 with Allow: POST to GET, not a 400 of GET /deals/:id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/deals/filter', headers: broker.bare });
+    expect(res.statusCode).toBe(405);
+    expect(res.json()).toMatchObject({ http: 405, code: 'MethodNotAllowed' });
+    expect(res.headers.allow).toBe('POST');
+  });
+});
+
 describe('GET /deals (deprecated)', () => {
   it('lists the brand’s deals with the Deprecation and Link headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/deals?limit=2', headers: broker.headers });
