@@ -33,6 +33,10 @@ export interface Config {
   readonly publicRateWindowSeconds: number;
   /** Browser origins allowed to call the API (CORS, decisions §19), besides https on every brand host name. */
   readonly corsOrigins: readonly string[];
+  /** Chromium for rendering template instances (CHROMIUM_PATH; default /usr/bin/chromium when installed; `none` = off). */
+  readonly chromiumPath: string | null;
+  /** Longest a render may take before it is abandoned (and retried once). */
+  readonly renderTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -70,6 +74,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
   const publicRateWindowSeconds = parseInteger(read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900', 'PUBLIC_RATE_WINDOW_SECONDS', 1, 86_400, problems);
   const corsOrigins = parseOrigins(read('CORS_ORIGINS') ?? '', problems);
+  const chromiumSetting = read('CHROMIUM_PATH');
+  const chromiumPath = chromiumSetting === 'none' ? null : (chromiumSetting ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null));
+  if (chromiumSetting && chromiumSetting !== 'none' && !existsSync(chromiumSetting)) problems.push(`CHROMIUM_PATH ${chromiumSetting} does not exist (or set it to none)`);
+  const renderTimeoutMs = parseInteger(read('RENDER_TIMEOUT_MS') ?? '30000', 'RENDER_TIMEOUT_MS', 1000, 600_000, problems);
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
 
@@ -92,6 +100,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicRateLimit,
     publicRateWindowSeconds,
     corsOrigins,
+    chromiumPath,
+    renderTimeoutMs,
     ...overrides,
   });
 }

@@ -15,6 +15,8 @@ import { Metrics } from './platform/metrics.js';
 import { LocalDiskStore, type FileStore } from './files/store.js';
 import { FileSigner } from './files/signing.js';
 import { join } from 'node:path';
+import { Renderer } from './render/renderer.js';
+import { ownResponse } from './render/own-files.js';
 
 export interface Deps {
   readonly config: Config;
@@ -28,6 +30,8 @@ export interface Deps {
   /** Stored files (docs/files.md): DATA_DIR/files. */
   readonly files: FileStore;
   readonly fileSigner: FileSigner;
+  /** Chromium renderer of template instances; null when no browser is configured (docs/templates.md). */
+  readonly renderer: Renderer | null;
 }
 
 export interface DepsOptions {
@@ -43,7 +47,12 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const log = options.log ?? (pino({ level: config.logLevel }) as FastifyBaseLogger);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.pglite ? { pglite: options.pglite } : {}) });
   const queue = new JobQueue(database.pool, log, { workers: options.workers ?? false });
-  return {
+  // The renderer answers a page's requests for this server's files in-process, through the deps it belongs to.
+  const holder: { deps?: Deps } = {};
+  const renderer = config.chromiumPath
+    ? new Renderer({ executablePath: config.chromiumPath, timeoutMs: config.renderTimeoutMs, ownOrigin: config.baseUrl, fetchOwn: (path) => ownResponse(holder.deps as Deps, path) })
+    : null;
+  const deps: Deps = {
     config,
     database,
     db: database.db,
@@ -54,7 +63,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     log,
     files: new LocalDiskStore(join(config.dataDir, 'files')),
     fileSigner: new FileSigner(config.secretKey),
+    renderer,
   };
+  holder.deps = deps;
+  return deps;
 }
 
 /** Starts the job queue (and its workers when the deps were built with `workers: true`). */
@@ -64,5 +76,6 @@ export async function startJobs(deps: Deps): Promise<void> {
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.queue.stop();
+  await deps.renderer?.close();
   await deps.database.close();
 }

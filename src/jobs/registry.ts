@@ -3,5 +3,6 @@
 import type { TaskDefinition } from './task.js';
 import { purgeExpiredTokensTask } from '../modules/auth/auth.tasks.js';
 import { purgeRateLimitWindowsTask } from '../platform/platform.tasks.js';
+import { renderInstanceTask } from '../modules/templates/instances.tasks.js';
 
-export const TASKS: readonly TaskDefinition[] = [purgeExpiredTokensTask, purgeRateLimitWindowsTask];
+export const TASKS: readonly TaskDefinition[] = [purgeExpiredTokensTask, purgeRateLimitWindowsTask, renderInstanceTask];
