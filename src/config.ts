@@ -43,6 +43,10 @@ export interface Config {
   readonly pushApps: readonly string[];
   /** Seconds between heartbeat comments on the live notification stream (keeps proxies from timing it out). */
   readonly streamHeartbeatSeconds: number;
+  /** Chromium for rendering template instances (CHROMIUM_PATH; default /usr/bin/chromium when installed; `none` = off). */
+  readonly chromiumPath: string | null;
+  /** Longest a render may take before it is abandoned (and retried once). */
+  readonly renderTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -83,6 +87,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const webhookAllowedNetworks = parseNetworks(read('WEBHOOK_ALLOWED_NETWORKS') ?? '', problems);
   const pushApps = parsePushApps(read('PUSH_APPS') ?? '', problems);
   const streamHeartbeatSeconds = parseInteger(read('STREAM_HEARTBEAT_SECONDS') ?? '25', 'STREAM_HEARTBEAT_SECONDS', 1, 3600, problems);
+  const chromiumSetting = read('CHROMIUM_PATH');
+  const chromiumPath = chromiumSetting === 'none' ? null : (chromiumSetting ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null));
+  if (chromiumSetting && chromiumSetting !== 'none' && !existsSync(chromiumSetting)) problems.push(`CHROMIUM_PATH ${chromiumSetting} does not exist (or set it to none)`);
+  const renderTimeoutMs = parseInteger(read('RENDER_TIMEOUT_MS') ?? '30000', 'RENDER_TIMEOUT_MS', 1000, 600_000, problems);
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
 
@@ -108,6 +116,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookAllowedNetworks,
     pushApps,
     streamHeartbeatSeconds,
+    chromiumPath,
+    renderTimeoutMs,
     ...overrides,
   });
 }

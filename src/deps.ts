@@ -17,6 +17,8 @@ import { createMailTransport, type MailTransport } from './mail/transport.js';
 import { LocalDiskStore, type FileStore } from './files/store.js';
 import { FileSigner } from './files/signing.js';
 import { join } from 'node:path';
+import { Renderer } from './render/renderer.js';
+import { ownResponse } from './render/own-files.js';
 
 export interface Deps {
   readonly config: Config;
@@ -34,6 +36,8 @@ export interface Deps {
   /** Stored files (docs/files.md): DATA_DIR/files. */
   readonly files: FileStore;
   readonly fileSigner: FileSigner;
+  /** Chromium renderer of template instances; null when no browser is configured (docs/templates.md). */
+  readonly renderer: Renderer | null;
 }
 
 export interface DepsOptions {
@@ -50,7 +54,12 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.pglite ? { pglite: options.pglite } : {}) });
   const queue = new JobQueue(database.pool, log, { workers: options.workers ?? false });
   const metrics = new Metrics();
-  return {
+  // The renderer answers a page's requests for this server's files in-process, through the deps it belongs to.
+  const holder: { deps?: Deps } = {};
+  const renderer = config.chromiumPath
+    ? new Renderer({ executablePath: config.chromiumPath, timeoutMs: config.renderTimeoutMs, ownOrigin: config.baseUrl, fetchOwn: (path) => ownResponse(holder.deps as Deps, path) })
+    : null;
+  const deps: Deps = {
     config,
     database,
     db: database.db,
@@ -63,7 +72,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     log,
     files: new LocalDiskStore(join(config.dataDir, 'files')),
     fileSigner: new FileSigner(config.secretKey),
+    renderer,
   };
+  holder.deps = deps;
+  return deps;
 }
 
 /** Starts the job queue (and its workers when the deps were built with `workers: true`). */
@@ -74,5 +86,6 @@ export async function startJobs(deps: Deps): Promise<void> {
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.queue.stop();
   deps.mail.close();
+  await deps.renderer?.close();
   await deps.database.close();
 }

@@ -4,9 +4,9 @@ import type { TaskDefinition } from './task.js';
 import { purgeExpiredTokensTask } from '../modules/auth/auth.tasks.js';
 import { purgeRateLimitWindowsTask } from '../platform/platform.tasks.js';
 import { deliverTask, fanOutTask, purgeAttemptsTask } from '../modules/webhooks/webhooks.tasks.js';
-
 import { sendMailTask } from '../mail/mail.tasks.js';
 import { executeCampaignTask } from '../modules/emails/emails.tasks.js';
+import { renderInstanceTask } from '../modules/templates/instances.tasks.js';
 
 export const TASKS: readonly TaskDefinition[] = [
   purgeExpiredTokensTask,
@@ -16,4 +16,5 @@ export const TASKS: readonly TaskDefinition[] = [
   purgeAttemptsTask,
   sendMailTask,
   executeCampaignTask,
+  renderInstanceTask,
 ];

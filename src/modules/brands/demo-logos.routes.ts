@@ -14,7 +14,8 @@ const square = (fill: string, text: string) =>
   `<path d="M60 130 L120 72 L180 130 Z M78 130 V176 H162 V130" fill="none" stroke="${text}" stroke-width="10" stroke-linejoin="round"/>` +
   `<text x="120" y="218" text-anchor="middle" font-family="Georgia, serif" font-size="30" fill="${text}">DR</text></svg>`;
 
-const LOGOS: Record<string, string> = {
+/** Exported for the renderer, which answers a page’s requests for them in-process (src/render/own-files.ts). */
+export const DEMO_LOGOS: Record<string, string> = {
   wide: wide('#ffffff', BLUE),
   square: square('#ffffff', BLUE),
   'inverted-wide': wide(BLUE, '#ffffff'),
@@ -29,7 +30,7 @@ export const demoLogoRoutes: FeatureRoutes = async (app) => {
       schema: { hide: true, params: Type.Object({ name: Type.String({ maxLength: 40, pattern: '^[a-z-]+\\.svg$' }) }) },
     },
     async (request, reply) => {
-      const svg = LOGOS[request.params.name.replace(/\.svg$/, '')];
+      const svg = DEMO_LOGOS[request.params.name.replace(/\.svg$/, '')];
       if (!svg) throw errors.notFound('Logo');
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
     },

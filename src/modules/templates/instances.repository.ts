@@ -57,3 +57,8 @@ export async function findTemplateUser(db: Kysely<DB>, id: string) {
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
+
+/** The rendered artefact replaces the HTML file as the instance's file. */
+export async function setRendered(db: Kysely<DB>, id: string, file: string, note: string | null, at: Date): Promise<void> {
+  await db.updateTable('template_instances').set({ file, render_status: 'rendered', render_note: note, updated_at: at }).where('id', '=', id).execute();
+}

@@ -15,9 +15,9 @@ import { templateContext } from './template-context.js';
 import { renderTemplate } from './template-language.js';
 import { findTemplate } from './templates.repository.js';
 import { presentTemplate, visibleTemplate } from './templates.service.js';
+import { NO_RENDERER_NOTE, renderInstanceTask } from './instances.tasks.js';
+import { canRender } from '../../render/renderer.js';
 
-/** Until the renderer exists on a server, an instance's file is its HTML (docs/templates.md). */
-export const NO_RENDERER_NOTE = 'No renderer is available on this server: the file is the instance’s HTML and there is no preview';
 
 export async function presentInstances(deps: Deps, rows: repo.InstanceRow[], associations: Set<string>): Promise<InstanceRecord[]> {
   const files = new Map((await findFiles(deps.db, rows.flatMap((r) => (r.file ? [r.file] : [])))).map((f) => [f.id, f]));
@@ -75,9 +75,11 @@ export async function createInstance(deps: Deps, actor: Actor, brand: string, te
   }
   if (html.includes('\u0000')) throw errors.invalidField('html', 'must be text without the NUL character');
   const clean = sanitizeHtml(html, { ownOrigin: deps.config.baseUrl });
+  // With a browser, the render job replaces the HTML file by the medium's artefact (pending until it has run).
+  const renders = deps.renderer !== null && canRender(template.medium);
   const row = await deps.db.transaction().execute(async (trx) => {
     const file = await storeFile(deps, trx, { brand, name: fileNameOf(template.name), mime: 'text/html', bytes: Buffer.from(clean), createdBy: actor.userId });
-    return repo.insertInstance(
+    const inserted = await repo.insertInstance(
       trx,
       {
         template: template.id,
@@ -88,12 +90,14 @@ export async function createInstance(deps: Deps, actor: Actor, brand: string, te
         listings,
         contacts,
         unknown_variables: unknown,
-        render_status: 'html_only',
-        render_note: NO_RENDERER_NOTE,
+        render_status: renders ? 'pending' : 'html_only',
+        render_note: renders ? null : deps.renderer ? `Medium ${template.medium} has no print or image size: the file is the instance’s HTML` : NO_RENDERER_NOTE,
         created_by: actor.userId as string,
       },
       deps.clock.now(),
     );
+    if (renders) await deps.queue.enqueue(trx, renderInstanceTask, { instance: inserted.id });
+    return inserted;
   });
   const [record] = await presentInstances(deps, [row], associations);
   return record as InstanceRecord;

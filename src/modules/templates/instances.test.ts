@@ -7,7 +7,8 @@ import { clientHeaders, sampleListing } from '../listings/listings.test-support.
 import { seedTemplateLibrary } from './templates.library.js';
 import { marketer } from './templates.test-support.js';
 
-const t = useTestApp({ now: new Date('2026-11-24T10:00:00Z') });
+// No browser here (CHROMIUM_PATH=none): instances keep their HTML file; rendering is proven in test/browser/render.test.ts.
+const t = useTestApp({ now: new Date('2026-11-24T10:00:00Z'), env: { CHROMIUM_PATH: 'none' } });
 let brand: string;
 let agent: Awaited<ReturnType<typeof marketer>>;
 let colleague: Awaited<ReturnType<typeof marketer>>;
@@ -51,6 +52,7 @@ describe('POST /templates/:id/instances', () => {
     expect(instance.html).not.toContain('{{');
     expect(instance.unknown_variables).toEqual(expect.arrayContaining(['user.phone_number']));
     expect(instance.file).toMatchObject({ type: 'file', mime: 'text/html', public: false, preview_url: null, created_by: agent.user });
+    expect(instance.render_note).toContain('No renderer is available');
     const url = new URL(instance.file.url);
     const download = await t.app.inject({ url: url.pathname + url.search });
     expect(download.statusCode).toBe(200);

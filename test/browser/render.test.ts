@@ -1,0 +1,112 @@
+// The renderer with Debian's Chromium (decisions §18): PDF page size (trim + bleed) and page count, PNG preview and
+// social PNG pixel sizes, files reachable through their signed URLs, network requests refused, the time limit.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/app.js';
+import { createBrand } from '../helpers/factories.js';
+import { clientHeaders, sampleListing } from '../../src/modules/listings/listings.test-support.js';
+import { renderInstance } from '../../src/modules/templates/instances.tasks.js';
+import { seedTemplateLibrary } from '../../src/modules/templates/templates.library.js';
+import { marketer } from '../../src/modules/templates/templates.test-support.js';
+import { Renderer, RenderTimeoutError } from '../../src/render/renderer.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const t = useTestApp({ env: { CHROMIUM_PATH: CHROMIUM } });
+let agent: Awaited<ReturnType<typeof marketer>>;
+let listing: string;
+const templates: Record<string, string> = {};
+
+/** Width and height from a PNG's IHDR chunk. */
+const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
+const download = async (url: string) => {
+  const res = await t.app.inject({ url: new URL(url).pathname + new URL(url).search });
+  expect(res.statusCode).toBe(200);
+  return { bytes: res.rawPayload, type: res.headers['content-type'] };
+};
+
+beforeAll(async () => {
+  await seedTemplateLibrary(t.deps);
+  agent = await marketer(t.deps, { brand: (await createBrand(t.deps)).id });
+  await t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: await clientHeaders(t.deps), payload: [sampleListing('R-1')] });
+  listing = (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'R-1').executeTakeFirstOrThrow()).id;
+  for (const tpl of (await t.app.inject({ url: '/templates?limit=100', headers: agent.headers })).json().data) templates[tpl.medium] = tpl.id;
+});
+
+async function renderedInstance(medium: string) {
+  const created = await t.app.inject({ method: 'POST', url: `/templates/${templates[medium]}/instances`, headers: agent.headers, payload: { listings: [listing] } });
+  expect(created.statusCode, created.body).toBe(200);
+  expect(created.json().data.render_status).toBe('pending');
+  await renderInstance(t.deps, created.json().data.id); // what the job runs
+  const res = await t.app.inject({ url: `/templates/instances/${created.json().data.id}`, headers: agent.bare });
+  return res.json().data;
+}
+
+describe('rendering template instances', () => {
+  it('a postcard becomes a one-page PDF of 6.25 × 4.25 in (6 × 4 + bleed) with a PNG preview', async () => {
+    const instance = await renderedInstance('PostCard');
+    expect(instance).toMatchObject({ render_status: 'rendered', file: { mime: 'application/pdf' } });
+    const pdf = await download(instance.file.url);
+    expect(pdf.type).toBe('application/pdf');
+    const doc = await PDFDocument.load(pdf.bytes);
+    expect(doc.getPageCount()).toBe(1);
+    const { width, height } = doc.getPage(0).getSize();
+    expect(Math.round(width)).toBe(450); // 6.25 in × 72 pt
+    expect(Math.round(height)).toBe(306); // 4.25 in × 72 pt
+    const preview = await download(instance.file.preview_url);
+    expect(preview.type).toBe('image/png');
+    expect(pngSize(preview.bytes)).toEqual({ width: 600, height: 408 }); // at 96 px per inch
+  });
+
+  it('an Instagram story becomes a 1080 × 1920 PNG', async () => {
+    const instance = await renderedInstance('InstagramStory');
+    expect(instance.file.mime).toBe('image/png');
+    expect(pngSize((await download(instance.file.url)).bytes)).toEqual({ width: 1080, height: 1920 });
+  });
+
+  it('rendering again changes nothing (idempotent job)', async () => {
+    const instance = await renderedInstance('BusinessCard');
+    await renderInstance(t.deps, instance.id);
+    const again = (await t.app.inject({ url: `/templates/instances/${instance.id}`, headers: agent.bare })).json().data;
+    expect(again.file.id).toBe(instance.file.id);
+  });
+});
+
+describe('the renderer’s network', () => {
+  let server: Server;
+  let hits = 0;
+  let origin: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      hits++;
+      res.end('secret');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('a page that tries to fetch a private URL gets nothing', async () => {
+    const html = `<html><head><link rel="stylesheet" href="${origin}/style.css"><style>body { background: url(${origin}/bg.png) }</style></head><body><img src="${origin}/metadata"><iframe src="${origin}/frame"></iframe><img src="https://example.com/x.png"></body></html>`;
+    const rendered = await t.deps.renderer!.render(html, 'PostCard');
+    expect(hits).toBe(0);
+    expect(rendered.blocked).toEqual(expect.arrayContaining([`${origin}/metadata`, 'https://example.com/x.png']));
+  });
+
+  it('a render that takes too long is abandoned with a timeout error', async () => {
+    const slow = new Renderer({ executablePath: CHROMIUM, timeoutMs: 1500, ownOrigin: 'http://gable.test', fetchOwn: () => new Promise(() => undefined) });
+    try {
+      await expect(slow.render('<img src="http://gable.test/files/slow">', 'PostCard')).rejects.toBeInstanceOf(RenderTimeoutError);
+      // Through the job: the instance records the failure (and the job is retried once by the queue).
+      const created = await t.app.inject({ method: 'POST', url: `/templates/${templates.Flyer}/instances`, headers: agent.headers, payload: { html: '<img src="http://gable.test/files/slow">' } });
+      const id = created.json().data.id as string;
+      await expect(renderInstance({ ...t.deps, renderer: slow }, id)).rejects.toBeInstanceOf(RenderTimeoutError);
+      const failed = (await t.app.inject({ url: `/templates/instances/${id}`, headers: agent.bare })).json().data;
+      expect(failed).toMatchObject({ render_status: 'failed', file: { mime: 'text/html' } });
+      expect(failed.render_note).toContain('took longer than 1500 ms');
+    } finally {
+      await slow.close();
+    }
+  });
+});
