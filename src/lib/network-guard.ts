@@ -1,6 +1,6 @@
 // The SSRF guard's address rules: which resolved addresses the server may connect to. Deny by default: only
 // public unicast IPv4 and global unicast IPv6 (2000::/3) pass, unless an operator opens a range with
-// WEBHOOK_ALLOWED_NETWORKS. Address classes come from ipaddr.js (docs/adr/0008-webhooks-ipaddr-standardwebhooks.md).
+// WEBHOOK_ALLOWED_NETWORKS. Address classes come from ipaddr.js (docs/adr/0010-webhooks-ipaddr-standardwebhooks.md).
 import ipaddr from 'ipaddr.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;

@@ -2,7 +2,7 @@
 // browser on the server renders, so it may style itself (<style>, style="…") but may not run anything (no
 // scripts, no event handlers, no frames, objects or forms), may not load fonts except from the allow-listed font
 // hosts, and may not name file: URLs or private addresses (url-policy.ts). The work is done by sanitize-html (an
-// allow-list of tags and attributes, ADR 0008-print-sanitize-html); CSS, which it passes through untouched, is
+// allow-list of tags and attributes, ADR 0011-print-sanitize-html); CSS, which it passes through untouched, is
 // cleaned here. Template-language markup (`{{ … }}`, `{% … %}`) is set aside before cleaning and put back after,
 // so that the cleaner neither mangles it nor lets it hide anything: what it produces is cleaned again after
 // rendering (sanitizeHtml without `template`).

@@ -1,4 +1,4 @@
-// The template language (docs/templates.md): Liquid (liquidjs, ADR 0008-print-liquidjs), made safe for text
+// The template language (docs/templates.md): Liquid (liquidjs, ADR 0012-print-liquidjs), made safe for text
 // that brands write. Every output is HTML-escaped (`raw` escapes too), there is no file system (include, render
 // and layout find nothing), objects expose only their own properties, and parsing and rendering are bounded in
 // time and memory. A variable the records do not have renders empty and is reported.

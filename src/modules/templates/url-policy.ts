@@ -5,6 +5,10 @@
 // template, a URL that is a template expression (`{{ listing.cover_image_url }}`): it is checked again after
 // rendering, when the value is known. Fonts (stylesheets, @font-face, @import) come only from FONT_HOSTS.
 import ipaddr from 'ipaddr.js';
+import { NetworkPolicy } from '../../lib/network-guard.js';
+
+/** The SSRF guard's address rule (lib/network-guard.ts), with no range opened: a template names public hosts only. */
+const ADDRESSES = new NetworkPolicy();
 
 /** Hosts fonts may be loaded from: Google Fonts' CSS and font files. */
 export const FONT_HOSTS: readonly string[] = ['fonts.googleapis.com', 'fonts.gstatic.com'];
@@ -15,7 +19,7 @@ const PRIVATE_SUFFIXES = ['.localhost', '.local', '.internal', '.intranet', '.la
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (host === '' || host === 'localhost') return true;
-  if (ipaddr.isValid(host)) return ipaddr.process(host).range() !== 'unicast';
+  if (ipaddr.isValid(host)) return ADDRESSES.refusal(host) !== null;
   // Numeric forms browsers read as IPv4 (2130706433, 0x7f.1, 017700000001): refused rather than decoded.
   if (/^[0-9.]+$/.test(host) || /^0x/i.test(host) || /(^|\.)0x[0-9a-f]*(\.|$)/i.test(host)) return true;
   if (!host.includes('.')) return true; // a single-label name resolves on the local network only
