@@ -1,6 +1,6 @@
 // The `gable` CLI: serve, worker, migrate, seed, import, admin.
 import { Command } from 'commander';
-import { createDeps, startJobs } from './deps.js';
+import { closeDeps, createDeps, startJobs } from './deps.js';
 import { migrateToLatest } from './db/migrator.js';
 import { prepareEmbedded } from './bootstrap.js';
 import { serve } from './server.js';
@@ -51,9 +51,9 @@ program
     await migrateToLatest(deps.db);
     await startJobs(deps);
     deps.log.info('worker started');
+    // closeDeps stops the queue first (in-flight jobs finish), then the mail pool, the renderer and the database.
     const stop = async () => {
-      await deps.queue.stop();
-      await deps.database.close();
+      await closeDeps(deps);
       process.exit(0);
     };
     process.once('SIGTERM', stop);
