@@ -1,35 +1,12 @@
-// The campaign template language (docs/adr/0009): Liquid, `{{ contact.first_name }}`. User-written templates are
-// untrusted: no file access (include/render/layout are removed), own properties only, bounded parse and render
-// work, unknown variables render empty, and in html every inserted value is HTML-escaped.
-import { Liquid, type Template } from 'liquidjs';
+// The campaign template language (docs/adr/0009): Liquid, `{{ contact.first_name }}`, through the shared safe
+// engine (lib/safe-liquid.ts): no file access, own properties only, bounded work, unknown variables render empty,
+// and in html every inserted value is HTML-escaped.
+import type { Template } from 'liquidjs';
 import { convert } from 'html-to-text';
+import { safeLiquid } from '../../lib/safe-liquid.js';
 
-const FILE_TAGS = ['include', 'render', 'layout', 'block'];
-
-function engine(escape: boolean): Liquid {
-  const liquid = new Liquid({
-    ...(escape ? { outputEscape: 'escape' as const } : {}),
-    strictVariables: false,
-    strictFilters: true,
-    ownPropertyOnly: true,
-    cache: false,
-    relativeReference: false,
-    parseLimit: 4 * 1024 * 1024,
-    renderLimit: 2000,
-    memoryLimit: 16 * 1024 * 1024,
-    fs: {
-      exists: async () => false,
-      existsSync: () => false,
-      readFile: async () => Promise.reject(new Error('Templates cannot read files')),
-      readFileSync: () => {
-        throw new Error('Templates cannot read files');
-      },
-      resolve: (_dir, file) => file,
-    },
-  });
-  for (const tag of FILE_TAGS) delete (liquid.tags as Record<string, unknown>)[tag];
-  return liquid;
-}
+// An html body may be 2 MiB (emails.input.ts); a render may take 2 s and 16 MB.
+const engine = (escape: boolean) => safeLiquid({ escape, parseLimit: 4 * 1024 * 1024, renderLimit: 2000, memoryLimit: 16 * 1024 * 1024 });
 
 const htmlEngine = engine(true);
 const plainEngine = engine(false);

@@ -2,32 +2,11 @@
 // that brands write. Every output is HTML-escaped (`raw` escapes too), there is no file system (include, render
 // and layout find nothing), objects expose only their own properties, and parsing and rendering are bounded in
 // time and memory. A variable the records do not have renders empty and is reported.
-import { Liquid, type Template } from 'liquidjs';
+import type { Template } from 'liquidjs';
+import { safeLiquid } from '../../lib/safe-liquid.js';
 import { errors } from '../../errors.js';
 
-const engine = new Liquid({
-  templates: {}, // no partials: {% include %} and {% render %} find nothing
-  outputEscape: 'escape',
-  strictFilters: true,
-  strictVariables: false,
-  ownPropertyOnly: true,
-  parseLimit: 2_000_000,
-  renderLimit: 2_000, // ms of render time
-  memoryLimit: 50_000_000,
-});
-// Partials and layouts read files: the tags themselves are refused, so a template fails when it is created.
-for (const tag of ['include', 'render', 'layout']) {
-  engine.registerTag(tag, {
-    parse() {
-      throw new Error(`{% ${tag} %} is not available in templates`);
-    },
-    render() {
-      return '';
-    },
-  });
-}
-// With outputEscape, `| raw` would be the way around it: here it escapes like any output.
-engine.registerFilter('raw', (value: unknown) => value);
+const engine = safeLiquid({ escape: true, parseLimit: 2_000_000, renderLimit: 2_000, memoryLimit: 50_000_000 });
 const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 /** `{{ listing.price | money }}` → $1,250,000 (empty when there is no number). */
 engine.registerFilter('money', (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? USD.format(value) : ''));
