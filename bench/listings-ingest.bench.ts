@@ -45,7 +45,7 @@ export function syntheticRecords(count: number, options: { mls: string; seed: nu
   });
 }
 
-export async function benchListingIngest(deps: Pick<Deps, 'db' | 'clock'>, options: IngestBenchOptions): Promise<IngestBenchResult> {
+export async function benchListingIngest(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, options: IngestBenchOptions): Promise<IngestBenchResult> {
   const mls = options.mls ?? 'BENCH';
   const batchSize = options.batchSize ?? 1000;
   const records = syntheticRecords(options.count, { mls, seed: options.seed ?? 42, ...(options.priceFactor ? { priceFactor: options.priceFactor } : {}) });

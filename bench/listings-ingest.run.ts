@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { closeDeps, createDeps } from '../src/deps.js';
+import { closeDeps, createDeps, startJobs } from '../src/deps.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { DEFAULT_SERVER_URL, dropDatabase, recreateDatabase } from './lib/database.js';
 import { buildApp } from '../src/app.js';
@@ -24,6 +24,8 @@ for (const concurrency of args.concurrency.split(',').map(Number)) {
   const deps = await createDeps(loadConfig({ DATABASE_URL: databaseUrl, SECRET_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' }));
   try {
     await migrateToLatest(deps.db);
+    // ingest enqueues saved-search matching with its events
+    await startJobs(deps);
     const passes = [
       ['insert (new listings, events)', {}],
       ['same records again (unchanged)', {}],

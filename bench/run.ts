@@ -1,6 +1,6 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals] [--listings 1000000] [--contacts 100000] [--deals 50000] [--keep]
+//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--saved-searches 100000] [--alert-events 10000] [--keep]
 // `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
 // scenarios on them (1,000,000 takes a few minutes to seed).
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench
@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { closeDeps, createDeps } from '../src/deps.js';
+import { closeDeps, createDeps, startJobs } from '../src/deps.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { DEFAULT_SERVER_URL, dropDatabase, recreateDatabase } from './lib/database.js';
 import type { LoadResult } from './lib/load.js';
@@ -22,6 +22,13 @@ import { benchListingIngestHttp } from './listings-ingest.bench.js';
 import { benchListingSearch, createListingSearchFixture } from './listing-search.bench.js';
 import { benchContacts } from './contacts.bench.js';
 import { benchDeals } from './deals.bench.js';
+import { benchPrint } from './print.bench.js';
+import { benchEmails } from './emails.bench.js';
+import { benchBrandTriggerPlanning } from './triggers.bench.js';
+import { benchExtmailSync } from './extmail.bench.js';
+import { benchNotifications } from './notifications.bench.js';
+import { benchWebhooks, printWebhookTable } from './webhooks.bench.js';
+import { benchAlertMatching } from './alerts.bench.js';
 import { argon2MillisecondsPerHash, benchBaseline, benchPasswordGrant, benchRefreshGrant, benchUsersSelf, createFoundationFixture, refreshTokens } from './foundation.bench.js';
 
 const { values: args } = parseArgs({
@@ -32,6 +39,16 @@ const { values: args } = parseArgs({
     listings: { type: 'string', default: '1000000' },
     contacts: { type: 'string', default: '100000' },
     deals: { type: 'string', default: '50000' },
+    campaigns: { type: 'string', default: '10000' },
+    renders: { type: 'string', default: '20' },
+    recipients: { type: 'string', default: '20000' },
+    'extmail-contacts': { type: 'string', default: '20000' },
+    notifications: { type: 'string', default: '10000' },
+    'stream-samples': { type: 'string', default: '200' },
+    'webhook-rate': { type: 'string', default: '1000' },
+    'webhook-seconds': { type: 'string', default: '20' },
+    'saved-searches': { type: 'string', default: '100000' },
+    'alert-events': { type: 'string', default: '10000' },
     'search-requests': { type: 'string', default: '300' },
     // Closed-loop concurrencies of the search scenarios. On a 2-core machine the load generator, Node and
     // PostgreSQL share the cores, so c=4 measures queueing as much as a request's own cost: both are shown.
@@ -50,7 +67,8 @@ const only = args.only ? new Set(args.only.split(',')) : null;
 const wants = (suite: string) => !only || only.has(suite);
 
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
-const databaseName = 'gable_bench';
+// BENCH_DATABASE: another name when several benches share one PostgreSQL server (each drops and recreates its own).
+const databaseName = process.env.BENCH_DATABASE ?? 'gable_bench';
 const databaseUrl = await recreateDatabase(serverUrl, databaseName);
 const secretKey = randomBytes(32).toString('hex');
 const env = { DATABASE_URL: databaseUrl, SECRET_KEY: secretKey, LOG_LEVEL: 'warn', WORKERS_IN_PROCESS: 'false' };
@@ -59,10 +77,16 @@ const config = loadConfig(env);
 const deps = await createDeps(config);
 await migrateToLatest(deps.db);
 
+/** The job queues, created once for the suites that enqueue (WORKERS_IN_PROCESS=false: no workers run here). */
+let queueStarted: Promise<void> | null = null;
+const queueReady = () => (queueStarted ??= startJobs(deps));
+
 const results: LoadResult[] = [];
 const notes: string[] = [];
-const baselineServer = await startProcess(['bin/run-ts.js', 'bench/servers/baseline.ts'], env, 3901);
-const gable = await startProcess(['bin/gable.js', 'serve'], env, 3902);
+// BENCH_PORT: another first port (baseline; Gable on the next) when several benches run on one machine.
+const firstPort = Number(process.env.BENCH_PORT ?? 3901);
+const baselineServer = await startProcess(['bin/run-ts.js', 'bench/servers/baseline.ts'], env, firstPort);
+const gable = await startProcess(['bin/gable.js', 'serve'], env, firstPort + 1);
 
 try {
   const fixture = await createFoundationFixture(deps);
@@ -108,6 +132,48 @@ try {
     const deals = await benchDeals(deps, gable.url, fixture, { deals: Number(args.deals), requests: Number(args['search-requests']), concurrencies: searchConcurrencies });
     results.push(...deals.results);
     notes.push(...deals.notes);
+  }
+  if (wants('print')) {
+    const print = await benchPrint(deps, gable.url, fixture, { campaigns: Number(args.campaigns), renders: Number(args.renders), requests: Number(args['search-requests']) });
+    results.push(...print.results);
+    notes.push(...print.notes);
+  }
+  if (wants('emails')) {
+    const emails = await benchEmails(deps, gable.url, env, fixture, { contacts: Number(args.recipients), workerPort: 3903 });
+    notes.push(...emails.notes);
+  }
+  if (wants('triggers')) {
+    await queueReady(); // a sweep enqueues the campaigns' jobs (no workers here: they wait in the queue)
+    notes.push(...(await benchBrandTriggerPlanning(deps, fixture, { contacts: Number(args.contacts) })).notes);
+  }
+  if (wants('extmail')) {
+    const extmail = await benchExtmailSync(deps, env, { contacts: Number(args['extmail-contacts']) });
+    notes.push(...extmail.notes);
+  }
+  if (wants('notifications')) {
+    const notifications = await benchNotifications(deps, gable.url, fixture, { notifications: Number(args.notifications), duration, streamSamples: Number(args['stream-samples']), env });
+    results.push(...notifications.results);
+    notes.push(...notifications.notes);
+  }
+  if (wants('webhooks')) {
+    const worker = await startProcess(['bin/gable.js', 'serve'], { ...env, WORKERS_IN_PROCESS: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' }, 3903);
+    try {
+      const webhooks = await benchWebhooks(deps, { rate: Number(args['webhook-rate']), seconds: Number(args['webhook-seconds']) });
+      printWebhookTable(webhooks.figures);
+      notes.push(...webhooks.notes);
+    } finally {
+      await worker.stop();
+    }
+  }
+  if (wants('alerts')) {
+    // Matching needs listings: the `listings` suite seeds them; alone, this suite seeds --listings itself.
+    if (!wants('listings')) {
+      await seedListings(deps, { count: listingCount, concurrency: 2, onProgress: progress('seeding listings') });
+      await sql`vacuum (analyze) listings`.execute(deps.db);
+    }
+    await queueReady(); // matching enqueues delivery jobs (no workers here: they wait in the queue)
+    const r = await benchAlertMatching(deps, fixture, { searches: Number(args['saved-searches']), events: Number(args['alert-events']) });
+    notes.push(`alerts: ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches`);
   }
   printTable(results, baseline);
   for (const note of notes) console.log(note);

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { generateVapidKeys } from './config-push.js';
 import { ConfigError, loadConfig } from './config.js';
 
 const KEY = 'ab'.repeat(32);
@@ -28,12 +29,28 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(first)).toBe(true);
   });
 
+  it('generates VAPID private keys of exactly 32 bytes, also when the scalar starts with a zero byte', () => {
+    // About one scalar in 256 has a leading zero byte; 3,000 pairs miss that case with probability under 0.001%.
+    const lengths = new Set(Array.from({ length: 3000 }, () => Buffer.from(generateVapidKeys().privateKey, 'base64url').length));
+    expect([...lengths]).toEqual([32]);
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }).push.vapid?.privateKey).toBe(JSON.parse(readFileSync(join(dataDir, 'vapid.json'), 'utf8')).privateKey);
+  });
+
   it('reads WEBHOOK_ALLOWED_NETWORKS as CIDRs and refuses anything else', () => {
     const dataDir = tempDir();
     expect(loadConfig({ DATA_DIR: dataDir }).webhookAllowedNetworks).toEqual([]);
     expect(loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128,10.0.0.5' }).webhookAllowedNetworks).toEqual(['127.0.0.0/8', '::1/128', '10.0.0.5']);
     expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,localhost' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS.*localhost/);
     expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/99' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS/);
+  });
+
+  it('reads S3_URL into the store location and refuses one without a bucket or key pair', () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }).s3).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir, S3_URL: 's3://AK:SK@s3.example.com/print-files' }).s3).toMatchObject({ endpoint: 'https://s3.example.com', bucket: 'print-files', accessKeyId: 'AK' });
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_URL: 'https://s3.example.com/print-files' })).toThrow(/S3_URL must carry the access key/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_URL: 'https://AK:SK@s3.example.com' })).toThrow(/S3_URL must name a bucket/);
   });
 
   it('lists every bad variable at once', () => {

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseCidr } from './lib/network-guard.js';
+import { parseS3Url, type S3Location } from './files/s3-store.js';
+import { parsePushConfig, type PushConfig } from './config-push.js';
 
 export interface Config {
   /** TCP port of the HTTP server. */
@@ -47,6 +49,23 @@ export interface Config {
   readonly chromiumPath: string | null;
   /** Longest a render may take before it is abandoned (and retried once). */
   readonly renderTimeoutMs: number;
+  /** The S3-compatible store of files (S3_URL); null = the local disk under dataDir/files. */
+  readonly s3: S3Location | null;
+  /** Microsoft identity platform app registration for linking mailboxes (docs/extmail.md); null = linking is off (412). */
+  readonly microsoftClientId: string | null;
+  readonly microsoftClientSecret: string | null;
+  /** Tenant path segment of the authorize/token endpoints (`common`, `organizations` or a tenant id). */
+  readonly microsoftTenant: string;
+  /** Identity platform base (tests point it at a loopback fake). */
+  readonly microsoftLoginUrl: string;
+  /** Graph base including the version (tests point it at a loopback fake). */
+  readonly microsoftGraphUrl: string;
+  /** Minutes between the periodic syncs of each linked mailbox (EXTMAIL_SYNC_INTERVAL_MINUTES). */
+  readonly extmailSyncMinutes: number;
+  /** Push provider credentials and URLs (config-push.ts); a null provider's pushes are recorded as skipped. */
+  readonly push: PushConfig;
+  /** Listing page of alert emails: `{id}`, `{mls}` and `{mls_number}` are replaced (docs/saved-searches.md). */
+  readonly listingUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -91,8 +110,21 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const chromiumPath = chromiumSetting === 'none' ? null : (chromiumSetting ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null));
   if (chromiumSetting && chromiumSetting !== 'none' && !existsSync(chromiumSetting)) problems.push(`CHROMIUM_PATH ${chromiumSetting} does not exist (or set it to none)`);
   const renderTimeoutMs = parseInteger(read('RENDER_TIMEOUT_MS') ?? '30000', 'RENDER_TIMEOUT_MS', 1000, 600_000, problems);
+  const s3Setting = read('S3_URL');
+  const s3 = s3Setting ? parseS3Url(s3Setting) : null;
+  if (typeof s3 === 'string') problems.push(s3);
+  const microsoftClientId = read('MICROSOFT_CLIENT_ID') ?? null;
+  const microsoftClientSecret = read('MICROSOFT_CLIENT_SECRET') ?? null;
+  const microsoftTenant = read('MICROSOFT_TENANT') ?? 'common';
+  if (!/^[A-Za-z0-9.-]{1,100}$/.test(microsoftTenant)) problems.push('MICROSOFT_TENANT must be common, organizations, consumers, a tenant id or a domain');
+  const microsoftLoginUrl = parseUrl(read('MICROSOFT_LOGIN_URL') ?? 'https://login.microsoftonline.com', 'MICROSOFT_LOGIN_URL', problems);
+  const microsoftGraphUrl = parseUrl(read('MICROSOFT_GRAPH_URL') ?? 'https://graph.microsoft.com/v1.0', 'MICROSOFT_GRAPH_URL', problems);
+  const extmailSyncMinutes = parseInteger(read('EXTMAIL_SYNC_INTERVAL_MINUTES') ?? '15', 'EXTMAIL_SYNC_INTERVAL_MINUTES', 1, 10_080, problems);
+  const listingUrl = read('LISTING_URL') ?? `${webUrl}/listings/{id}`;
+  if (!/^https?:\/\//.test(listingUrl)) problems.push('LISTING_URL must be an http(s) URL template, e.g. https://example.com/listings/{id}');
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
+  const push = parsePushConfig(read, embedded, dataDir, baseUrl, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -118,6 +150,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     streamHeartbeatSeconds,
     chromiumPath,
     renderTimeoutMs,
+    s3: typeof s3 === 'string' ? null : s3,
+    microsoftClientId,
+    microsoftClientSecret,
+    microsoftTenant,
+    microsoftLoginUrl,
+    microsoftGraphUrl,
+    extmailSyncMinutes,
+    push,
+    listingUrl,
     ...overrides,
   });
 }

@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { DB } from './db/types.js';
 import { JobQueue } from './jobs/queue.js';
-import { TASKS } from './jobs/registry.js';
+import { DAEMONS, TASKS } from './jobs/registry.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
 import { OutboundHttp } from './lib/outbound.js';
@@ -16,6 +16,7 @@ import { Metrics } from './platform/metrics.js';
 import { createMailTransport, type MailTransport } from './mail/transport.js';
 import { LocalDiskStore, type FileStore } from './files/store.js';
 import { FileSigner } from './files/signing.js';
+import { S3Store } from './files/s3-store.js';
 import { join } from 'node:path';
 import { Renderer } from './render/renderer.js';
 import { ownResponse } from './render/own-files.js';
@@ -33,7 +34,7 @@ export interface Deps {
   /** The mail transport; features reach it only through src/mail (queueMessages). */
   readonly mail: MailTransport;
   readonly log: FastifyBaseLogger;
-  /** Stored files (docs/files.md): DATA_DIR/files. */
+  /** Stored files (docs/files.md): DATA_DIR/files, or the S3-compatible store of S3_URL. */
   readonly files: FileStore;
   readonly fileSigner: FileSigner;
   /** Chromium renderer of template instances; null when no browser is configured (docs/templates.md). */
@@ -52,7 +53,7 @@ export interface DepsOptions {
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const log = options.log ?? (pino({ level: config.logLevel }) as FastifyBaseLogger);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.pglite ? { pglite: options.pglite } : {}) });
-  const queue = new JobQueue(database.pool, log, { workers: options.workers ?? false });
+  const queue = new JobQueue(database.pool, log, { workers: options.workers ?? false, embedded: database.embedded });
   const metrics = new Metrics();
   // The renderer answers a page's requests for this server's files in-process, through the deps it belongs to.
   const holder: { deps?: Deps } = {};
@@ -70,7 +71,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     outbound: new OutboundHttp({ allowedNetworks: config.webhookAllowedNetworks, registry: metrics.registry }),
     mail: createMailTransport(config),
     log,
-    files: new LocalDiskStore(join(config.dataDir, 'files')),
+    files: config.s3 ? new S3Store(config.s3) : new LocalDiskStore(join(config.dataDir, 'files')),
     fileSigner: new FileSigner(config.secretKey),
     renderer,
   };
@@ -80,12 +81,18 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
 
 /** Starts the job queue (and its workers when the deps were built with `workers: true`). */
 export async function startJobs(deps: Deps): Promise<void> {
-  await deps.queue.start(TASKS, (task, payload) => task.handle(deps, payload as never));
+  await deps.queue.start(
+    TASKS,
+    (task, payload, stopping) => task.handle(deps, payload as never, stopping),
+    DAEMONS.map((daemon) => (stopping: AbortSignal) => daemon.run(deps, stopping)),
+  );
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.queue.stop();
   deps.mail.close();
+  deps.outbound.close();
+  deps.files.close?.();
   await deps.renderer?.close();
   await deps.database.close();
 }

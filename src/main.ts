@@ -7,6 +7,7 @@ import { serve } from './server.js';
 import { readConfig, withDeps } from './cli/context.js';
 import { ConfigError } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
+import { OperatorChannelUnavailableError } from './platform/operator-channel.js';
 import { registerBrandCommands } from './modules/brands/brands.cli.js';
 import { registerUserCommands } from './modules/users/users.cli.js';
 import { registerDemoSeedCommand } from './modules/users/demo-seed.cli.js';
@@ -20,6 +21,7 @@ import { registerTemplateCommands } from './modules/templates/templates.commands
 import { registerMlsCommands } from './modules/listings/mls-registry.cli.js';
 import { registerMailCommands } from './mail/mail.cli.js';
 import { registerNotifyCommand } from './modules/notifications/notifications.commands.js';
+import { registerAlertCommands } from './modules/saved-searches/alerts.cli.js';
 
 const program = new Command()
   .name('gable')
@@ -89,12 +91,13 @@ registerTemplateCommands(seedCommand);
 registerMlsCommands(adminCommand);
 registerMailCommands(program);
 registerNotifyCommand(program);
+registerAlertCommands(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   // Operator mistakes (a locked data directory, a bad argument) get their message, not a stack trace.
-  if (error instanceof DataDirLockedError || error instanceof ConfigError) {
+  if (error instanceof DataDirLockedError || error instanceof OperatorChannelUnavailableError || error instanceof ConfigError) {
     console.error(error.message);
     process.exit(1);
   }

@@ -2,6 +2,8 @@
 import { loadConfig, ConfigError, type Config } from '../config.js';
 import { closeDeps, createDeps, startJobs, type Deps } from '../deps.js';
 import { migrateToLatest } from '../db/migrator.js';
+import { DataDirLockedError } from '../db/lock.js';
+import { callOperatorChannel, OperatorChannelUnavailableError } from '../platform/operator-channel.js';
 
 export interface CommandContextOptions {
   workers?: boolean;
@@ -44,3 +46,29 @@ export function print(value: unknown, json: boolean): void {
 
 /** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
 export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;
+
+/**
+ * Runs a command's work on the database, or, when a running embedded server holds DATA_DIR, runs the same work
+ * as `action` on that server through its operator channel (platform/operator-channel.ts), so it acts live there
+ * (its streams, its workers). Only for work the server registers as an operator action with the same result.
+ */
+export async function runHereOrOnServer<T>(withCommandDeps: CommandDepsRunner, local: (deps: Deps) => Promise<T>, action: string, body: unknown): Promise<T> {
+  let result: { value: T } | undefined;
+  try {
+    await withCommandDeps(async (deps) => {
+      result = { value: await local(deps) };
+    });
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    try {
+      const value = (await callOperatorChannel(readConfig().dataDir, action, body)) as T;
+      // stderr, so that `--json` output stays one JSON document
+      console.error('note: a running server holds the embedded database; the command ran in that server.');
+      return value;
+    } catch (channelError) {
+      if (channelError instanceof OperatorChannelUnavailableError) throw new OperatorChannelUnavailableError(`${error.message}\nAnd ${channelError.message}.`);
+      throw channelError;
+    }
+  }
+  return result!.value;
+}

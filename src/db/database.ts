@@ -22,6 +22,11 @@ export interface Database {
   readonly embedded: boolean;
   /** The PGlite instance in embedded mode (for dumps in tests), otherwise null. */
   readonly pglite: PGlite | null;
+  /**
+   * Embedded: LISTEN on `channel` in the engine, `onPayload` for each NOTIFY; answers the UNLISTEN. (A server
+   * listens on a connection of its own, outside the pool: the callers open one.)
+   */
+  listenEmbedded(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,22 @@ function wrap(pool: pg.Pool, embedded: boolean, pglite: PGlite | null, closeEngi
     pool,
     embedded,
     pglite,
+    async listenEmbedded(channel, onPayload) {
+      if (!pglite) throw new Error('listenEmbedded needs the embedded database');
+      // The pg adapter sends one statement as several protocol messages (parse, bind, execute, sync), each its
+      // own call into the engine; PGlite's own LISTEN run between two of them drops the pooled statement
+      // ("unnamed prepared statement does not exist"). Holding the pool's only connection keeps them apart.
+      const alone = async <T>(run: () => Promise<T>): Promise<T> => {
+        const client = await pool.connect();
+        try {
+          return await run();
+        } finally {
+          client.release();
+        }
+      };
+      const unlisten = await alone(() => pglite.listen(channel, onPayload));
+      return () => alone(unlisten);
+    },
     async close() {
       if (closed) return;
       closed = true;

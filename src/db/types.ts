@@ -14,6 +14,8 @@ import type { NotificationsTables } from '../modules/notifications/notifications
 import type { PrintTables } from '../modules/templates/templates.tables.js';
 import type { DealsTables } from '../modules/deals/deals.tables.js';
 import type { ShowingsTables } from '../modules/showings/showings.tables.js';
+import type { ExtmailTables } from '../modules/extmail/extmail.tables.js';
+import type { TriggersTables } from '../modules/triggers/triggers.tables.js';
 
 /** A timestamptz column: read as Date, written as Date or an SQL expression string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -232,4 +234,4 @@ export interface FirstStartStepsTable {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables & MailTables & EmailsTables & NotificationsTables & PrintTables & DealsTables & ShowingsTables;
+export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables & MailTables & EmailsTables & NotificationsTables & PrintTables & DealsTables & ShowingsTables & ExtmailTables & TriggersTables;

@@ -8,7 +8,7 @@ import { errors } from '../errors.js';
 import { epochSeconds } from '../lib/clock.js';
 import * as repo from './files.repository.js';
 import type { FileRecord } from './files.schemas.js';
-import type { FileVariant } from './signing.js';
+import { FILE_URL_TTL_SECONDS, type FileVariant } from './signing.js';
 
 export type FileDeps = Pick<Deps, 'files' | 'fileSigner' | 'config' | 'clock'>;
 
@@ -33,9 +33,16 @@ export async function storePreview(deps: FileDeps, db: Kysely<DB>, fileId: strin
   await repo.setPreview(db, fileId, { path, mime }, deps.clock.now());
 }
 
-export function presentFile(deps: FileDeps, row: repo.FileRow): FileRecord {
+/**
+ * The record as the API shows it. Its URLs expire (public files: they do not): this server's signed
+ * `/files/:id/:variant` links, or, where the store hands out its own (S3), presigned URLs of the store.
+ */
+export async function presentFile(deps: FileDeps, row: repo.FileRow): Promise<FileRecord> {
   const now = deps.clock.now();
-  const options = { public: row.public };
+  const urlOf = async (variant: FileVariant, path: string, mime: string, name: string) => {
+    if (deps.files.presignedUrl && !row.public) return deps.files.presignedUrl(path, { name, mime, now, expiresInSeconds: FILE_URL_TTL_SECONDS });
+    return deps.fileSigner.url(deps.config.baseUrl, row.id, variant, now, { public: row.public });
+  };
   return {
     id: row.id,
     type: 'file',
@@ -48,9 +55,13 @@ export function presentFile(deps: FileDeps, row: repo.FileRow): FileRecord {
     public: row.public,
     mime: row.mime,
     size: Number(row.size),
-    url: deps.fileSigner.url(deps.config.baseUrl, row.id, 'file', now, options),
-    preview_url: row.preview_path ? deps.fileSigner.url(deps.config.baseUrl, row.id, 'preview', now, options) : null,
+    url: await urlOf('file', row.path, row.mime, row.name),
+    preview_url: row.preview_path && row.preview_mime ? await urlOf('preview', row.preview_path, row.preview_mime, previewName(row.name)) : null,
   };
+}
+
+function previewName(name: string): string {
+  return `${name.replace(/\.[^.]*$/, '')}-preview.png`;
 }
 
 /** The bytes behind a file URL, after checking its signature and expiry (403 otherwise; unknown → 404). */
@@ -67,5 +78,5 @@ export async function openFileUrl(deps: Pick<Deps, 'db'> & FileDeps, id: string,
   if (!path || !mime) throw errors.notFound('File preview');
   const bytes = await deps.files.get(path);
   if (!bytes) throw errors.notFound('File');
-  return { bytes, mime, name: variant === 'preview' ? `${row.name.replace(/\.[^.]*$/, '')}-preview.png` : row.name };
+  return { bytes, mime, name: variant === 'preview' ? previewName(row.name) : row.name };
 }

@@ -31,15 +31,15 @@ describe('LocalDiskStore', () => {
 
 describe('signed file URLs', () => {
   const t = useTestApp({ now: new Date('2026-11-24T10:00:00Z') });
-  let record: ReturnType<typeof presentFile>;
-  let htmlRecord: ReturnType<typeof presentFile>;
+  let record: Awaited<ReturnType<typeof presentFile>>;
+  let htmlRecord: Awaited<ReturnType<typeof presentFile>>;
 
   beforeAll(async () => {
     const brand = (await createBrand(t.deps)).id;
     const row = await storeFile(t.deps, t.deps.db, { brand, name: 'card.txt', mime: 'text/plain', bytes: Buffer.from('the card'), createdBy: null });
-    record = presentFile(t.deps, row);
+    record = await presentFile(t.deps, row);
     const html = await storeFile(t.deps, t.deps.db, { brand, name: 'card.html', mime: 'text/html', bytes: Buffer.from('<p>hi</p>'), createdBy: null });
-    htmlRecord = presentFile(t.deps, html);
+    htmlRecord = await presentFile(t.deps, html);
   });
 
   const get = (url: string) => t.app.inject({ url: new URL(url).pathname + new URL(url).search });

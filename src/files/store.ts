@@ -1,5 +1,5 @@
 // Where file bytes live (decisions §18; docs/files.md). One interface; the local-disk store is the default
-// (DATA_DIR/files). Keys are content addresses (`sha256/ab/abcdef…`): a file is stored once however many
+// (DATA_DIR/files), an S3-compatible one (s3-store.ts) serves when S3_URL is set. Keys are content addresses (`sha256/ab/abcdef…`): a file is stored once however many
 // records name it, and a key never changes meaning, so writes are idempotent (a retried job rewrites nothing).
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -10,9 +10,26 @@ export interface FileStore {
   put(bytes: Buffer): Promise<string>;
   /** The bytes of a key, or null when there are none. */
   get(key: string): Promise<Buffer | null>;
+  /**
+   * A URL of the store itself that serves the bytes until the expiry (S3's presigned URLs). A store without
+   * one has its files served by this API (`/files/:id/:variant`, signed by files/signing.ts).
+   */
+  presignedUrl?(key: string, options: PresignOptions): Promise<string>;
+  close?(): void;
+}
+
+export interface PresignOptions {
+  name: string;
+  mime: string;
+  now: Date;
+  expiresInSeconds: number;
 }
 
 const KEY = /^sha256\/[0-9a-f]{2}\/[0-9a-f]{64}$/;
+
+export function isContentKey(key: string): boolean {
+  return KEY.test(key);
+}
 
 export function contentKey(bytes: Buffer): string {
   const hash = createHash('sha256').update(bytes).digest('hex');

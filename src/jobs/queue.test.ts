@@ -4,6 +4,8 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.js';
 import { purgeExpiredTokensTask } from '../modules/auth/auth.tasks.js';
+import { fanOutTask } from '../modules/webhooks/webhooks.tasks.js';
+import { pushTask } from '../modules/notifications/push.tasks.js';
 import { defineTask } from './task.js';
 
 describe('job queue', () => {
@@ -34,5 +36,33 @@ describe('job queue', () => {
     await expect(t.deps.queue.enqueue(t.deps.db, purgeExpiredTokensTask, { extra: 1 } as never)).resolves.toBeDefined();
     const strict = { ...purgeExpiredTokensTask, payload: Type.Object({ id: Type.String() }) };
     await expect(t.deps.queue.enqueue(t.deps.db, strict as never, { id: 3 } as never)).rejects.toThrow(/Invalid payload/);
+  });
+});
+
+describe('job queue in a worker process', () => {
+  const t = useTestApp({ workers: true });
+
+  const stateOf = async (id: string) =>
+    (await sql<{ state: string }>`select state from pgboss.job where id = ${id}::uuid`.execute(t.deps.db)).rows[0]?.state;
+
+  it('runs a batched task side by side and fails only the job of the batch that threw', async () => {
+    expect(pushTask.batchSize).toBeGreaterThan(1);
+    // Both fit the payload schema; the first is no uuid, so its handler's query throws. The second names no
+    // delivery, so its handler returns (nothing to send).
+    const [bad, good] = await t.deps.db.transaction().execute(async (trx) => [
+      await t.deps.queue.enqueue(trx, pushTask, { delivery: '-'.repeat(36), attempt: 1 }),
+      await t.deps.queue.enqueue(trx, pushTask, { delivery: '00000000-0000-4000-8000-000000000000', attempt: 1 }),
+    ]);
+    await expect.poll(() => stateOf(good!), { timeout: 20_000, interval: 100 }).toBe('completed');
+    await expect.poll(() => stateOf(bad!), { timeout: 20_000, interval: 100 }).toBe('retry');
+  });
+
+  it('runs the fan-out sweep job, and stops with its daemons: nothing is left active', async () => {
+    const id = await t.deps.queue.enqueue(t.deps.db, fanOutTask, {});
+    expect(id).toBeTruthy();
+    await expect.poll(() => stateOf(id!), { timeout: 20_000, interval: 100 }).toBe('completed');
+    await t.deps.queue.stop();
+    const active = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where state = 'active'`.execute(t.deps.db);
+    expect(active.rows[0]!.n).toBe(0);
   });
 });

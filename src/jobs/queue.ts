@@ -11,6 +11,23 @@ import type { DB } from '../db/types.js';
 
 export const QUEUE_SCHEMA = 'pgboss';
 
+type RunJob = (task: TaskDefinition, payload: unknown, stopping: AbortSignal) => Promise<void>;
+
+/** Jobs one pg-boss worker fetches at once (see startWorkers). */
+const WORKER_BATCH = 16;
+/** Jobs per insert statement in enqueueMany (one JSON parameter, so no parameter limit; keeps statements small). */
+const INSERT_CHUNK = 1000;
+
+/** pg-boss's db interface over a Kysely executor: a job written with it commits with the caller's transaction. */
+function kyselyExecutor(executor: Kysely<DB>) {
+  return {
+    executeSql: async (text: string, values?: unknown[]) => {
+      const result = await executor.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: result.rows as unknown[] };
+    },
+  };
+}
+
 export interface EnqueueOptions {
   startAfter?: Date;
   /** Idempotency: pg-boss keeps one live job per (name, singletonKey). */
@@ -21,17 +38,23 @@ export class JobQueue {
   private readonly boss: PgBoss;
   private readonly tasks = new Map<string, TaskDefinition>();
   private started = false;
+  private readonly stopping = new AbortController();
+  /** pg-boss worker ids per task, to wake them (`wake`). */
+  private readonly workerIds = new Map<string, string[]>();
+  private readonly daemons: Promise<void>[] = [];
 
   constructor(
     pool: pg.Pool,
     private readonly log: FastifyBaseLogger,
-    private readonly options: { workers: boolean; pollingIntervalSeconds?: number },
+    private readonly options: { workers: boolean; pollingIntervalSeconds?: number; embedded?: boolean },
   ) {
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => pool.query(text, values) },
       schema: QUEUE_SCHEMA,
       // Only worker processes run maintenance and cron; API-only processes just enqueue.
       supervise: options.workers,
+      // Jobs of a killed worker stay active until they expire; look for them every 30 s (default 120 s).
+      maintenanceIntervalSeconds: 30,
       schedule: options.workers,
       migrate: true,
     });
@@ -39,7 +62,7 @@ export class JobQueue {
   }
 
   /** Creates a queue per task and, in a worker process, starts consuming them. */
-  async start(tasks: readonly TaskDefinition[], run: (task: TaskDefinition, payload: unknown) => Promise<void>): Promise<void> {
+  async start(tasks: readonly TaskDefinition[], run: RunJob, daemons: readonly ((stopping: AbortSignal) => Promise<void>)[] = []): Promise<void> {
     await this.boss.start();
     this.started = true;
     for (const task of tasks) {
@@ -52,16 +75,56 @@ export class JobQueue {
         expireInSeconds: task.expireInSeconds ?? 15 * 60,
       });
       if (!this.options.workers) continue;
-      // pg-boss runs a worker's jobs one after the other: `concurrency` workers poll the queue side by side.
-      for (let i = 0; i < (task.concurrency ?? 1); i++) {
-        await this.boss.work(task.name, { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, async ([job]) => {
-          if (!job) return;
-          if (!Value.Check(task.payload, job.data)) throw new Error(`Invalid payload for job ${task.name} ${job.id}`);
-          await run(task, job.data);
-        });
-      }
+      await this.startWorkers(task, run);
       if (task.cron) await this.boss.schedule(task.name, task.cron, {});
+      if (task.runAtStart && this.options.workers) await this.boss.send(task.name, {});
     }
+    if (!this.options.workers) return;
+    for (const daemon of daemons) {
+      this.daemons.push(daemon(this.stopping.signal).catch((error: unknown) => this.log.error({ err: error }, 'job queue daemon failed')));
+    }
+  }
+
+  /**
+   * pg-boss runs a worker's fetched batch as one unit and waits for its polling interval between fetches, so
+   * one job per worker per interval would cap a task at a few jobs a second. Instead each worker fetches a
+   * batch of up to BATCH jobs, runs them side by side and settles each on its own (a failed job is failed
+   * alone, the rest complete); a full batch fetches again at once. `concurrency` slots make ⌈slots / BATCH⌉
+   * workers, so one slow job holds back at most its own batch.
+   */
+  private async startWorkers(task: TaskDefinition, run: RunJob): Promise<void> {
+    const slots = Math.max(1, (this.options.embedded ? task.embeddedConcurrency : undefined) ?? task.concurrency ?? 1);
+    // A task that names its batch size runs `concurrency` workers of that batch each (a push fan-out).
+    const batchSize = task.batchSize ?? Math.min(slots, WORKER_BATCH);
+    const workers = task.batchSize ? slots : Math.ceil(slots / batchSize);
+    const pollingIntervalSeconds = task.pollingIntervalSeconds ?? this.options.pollingIntervalSeconds ?? 2;
+    const ids: string[] = [];
+    this.workerIds.set(task.name, ids);
+    for (let i = 0; i < workers; i++) {
+      let self = '';
+      self = await this.boss.work(task.name, { batchSize, pollingIntervalSeconds }, async (jobs) => {
+        await Promise.all(jobs.map((job) => this.runOne(task, job, run)));
+        if (jobs.length === batchSize) this.boss.notifyWorker(self);
+      });
+      ids.push(self);
+    }
+  }
+
+  private async runOne(task: TaskDefinition, job: PgBoss.Job<unknown>, run: RunJob): Promise<void> {
+    try {
+      if (!Value.Check(task.payload, job.data)) throw new Error(`Invalid payload for job ${task.name} ${job.id}`);
+      await run(task, job.data, this.stopping.signal);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error({ err: error, job: job.id, task: task.name }, 'job failed');
+      // Failed alone: the batch's other jobs are completed by pg-boss when the handler returns.
+      await this.boss.fail(task.name, job.id, { message }).catch((failure: unknown) => this.log.error({ err: failure }, 'could not record a failed job'));
+    }
+  }
+
+  /** Makes this process's workers of `task` fetch now instead of at their next poll (e.g. after a fan-out). */
+  wake(task: TaskDefinition): void {
+    for (const id of this.workerIds.get(task.name) ?? []) this.boss.notifyWorker(id);
   }
 
   /** Enqueue inside the caller's transaction (pass `trx`) or on its own (pass `db`). */
@@ -71,18 +134,28 @@ export class JobQueue {
     if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
     return this.boss.send(task.name, payload as object, {
       ...options,
-      db: {
-        executeSql: async (text, values) => {
-          const result = await executor.executeQuery(CompiledQuery.raw(text, values));
-          return { rows: result.rows as unknown[] };
-        },
-      },
+      db: kyselyExecutor(executor),
     });
+  }
+
+  /** Many jobs of one task in one statement (same transaction rules as `enqueue`). */
+  async enqueueMany<S extends TSchema>(executor: Kysely<DB>, task: TaskDefinition<S>, payloads: readonly Static<S>[], options: { startAfter?: Date } = {}): Promise<void> {
+    if (payloads.length === 0) return;
+    if (!this.started) throw new Error('The job queue is not started');
+    if (!this.tasks.has(task.name)) throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
+    for (const payload of payloads) if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
+    const startAfter = options.startAfter?.toISOString();
+    for (let i = 0; i < payloads.length; i += INSERT_CHUNK) {
+      const jobs = payloads.slice(i, i + INSERT_CHUNK).map((data) => ({ name: task.name, data: data as object, ...(startAfter ? { startAfter } : {}) }));
+      await this.boss.insert(jobs, { db: kyselyExecutor(executor) });
+    }
   }
 
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    this.stopping.abort();
+    await Promise.all(this.daemons);
     await this.boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
   }
 }

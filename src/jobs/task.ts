@@ -6,7 +6,9 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
   readonly name: string;
   readonly payload: S;
   // Method syntax on purpose: the registry holds tasks of every payload type (checked again at run time).
-  handle(deps: Deps, payload: Static<S>): Promise<void>;
+  // `stopping` aborts when the process shuts down: a handler that loops (a pump) ends its run early and
+  // leaves the rest to the next run, so shutdown never closes the pool under a running job.
+  handle(deps: Deps, payload: Static<S>, stopping: AbortSignal): Promise<void>;
   /** Run on this cron schedule (UTC) with an empty payload. */
   readonly cron?: string;
   readonly retryLimit?: number;
@@ -15,6 +17,27 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
   readonly expireInSeconds?: number;
   /** Jobs of this task run at once per worker process (default 1): tasks that wait on the network want more. */
   readonly concurrency?: number;
+  /** Also run once (empty payload) whenever a worker process starts: a sweeper catches up after a crash at once. */
+  readonly runAtStart?: boolean;
+  /**
+   * Jobs each worker fetches at once and runs side by side; with it, `concurrency` workers of this batch run
+   * (default: `concurrency` slots in batches of up to 16, queue.ts). pg-boss waits its polling interval between
+   * fetches when a batch was not full, so a task of many short jobs (a push fan-out) wants large batches.
+   */
+  readonly batchSize?: number;
+  /** Seconds between a worker's fetches when the last one was quick (default 2; pg-boss allows 0.5 and up). */
+  readonly pollingIntervalSeconds?: number;
+  /** The same on the embedded database (one session: more jobs at once only queue on it); default `concurrency`. */
+  readonly embeddedConcurrency?: number;
+}
+
+/**
+ * A loop that runs for the life of a worker process (e.g. a pump woken by NOTIFY), next to the job workers.
+ * It must return soon after `stopping` aborts; the queue waits for it before releasing the pool.
+ */
+export interface Daemon {
+  readonly name: string;
+  run(deps: Deps, stopping: AbortSignal): Promise<void>;
 }
 
 export function defineTask<S extends TSchema>(definition: TaskDefinition<S>): TaskDefinition<S> {

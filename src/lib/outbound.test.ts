@@ -198,6 +198,40 @@ describe('outbound requests against a loopback server', () => {
     expect((await failure(open().request({ url: `http://127.0.0.1:${port}/` }))).kind).toBe('network');
   });
 
+  it('keeps the connection alive between requests to one address', async () => {
+    let connections = 0;
+    const count = () => connections++;
+    server.on('connection', count);
+    const client = open();
+    try {
+      for (let i = 0; i < 5; i++) expect((await client.request({ url: `${base}/ok` })).status).toBe(200);
+      expect(connections).toBe(1);
+    } finally {
+      server.off('connection', count);
+      client.close();
+    }
+  });
+
+  it('sends again on a fresh connection when the receiver closed the kept one as it was reused', async () => {
+    // A receiver that closes every connection right after its answer, without saying so (no Connection: close).
+    const rude = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('ok', () => req.socket.destroy()));
+    });
+    await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(rude.address() as AddressInfo).port}/`;
+    const client = open();
+    try {
+      for (let i = 0; i < 5; i++) {
+        expect((await client.request({ url, method: 'POST', body: `n=${i}` })).status).toBe(200);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      client.close();
+      await new Promise((resolve) => rude.close(resolve));
+    }
+  });
+
   it('counts requests by caller and outcome', async () => {
     const registry = new Registry();
     const client = new OutboundHttp({ allowedNetworks: ['127.0.0.1/32'], registry });

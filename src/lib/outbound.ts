@@ -3,10 +3,13 @@
 // address it checked: node:http's `lookup` hook hands the socket that address, so a second DNS answer cannot
 // slip in between check and connect, while Host and TLS SNI still carry the URL's host name. One deadline
 // covers lookup, connect and the whole response; bodies beyond `maxResponseBytes` are refused; redirects are
-// returned, not followed, unless asked (each hop is then checked again).
+// returned, not followed, unless asked (each hop is then checked again). Connections are kept alive per checked
+// address (a busy receiver or push service costs no handshake per request); a kept connection only ever goes to
+// the address it was opened to, which the guard let through.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { Counter, Histogram, type Registry } from 'prom-client';
@@ -49,6 +52,9 @@ export class OutboundError extends Error {
   }
 }
 
+/** A reused keep-alive connection was reset before any answer: the request never reached the receiver. */
+class StaleConnectionError extends Error {}
+
 export interface ResolvedTarget {
   url: URL;
   address: string;
@@ -64,22 +70,31 @@ export interface OutboundOptions {
   registry?: Registry;
   /** DNS resolution (default: the system resolver, every address). */
   resolve?: Resolver;
+  /** Certificates trusted for https on top of Node's bundle (a private CA; tests' self-signed receivers). */
+  trustedCertificates?: readonly string[];
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 const MAX_HOPS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Addresses with kept-alive connections at once; the least recently used one is closed beyond. */
+const MAX_AGENTS = 512;
+const MAX_IDLE_SOCKETS_PER_HOST = 32;
 
 export class OutboundHttp {
   readonly policy: NetworkPolicy;
   private readonly resolver: Resolver;
+  private readonly ca?: string[];
   private readonly requests?: Counter<'purpose' | 'outcome'>;
   private readonly duration?: Histogram<'purpose'>;
+  /** One keep-alive agent per protocol, checked address and port (most recently used last). */
+  private readonly agents = new Map<string, http.Agent>();
 
   constructor(options: OutboundOptions = {}) {
     this.policy = new NetworkPolicy(options.allowedNetworks);
     this.resolver = options.resolve ?? ((hostname) => dnsLookup(hostname, { all: true, verbatim: true }));
+    if (options.trustedCertificates?.length) this.ca = [...tls.rootCertificates, ...options.trustedCertificates];
     if (options.registry) {
       this.requests = new Counter({
         name: 'gable_outbound_requests_total',
@@ -155,6 +170,29 @@ export class OutboundHttp {
     }
   }
 
+  /** Closes the kept-alive connections (the process is stopping). */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  private agentFor(url: URL, address: string): http.Agent {
+    const key = `${url.protocol}//${address}:${url.port}`;
+    let agent = this.agents.get(key);
+    if (agent) this.agents.delete(key);
+    else {
+      const options = { keepAlive: true, maxFreeSockets: MAX_IDLE_SOCKETS_PER_HOST };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      if (this.agents.size >= MAX_AGENTS) {
+        const [oldest, stale] = this.agents.entries().next().value as [string, http.Agent];
+        stale.destroy();
+        this.agents.delete(oldest);
+      }
+    }
+    this.agents.set(key, agent);
+    return agent;
+  }
+
   private record(purpose: string, outcome: string, started: number): void {
     this.requests?.inc({ purpose, outcome });
     this.duration?.observe({ purpose }, (performance.now() - started) / 1000);
@@ -169,7 +207,13 @@ export class OutboundHttp {
     });
     try {
       const target = await Promise.race([this.check(request.url), expired]);
-      return await Promise.race([this.send(request, target, started), expired]);
+      try {
+        return await Promise.race([this.send(request, target, started), expired]);
+      } catch (error) {
+        // A kept-alive connection the receiver closed as we reused it: nothing reached it, so send once more.
+        if (!(error instanceof StaleConnectionError)) throw error;
+        return await Promise.race([this.send(request, target, started), expired]);
+      }
     } finally {
       clearTimeout(timer);
     }
@@ -187,9 +231,10 @@ export class OutboundHttp {
     const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body);
     return new Promise<OutboundResponse>((resolve, reject) => {
       // The first failure wins: destroying the request also makes the socket report a reset.
-      let failure: OutboundError | undefined;
+      let failure: Error | undefined;
+      let responded = false;
       const fail = (error: Error) => {
-        failure ??= error instanceof OutboundError ? error : new OutboundError('network', error.message, performance.now() - started);
+        failure ??= error instanceof OutboundError || error instanceof StaleConnectionError ? error : new OutboundError('network', error.message, performance.now() - started);
         reject(failure);
       };
       const req = client.request(
@@ -201,11 +246,13 @@ export class OutboundHttp {
           path: `${url.pathname}${url.search}`,
           headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...request.headers },
           lookup: pinned,
-          agent: false,
+          agent: this.agentFor(url, address),
           // SNI must name the host, never the IP we pinned (an IP literal host gets no SNI, as TLS requires).
           ...(url.protocol === 'https:' && !isIP(bareHost(url.hostname)) ? { servername: bareHost(url.hostname) } : {}),
+          ...(url.protocol === 'https:' && this.ca ? { ca: this.ca } : {}),
         },
         (res) => {
+          responded = true;
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (chunk: Buffer) => {
@@ -223,7 +270,10 @@ export class OutboundHttp {
           res.on('error', fail);
         },
       );
-      req.on('error', fail);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (req.reusedSocket && !responded && error.code === 'ECONNRESET') fail(new StaleConnectionError(error.message));
+        else fail(error);
+      });
       // A deadline that fires elsewhere must not leave the socket open: close it when the race is lost.
       const deadline = setTimeout(() => req.destroy(), Math.max(0, (request.timeoutMs ?? DEFAULT_TIMEOUT_MS) - (performance.now() - started)) + 5);
       req.on('close', () => clearTimeout(deadline));

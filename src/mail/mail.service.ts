@@ -8,7 +8,12 @@ import type { Deps } from '../deps.js';
 import type { DB } from '../db/types.js';
 import * as repo from './mail.repository.js';
 import { SendFailure, type WireMessage } from './transport.js';
-import { sendMailTask, SEND_BATCH } from './mail.tasks.js';
+import { sendMailTask, SEND_BATCH, STALE_QUEUED_SECONDS } from './mail.tasks.js';
+import { trackHtml, trackingUrls, unsubscribeHeaders } from './tracking.js';
+import { sendThroughMailbox } from '../modules/extmail/send.js';
+
+/** What sending needs: the SMTP transport, and for linked mailboxes the outbound client and sealed tokens. */
+type MailDeps = Pick<Deps, 'db' | 'clock' | 'mail' | 'log' | 'config' | 'outbound' | 'secrets'>;
 
 /** A message a feature wants sent. Addresses are bare (`a@b.example`); `from` defaults to MAIL_FROM. */
 export interface OutgoingMessage {
@@ -24,7 +29,23 @@ export interface OutgoingMessage {
   html: string | null;
   text: string | null;
   headers?: Record<string, string>;
+  /** The brand whose mail this is (its unsubscribe link stops that brand's marketing mail). */
+  brand?: string | null;
+  /**
+   * Marketing mail (decisions §15): links rewritten through signed click redirects, an open pixel, and the
+   * `List-Unsubscribe` headers: the one-click link (RFC 8058) when `oneClick` (a message to one recipient, whom the
+   * link names) and a mailto to `unsubscribeMailto`, a person who can act on it.
+   */
+  tracking?: { unsubscribeMailto: string | null; oneClick: boolean };
+  /** Send through this linked mailbox (Graph sendMail) instead of SMTP (docs/extmail.md). */
+  extmailCredential?: string | null;
 }
+
+/**
+ * How long a send job holds a message it claimed. Longer than one send can take (the SMTP transport's connection,
+ * greeting and socket timeouts, transport.ts), so a live job never loses a message it is still sending.
+ */
+export const SEND_LEASE_SECONDS = 5 * 60;
 
 /** Header names and values, subject and addresses may not carry CR or LF (header injection). */
 const LINE_BREAK = /[\r\n]/;
@@ -52,20 +73,29 @@ export async function queueMessages(trx: Kysely<DB>, deps: Pick<Deps, 'config' |
   const at = deps.clock.now();
   const rows = messages.map((m) => {
     const id = randomUUID();
+    let { html, headers = {} } = m;
+    if (m.tracking) {
+      const urls = trackingUrls(deps.config.secretKey, deps.config.baseUrl, id);
+      if (html !== null) html = trackHtml(html, urls);
+      headers = { ...headers, ...unsubscribeHeaders(m.tracking.oneClick ? urls : null, m.tracking.unsubscribeMailto) };
+    }
     return {
       id,
       campaign: m.campaign ?? null,
+      brand: m.brand ?? null,
       contact: m.contact ?? null,
       purpose: m.purpose,
+      extmail_credential: m.extmailCredential ?? null,
       message_id: messageIdFor(deps, id),
       from_address: m.from ?? deps.config.mailFrom,
       to_addresses: m.to,
       cc_addresses: m.cc ?? [],
       bcc_addresses: m.bcc ?? [],
       subject: m.subject,
-      html: m.html,
+      html,
       text_body: m.text,
-      headers: m.headers ?? {},
+      headers,
+      not_before: options.startAfter ?? null,
       at,
     };
   });
@@ -93,11 +123,13 @@ function wireMessage(row: repo.MailRow): WireMessage {
 }
 
 /** Sends one ledger row unless it is finished. Answers false when a retry is worth it (a transient failure). */
-export async function sendQueuedMessage(deps: Pick<Deps, 'db' | 'clock' | 'mail' | 'log'>, id: string): Promise<boolean> {
-  const row = await repo.claimForSending(deps.db, id, deps.clock.now());
+export async function sendQueuedMessage(deps: MailDeps, id: string): Promise<boolean> {
+  const now = deps.clock.now();
+  const row = await repo.claimForSending(deps.db, id, now, new Date(now.getTime() + SEND_LEASE_SECONDS * 1000));
   if (!row) return true;
   try {
-    const outcome = await deps.mail.send(wireMessage(row));
+    // A message of a linked mailbox goes through the provider's API from the user's own address.
+    const outcome = row.extmail_credential ? await sendThroughMailbox(deps, row.extmail_credential, wireMessage(row)) : await deps.mail.send(wireMessage(row));
     await repo.recordOutcome(deps.db, id, { state: 'sent', ...outcome, error: null }, deps.clock.now());
     return true;
   } catch (error) {
@@ -118,7 +150,7 @@ export async function sendQueuedMessage(deps: Pick<Deps, 'db' | 'clock' | 'mail'
 }
 
 /** The send job: every message of the batch, a few at a time; throws (→ retry) if any failed transiently. */
-export async function sendQueuedMessages(deps: Pick<Deps, 'db' | 'clock' | 'mail' | 'log'>, ids: string[], concurrency = 5): Promise<void> {
+export async function sendQueuedMessages(deps: MailDeps, ids: string[], concurrency = 5): Promise<void> {
   let next = 0;
   let retry = 0;
   const lane = async () => {
@@ -129,4 +161,21 @@ export async function sendQueuedMessages(deps: Pick<Deps, 'db' | 'clock' | 'mail
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, lane));
   if (retry > 0) throw new Error(`${retry} of ${ids.length} messages failed transiently`);
+}
+
+/**
+ * The sweeper (mail.recover, every minute and at worker start): messages a dead worker left — `sending` with a
+ * lease that ran out, or due and `queued` for a quarter of an hour — get new send jobs. Safe to run any time: a
+ * message is claimed by one job at a time and a sent one is never sent again. Answers how many were re-queued.
+ */
+export async function recoverStalledMessages(deps: Pick<Deps, 'db' | 'clock' | 'queue' | 'log'>, limit = 10_000): Promise<number> {
+  const now = deps.clock.now();
+  const ids = await repo.findStalled(deps.db, now, new Date(now.getTime() - STALE_QUEUED_SECONDS * 1000), limit);
+  for (let i = 0; i < ids.length; i += SEND_BATCH) {
+    const batch = ids.slice(i, i + SEND_BATCH);
+    // One live recovery job per batch: a backlog still queued at the next sweep is not enqueued twice.
+    await deps.queue.enqueue(deps.db, sendMailTask, { messages: batch }, { singletonKey: `recover:${batch[0]}:${batch.length}` });
+  }
+  if (ids.length > 0) deps.log.warn({ messages: ids.length }, 'mail: re-queued messages a stopped worker left unsent');
+  return ids.length;
 }

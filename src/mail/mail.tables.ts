@@ -7,6 +7,7 @@ export type MailState = 'queued' | 'sending' | 'sent' | 'refused' | 'failed';
 export interface MailMessagesTable {
   id: Generated<string>;
   campaign: string | null;
+  brand: string | null;
   contact: string | null;
   purpose: string;
   message_id: string;
@@ -27,8 +28,36 @@ export interface MailMessagesTable {
   created_at: ColumnType<Date, Date | undefined, Date>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   sent_at: LaterTimestamp;
+  /** A send job holds the message until then (null: nobody does; a retry may claim it). */
+  claimed_until: LaterTimestamp;
+  /** Planned for later (queueMessages' startAfter): the sweeper leaves it alone until then. */
+  not_before: LaterTimestamp;
+  /** Sent through this linked mailbox (Graph sendMail) instead of SMTP (docs/extmail.md). */
+  extmail_credential: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type MailEventKind = 'opened' | 'clicked' | 'unsubscribed' | 'delivered' | 'failed' | 'complained';
+
+export interface MailEventsTable {
+  id: Generated<string>;
+  message: string;
+  campaign: string | null;
+  kind: MailEventKind;
+  recipient: string;
+  detail: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  occurred_at: Date;
+  created_at: Date;
+}
+
+export interface MailUnsubscribesTable {
+  brand: string;
+  email_key: string;
+  message: string | null;
+  created_at: Date;
 }
 
 export interface MailTables {
   mail_messages: MailMessagesTable;
+  mail_events: MailEventsTable;
+  mail_unsubscribes: MailUnsubscribesTable;
 }

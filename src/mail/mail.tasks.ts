@@ -1,7 +1,7 @@
 // Job: send a batch of queued ledger rows (src/mail/mail.service.ts). Idempotent: finished rows are skipped.
 import { Type } from '@sinclair/typebox';
 import { defineTask } from '../jobs/task.js';
-import { sendQueuedMessages } from './mail.service.js';
+import { recoverStalledMessages, sendQueuedMessages } from './mail.service.js';
 
 /** Messages per job: small enough that a retry after a crash redoes little, large enough to keep SMTP busy. */
 export const SEND_BATCH = 50;
@@ -12,8 +12,26 @@ export const sendMailTask = defineTask({
   retryLimit: 8,
   retryDelaySeconds: 30,
   retryBackoff: true,
-  expireInSeconds: 10 * 60,
+  // A job that outlives this is retried while it may still run: harmless, a message is claimed by one job at a
+  // time (the ledger lease). Short, so a batch whose worker died is picked up again soon.
+  expireInSeconds: 5 * 60,
+  // Four batches at once per worker (5 messages in flight each): the ledger's round trips overlap the SMTP pool's.
+  concurrency: 4,
   handle: async (deps, payload) => {
     await sendQueuedMessages(deps, payload.messages);
+  },
+});
+
+/** A due message still `queued` after this long lost its job (jobs run within seconds). */
+export const STALE_QUEUED_SECONDS = 15 * 60;
+
+export const recoverMailTask = defineTask({
+  name: 'mail.recover',
+  payload: Type.Object({}),
+  cron: '* * * * *',
+  runAtStart: true,
+  retryLimit: 1,
+  handle: async (deps) => {
+    await recoverStalledMessages(deps);
   },
 });

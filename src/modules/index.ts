@@ -1,6 +1,8 @@
 // The route plugins of every feature module, registered by app.ts in this order.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
+import type { OperatorActions } from '../platform/operator-channel.js';
+import { notifyOperatorAction } from './notifications/notifications.commands.js';
 import { usersRoutes } from './users/users.routes.js';
 import { oauthRoutes } from './auth/oauth.routes.js';
 import { mfaRoutes } from './mfa/mfa.routes.js';
@@ -26,6 +28,11 @@ import { templateRoutes } from './templates/templates.routes.js';
 import { fileRoutes } from '../files/files.routes.js';
 import { instanceRoutes } from './templates/instances.routes.js';
 import { printCampaignRoutes } from './print-campaigns/print-campaigns.routes.js';
+import { mailTrackingRoutes } from '../mail/tracking.routes.js';
+import { extmailRoutes } from './extmail/extmail.routes.js';
+import { triggerRoutes } from './triggers/triggers.routes.js';
+import { mailListOperatorAction, mailShowOperatorAction } from '../mail/mail.cli.js';
+import { brandTriggerRoutes } from './triggers/brand-triggers.routes.js';
 
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
@@ -55,4 +62,18 @@ export const featureRoutes: FeatureRoutes[] = [
   fileRoutes,
   dealRoutes,
   showingRoutes,
+  mailTrackingRoutes,
+  extmailRoutes,
+  triggerRoutes,
+  brandTriggerRoutes,
 ];
+
+/**
+ * What an operator command may ask a running embedded server to do (platform/operator-channel.ts): work that
+ * must happen in the process holding DATA_DIR to act live. Each module adds its own.
+ */
+export const operatorActions: OperatorActions = {
+  notify: notifyOperatorAction,
+  'mail.list': mailListOperatorAction,
+  'mail.show': mailShowOperatorAction,
+};

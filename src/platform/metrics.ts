@@ -34,8 +34,47 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Saved-search alerts (docs/saved-searches.md "Metrics"). */
+  readonly alertEventsMatched = new Counter({
+    name: 'gable_alert_events_matched_total',
+    help: 'Listing events matched against the saved searches',
+    registers: [this.registry],
+  });
+  readonly alertMatches = new Counter({
+    name: 'gable_alert_matches_total',
+    help: 'Saved-search matches stored, by listing event type',
+    labelNames: ['event_type'] as const,
+    registers: [this.registry],
+  });
+  readonly alertNotifications = new Counter({
+    name: 'gable_alert_notifications_total',
+    help: 'In-app notifications of saved-search matches',
+    registers: [this.registry],
+  });
+  readonly alertEmails = new Counter({
+    name: 'gable_alert_emails_total',
+    help: 'Saved-search alert emails queued, by frequency (Instant, Daily, Weekly, Monthly)',
+    labelNames: ['frequency'] as const,
+    registers: [this.registry],
+  });
+  readonly alertMatchingLag = new Histogram({
+    name: 'gable_alert_matching_lag_seconds',
+    help: 'From a listing event being recorded to its matches being stored',
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
+  /** Brand triggers (docs/triggers.md): contacts a sweep scheduled an email for, by event type. */
+  readonly brandTriggerEmails = new Counter({
+    name: 'gable_brand_trigger_emails_total',
+    help: 'Contacts a brand-trigger sweep scheduled an email for, by event type (birthday, home_anniversary, wedding_anniversary)',
+    labelNames: ['event_type'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     for (const provider of PUSH_PROVIDERS) for (const outcome of PUSH_OUTCOMES) this.pushes.inc({ provider, outcome }, 0);
+    for (const frequency of ['Instant', 'Daily', 'Weekly', 'Monthly']) this.alertEmails.inc({ frequency }, 0);
   }
 }

@@ -24,6 +24,7 @@ export const API_TAGS = [
   { name: 'Contacts', description: 'CRM contacts, their tags and timeline activities (docs/contacts.md).' },
   { name: 'Leads', description: 'Lead capture: posted leads, lead channels and their public capture endpoint (docs/contacts.md).' },
   { name: 'Email campaigns', description: 'Email campaigns sent over SMTP, scheduled, personalised, with counters (docs/emails.md, docs/mail.md).' },
+  { name: 'Triggers', description: 'Email campaigns scheduled around contacts’ dates (birthdays, anniversaries) in the user’s time zone (docs/triggers.md).' },
   { name: 'Brands', description: 'Brand profiles with their marketing palette, sub-brands and rosters (docs/existing-clients.md).' },
   { name: 'Saved searches', description: 'Brand-owned listing searches, run on demand and alerting linked contacts (docs/saved-searches.md).' },
   { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
@@ -34,6 +35,7 @@ export const API_TAGS = [
   { name: 'Files', description: 'Stored files behind signed, expiring URLs (docs/files.md).' },
   { name: 'Deals', description: 'Deals (transactions) with their context and roles (docs/deals.md).' },
   { name: 'Showings', description: 'Showings of listings to contacts (docs/showings.md).' },
+  { name: 'External mail', description: 'Linked Microsoft 365 mailboxes: link, contacts sync, sending through them (docs/extmail.md).' },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];

@@ -11,6 +11,7 @@ import { renderInstance } from '../../src/modules/templates/instances.tasks.js';
 import { seedTemplateLibrary } from '../../src/modules/templates/templates.library.js';
 import { marketer } from '../../src/modules/templates/templates.test-support.js';
 import { Renderer, RenderTimeoutError } from '../../src/render/renderer.js';
+import { OutboundHttp } from '../../src/lib/outbound.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const t = useTestApp({ env: { CHROMIUM_PATH: CHROMIUM } });
@@ -108,5 +109,46 @@ describe('the renderer’s network', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('photos on other hosts', () => {
+  // A 1 × 1 PNG, as a listing's cover photo on an MLS's image host.
+  const PHOTO = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d3b3e10000000049454e44ae426082', 'hex');
+  let server: Server;
+  let photoUrl: string;
+  let hits = 0;
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200, { 'content-type': 'image/png' }).end(PHOTO);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // A host name (the sanitiser drops private IP literals from the HTML); the test's resolver puts it on loopback.
+    photoUrl = `http://photos.example:${(server.address() as AddressInfo).port}/cover.png`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const onLoopback = async () => [{ address: '127.0.0.1', family: 4 }];
+
+  async function renderWithPhoto(deps: typeof t.deps) {
+    const created = await t.app.inject({ method: 'POST', url: `/templates/${templates.Flyer}/instances`, headers: agent.headers, payload: { html: `<img src="${photoUrl}">` } });
+    expect(created.statusCode, created.body).toBe(200);
+    await renderInstance(deps, created.json().data.id);
+    return (await t.app.inject({ url: `/templates/instances/${created.json().data.id}`, headers: agent.bare })).json().data;
+  }
+
+  it('are fetched by the render job through the outbound client and inlined: the browser itself loads nothing remote', async () => {
+    const instance = await renderWithPhoto({ ...t.deps, outbound: new OutboundHttp({ allowedNetworks: ['127.0.0.1/32'], resolve: onLoopback }) });
+    expect(instance).toMatchObject({ render_status: 'rendered', render_note: null });
+    expect(hits).toBe(1);
+  });
+
+  it('stay out where the SSRF guard refuses the host: the instance says what was left out', async () => {
+    const before = hits;
+    const instance = await renderWithPhoto({ ...t.deps, outbound: new OutboundHttp({ resolve: onLoopback }) }); // loopback refused
+    expect(instance.render_status).toBe('rendered');
+    expect(instance.render_note).toContain(photoUrl);
+    expect(hits).toBe(before);
   });
 });

@@ -19,7 +19,8 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** `delayMs`: the relay waits this long before answering each DATA (a real relay's pace; a crash test's window). */
+export async function startSmtpSink(options: { delayMs?: number; port?: number } = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   let failures = 0;
   const server = new SMTPServer({
@@ -45,7 +46,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           return callback(error);
         }
         const raw = Buffer.concat(chunks).toString('utf8');
-        simpleParser(raw).then(
+        const parse = options.delayMs ? new Promise((resolve) => setTimeout(resolve, options.delayMs)).then(() => simpleParser(raw)) : simpleParser(raw);
+        parse.then(
           (parsed) => {
             received.push({
               envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) },
@@ -59,7 +61,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A client that vanishes mid-session (a SIGKILLed worker in a crash test) resets its socket: a real relay
+  // logs that and serves the next client. Anything else is a fault of the fake and fails the test run.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,

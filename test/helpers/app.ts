@@ -25,6 +25,8 @@ export interface TestAppOptions {
   now?: Date;
   env?: Record<string, string>;
   config?: Partial<Config>;
+  /** Consume jobs in this app's process, as `gable worker` does (default: tests run jobs themselves). */
+  workers?: boolean;
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -57,6 +59,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       clock,
       log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       ...(database.pglite ? { pglite: database.pglite } : {}),
+      ...(options.workers ? { workers: true } : {}),
     });
     await startJobs(deps);
     app = await buildApp(deps);

@@ -1,6 +1,6 @@
 // runGable(): the real `gable` command in a child process, as an operator runs it; runAdminCommand(): one command
 // group parsed in-process on a test database.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { vi } from 'vitest';
@@ -44,4 +44,9 @@ export async function runAdminCommand(register: (admin: Command, runner: Command
     error.mockRestore();
     process.exitCode = undefined;
   }
+}
+
+/** Starts `node bin/gable.js …args` as a long-running child (a server, a worker) with this environment plus `env`. */
+export function spawnGable(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn('node', ['bin/gable.js', ...args], { env: { ...process.env, ...env }, stdio: 'ignore' });
 }

@@ -1,5 +1,7 @@
 // A contact row as the API shows it (spec §2.7), with the associations a request asks for.
 import type { Kysely } from 'kysely';
+import type { TriggerRecord } from '../triggers/triggers.schemas.js';
+import { triggersOfContacts } from '../triggers/triggers.service.js';
 import type { DB } from '../../db/types.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { partnerNameOf } from './contacts.derive.js';
@@ -61,22 +63,19 @@ export function presentContact(row: ContactRow): ContactRecord {
   };
 }
 
-/** Loads one association for a page of contacts: contact id → embedded records. */
-type AssociationLoader = (db: Kysely<DB>, contactIds: string[]) => Promise<Map<string, Record<string, unknown>[]>>;
+/** Loads one association for a page of contacts: contact id → embedded records (with their own associations). */
+type AssociationLoader = (db: Kysely<DB>, contactIds: string[], associations: Set<string>) => Promise<Map<string, TriggerRecord[]>>;
 
-/**
- * The associations of a contact. `contact.triggers` answers an empty list until the triggers module exists;
- * it replaces this loader with its own query (one statement for the page).
- */
+/** The associations of a contact: `contact.triggers` (and within them `trigger.campaign`), one query per page. */
 export const CONTACT_ASSOCIATIONS: Record<string, { field: 'triggers'; load: AssociationLoader }> = {
-  'contact.triggers': { field: 'triggers', load: async () => new Map() },
+  'contact.triggers': { field: 'triggers', load: triggersOfContacts },
 };
 
 export async function presentContacts(db: Kysely<DB>, rows: ContactRow[], associations: Set<string>): Promise<ContactRecord[]> {
   const records = rows.map(presentContact);
   for (const [name, association] of Object.entries(CONTACT_ASSOCIATIONS)) {
     if (!associations.has(name)) continue;
-    const loaded = await association.load(db, rows.map((r) => r.id));
+    const loaded = await association.load(db, rows.map((r) => r.id), associations);
     for (const record of records) record[association.field] = loaded.get(record.id) ?? [];
   }
   return records;

@@ -105,6 +105,12 @@ export async function findContactsForUpdate(db: Kysely<DB>, ids: string[]): Prom
   return db.selectFrom('contacts').select(CONTACT_COLUMNS).where(sql<boolean>`id = any(${ids}::uuid[])`).where('deleted_at', 'is', null).forUpdate().execute();
 }
 
+/** Live contacts of the brand carrying this address (lower-cased key) among their emails. */
+export async function liveContactIdsWithEmail(db: Kysely<DB>, brand: string, emailKey: string): Promise<string[]> {
+  const rows = await db.selectFrom('contacts').select('id').where('brand', '=', brand).where('deleted_at', 'is', null).where(sql<boolean>`email_keys @> array[${emailKey}]::text[]`).execute();
+  return rows.map((r) => r.id);
+}
+
 export async function updateContact(db: Kysely<DB>, id: string, fields: ContactFields, reason: string, at: Date): Promise<ContactRow> {
   return db
     .updateTable('contacts')

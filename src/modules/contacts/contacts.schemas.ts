@@ -3,6 +3,7 @@
 // are in contacts.input.ts so that they can name the field, also inside a bulk body.
 import { Type, type Static } from '@sinclair/typebox';
 import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid, optionalNullable as optional } from '../../platform/schemas.js';
+import { TriggerRecord } from '../triggers/triggers.schemas.js';
 
 /** Optional, and null clears it. `type: [T, 'null']` rather than anyOf (see search.schemas.ts). */
 const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -81,7 +82,6 @@ export type CreateContactsBody = Static<typeof CreateContactsBody>;
 
 const NullableString = Nullable(Type.String());
 
-const Trigger = Type.Object({}, { additionalProperties: true, description: 'A trigger record (spec §2.6)' });
 
 export const ContactRecord = Type.Object(
   {
@@ -134,7 +134,7 @@ export const ContactRecord = Type.Object(
     website: Type.Array(Type.String()),
     tags: Type.Array(Type.String()),
     address: Type.Array(Type.Object({ ...ContactAddress.properties })),
-    triggers: Type.Optional(Type.Array(Trigger, { description: 'With associations[]=contact.triggers' })),
+    triggers: Type.Optional(Type.Array(TriggerRecord, { description: 'With associations[]=contact.triggers' })),
   },
   { title: 'Contact' },
 );

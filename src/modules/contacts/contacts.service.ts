@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.js';
 import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { recordEvents } from '../../events/outbox.js';
+import { replanTriggersOfContacts } from '../triggers/planner.js';
 import type { Actor } from '../../platform/auth.js';
 import { assertReach, reachFrom, requireAccess } from '../brands/access.js';
 import { findLiveBrand } from '../brands/brands.repository.js';
@@ -15,14 +16,14 @@ import * as repo from './contacts.repository.js';
 import { CONTACT_ORDER_KEYS, type ContactInput, type ContactOrderKey, type ContactRecord, type CreateContactsBody, type ListContactsQuery } from './contacts.schemas.js';
 
 /** Why a contact changed (created_for / updated_for / deleted_for). */
-export type ChangeReason = 'direct_request' | 'import_csv' | 'lead_capture' | 'demo_seed' | 'deal_closed';
+export type ChangeReason = 'direct_request' | 'import_csv' | 'lead_capture' | 'demo_seed' | 'deal_closed' | 'unsubscribe_link' | 'extmail_sync';
 
 function throwIfInvalid(attributes: ErrorAttributes): void {
   const [field, messages] = Object.entries(attributes)[0] ?? [];
   if (field) throw errors.validation(`${field} ${messages?.[0] ?? 'is invalid'}`, attributes);
 }
 
-function contactEvents(rows: repo.ContactRow[], event: 'create' | 'update' | 'delete') {
+export function contactEvents(rows: repo.ContactRow[], event: 'create' | 'update' | 'delete') {
   return rows.map((row) => ({ brand: row.brand, topic: 'Contacts' as const, event, subject: row.id, payload: { contact: presentContact(row) } }));
 }
 
@@ -84,6 +85,7 @@ export async function updateContact(deps: Deps, actor: Actor, id: string, input:
     throwIfInvalid(attributes);
     const updated = await repo.updateContact(trx, id, fields, 'direct_request', deps.clock.now());
     await recordEvents(trx, contactEvents([updated], 'update'));
+    await replanTriggersOfContacts(trx, deps, [id]);
     return updated;
   });
   const [record] = await presentContacts(deps.db, [row], associations);
@@ -94,7 +96,7 @@ export async function updateContact(deps: Deps, actor: Actor, id: string, input:
  * Sets `home_anniversary` of these live contacts (a closed purchase, modules/deals) in `trx`, with their
  * Contacts/update events. No access check: the caller decided. Contacts deleted meanwhile are skipped.
  */
-export async function setHomeAnniversaryIn(trx: Transaction<DB>, deps: Pick<Deps, 'clock'>, ids: string[], date: string, reason: ChangeReason): Promise<void> {
+export async function setHomeAnniversaryIn(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'queue'>, ids: string[], date: string, reason: ChangeReason): Promise<void> {
   if (ids.length === 0) return;
   const at = deps.clock.now();
   const updated: repo.ContactRow[] = [];
@@ -102,6 +104,24 @@ export async function setHomeAnniversaryIn(trx: Transaction<DB>, deps: Pick<Deps
     updated.push(await repo.updateContact(trx, row.id, { ...repo.fieldsOf(row), home_anniversary: date }, reason, at));
   }
   await recordEvents(trx, contactEvents(updated, 'update'));
+  await replanTriggersOfContacts(trx, deps, updated.map((r) => r.id));
+}
+
+/**
+ * Marks the brand's live contacts with this address (lower-cased key) unsubscribed from marketing mail, with
+ * their Contacts/update events, in `trx`; answers their ids. No access check: a signed unsubscribe link decided.
+ */
+export async function unsubscribeContactsIn(trx: Transaction<DB>, deps: Pick<Deps, 'clock'>, brand: string, emailKey: string): Promise<string[]> {
+  const at = deps.clock.now();
+  const ids = await repo.liveContactIdsWithEmail(trx, brand, emailKey);
+  if (ids.length === 0) return [];
+  const updated: repo.ContactRow[] = [];
+  for (const row of await repo.findContactsForUpdate(trx, ids)) {
+    if (row.unsubscribed) continue;
+    updated.push(await repo.updateContact(trx, row.id, { ...repo.fieldsOf(row), unsubscribed: true }, 'unsubscribe_link', at));
+  }
+  await recordEvents(trx, contactEvents(updated, 'update'));
+  return ids;
 }
 
 export async function deleteContacts(deps: Deps, actor: Actor, ids: string[]): Promise<void> {
@@ -112,6 +132,7 @@ export async function deleteContacts(deps: Deps, actor: Actor, ids: string[]): P
     for (const brand of new Set(rows.map((r) => r.brand))) await requireAccess(trx, actor, brand, 'CRM', { denied: 'notFound' });
     const deleted = await repo.softDeleteContacts(trx, wanted, 'direct_request', deps.clock.now());
     await recordEvents(trx, contactEvents(deleted, 'delete'));
+    await replanTriggersOfContacts(trx, deps, wanted);
   });
 }
 

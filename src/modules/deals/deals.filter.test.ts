@@ -63,6 +63,18 @@ describe('POST /deals/filter', () => {
     expect(none.json().info).toEqual({ count: 0, total: 0 });
   });
 
+  it('pages and orders the matches of a query, with the total also past the last page', async () => {
+    // "p" starts Plano (oak, 500,000) and Pine (pine, 450,000).
+    const cheapFirst = await filter({ brand: broker.brand, query: 'p', $order: ['list_price', 'ASC'] });
+    expect(names(cheapFirst)).toEqual(['pine', 'oak']);
+    expect(names(await filter({ brand: broker.brand, query: 'p', $order: ['list_price', 'DESC'] }))).toEqual(['oak', 'pine']);
+    const second = await filter({ brand: broker.brand, query: 'p', $order: ['list_price', 'ASC'], start: 1, limit: 1 });
+    expect(names(second)).toEqual(['oak']);
+    expect(second.json().info).toEqual({ count: 1, total: 2 });
+    const past = await filter({ brand: broker.brand, query: 'p', start: 10 });
+    expect(past.json()).toMatchObject({ data: [], info: { count: 0, total: 2 } });
+  });
+
   it('orders by a known column; an unknown one is a 400', async () => {
     expect(names(await filter({ brand: broker.brand, $order: ['list_price', 'DESC'] })).slice(0, 3)).toEqual(['oak', 'pine', 'elm']);
     expect(names(await filter({ brand: broker.brand, $order: ['deals.closing_date', 'ASC'] })).slice(0, 2)).toEqual(['pine', 'elm']);

@@ -82,7 +82,41 @@ const ORDER_SQL: Record<DealOrderKey, ReturnType<typeof sql.ref> | ReturnType<ty
   closing_date: sql`(context->>'closing_date')`,
 };
 
-export async function filterDeals(db: Kysely<DB>, filter: DealFilter, page: { order: DealOrderKey; descending: boolean; start: number; limit: number }): Promise<DealRow[]> {
+/**
+ * A page of the matching deals and the exact total. With a text query the matches are collected once: one pass
+ * over their rows gives both the count and the page, where two statements would visit every match twice (the
+ * matches of a prefix query are spread over the whole table). Without one, the page walks the (brand, updated_at)
+ * index while the count runs beside it.
+ */
+export async function filterDealsPage(db: Kysely<DB>, filter: DealFilter, page: DealPage): Promise<{ rows: DealRow[]; total: number }> {
+  if (!filter.query) {
+    const [total, rows] = await Promise.all([countDeals(db, filter), filterDeals(db, filter, page)]);
+    return { rows, total };
+  }
+  const orderBy = (table: string) =>
+    sql`${sql.ref(`${table}.k`)} ${sql.raw(page.descending ? 'desc nulls last' : 'asc nulls last')}, ${sql.ref(`${table}.id`)} ${sql.raw(page.descending ? 'desc' : 'asc')}`;
+  const matches = filtered(db, filter).select(['id', ORDER_SQL[page.order].as('k')]);
+  const columns = sql.join(DEAL_COLUMNS.map((column) => sql.ref(`d.${column}`)));
+  // The count row is left-joined to the page, so a page past the end still tells the total.
+  const result = await sql<DealRow & { total: string }>`
+    with m as materialized (${matches}),
+         p as (select id, k from m order by ${orderBy('m')} offset ${page.start} limit ${page.limit})
+    select t.total, ${columns}
+    from (select count(*) as total from m) t
+    left join (p join deals d on d.id = p.id) on true
+    order by ${orderBy('p')}`.execute(db);
+  const total = Number(result.rows[0]?.total ?? 0);
+  return { rows: result.rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row), total };
+}
+
+interface DealPage {
+  order: DealOrderKey;
+  descending: boolean;
+  start: number;
+  limit: number;
+}
+
+async function filterDeals(db: Kysely<DB>, filter: DealFilter, page: DealPage): Promise<DealRow[]> {
   const direction = sql.raw(page.descending ? 'desc nulls last' : 'asc nulls last');
   return filtered(db, filter)
     .select(DEAL_COLUMNS)
@@ -93,7 +127,7 @@ export async function filterDeals(db: Kysely<DB>, filter: DealFilter, page: { or
     .execute();
 }
 
-export async function countDeals(db: Kysely<DB>, filter: DealFilter): Promise<number> {
+async function countDeals(db: Kysely<DB>, filter: DealFilter): Promise<number> {
   const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   return Number(row.total);
 }

@@ -207,6 +207,6 @@ export async function filterDeals(deps: Deps, actor: Actor, brand: string, body:
     statuses: groups.length > 0 ? groups.flatMap((g) => [...STATUS_GROUPS[g]]) : null,
     dealType: body.deal_type ?? null,
   };
-  const [total, rows] = await Promise.all([repo.countDeals(deps.db, filter), repo.filterDeals(deps.db, filter, { order: key, descending, start: body.start, limit: body.limit })]);
+  const { rows, total } = await repo.filterDealsPage(deps.db, filter, { order: key, descending, start: body.start, limit: body.limit });
   return { records: await presentDeals(deps.db, rows, associations), total };
 }

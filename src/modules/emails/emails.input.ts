@@ -35,6 +35,7 @@ export interface CampaignInput {
   notifications_enabled?: boolean;
   archive?: boolean;
   tags?: string[];
+  extmail_credential?: string | null;
 }
 
 function add(attributes: ErrorAttributes, field: string, message: string): void {
@@ -50,9 +51,11 @@ function normaliseRecipient(entry: Recipient): RecipientSpec {
   return spec;
 }
 
-/** Validated campaign fields, or one 400 naming every bad field. `now` replaces a missing or past due_at. */
-export function campaignFieldsOf(input: CampaignInput, now: Date): CampaignFields {
-  const attributes: ErrorAttributes = {};
+/**
+ * Problems of a message's content: a one-line subject, html and text of at most 2 MiB without NUL, templates that
+ * parse. Shared with brand triggers, whose subject and html become campaigns later.
+ */
+export function addContentProblems(attributes: ErrorAttributes, input: { subject: string; html: string; text?: string | null }): void {
   if (!isCleanText(input.subject) || LINE_BREAK.test(input.subject)) add(attributes, 'subject', 'must be one line of text (no CR, LF or NUL)');
   else if (input.subject.trim() === '') add(attributes, 'subject', 'must not be blank');
   else {
@@ -74,6 +77,19 @@ export function campaignFieldsOf(input: CampaignInput, now: Date): CampaignField
       if (problem) add(attributes, 'text', problem);
     }
   }
+}
+
+/** One 400 naming the first bad field (and listing all in attributes), if any. */
+export function throwIfProblems(attributes: ErrorAttributes): void {
+  const [field, messages] = Object.entries(attributes)[0] ?? [];
+  if (field) throw errors.validation(`${field} ${messages?.[0] ?? 'is invalid'}`, attributes);
+}
+
+/** Validated campaign fields, or one 400 naming every bad field. `now` replaces a missing or past due_at. */
+export function campaignFieldsOf(input: CampaignInput, now: Date): CampaignFields {
+  const attributes: ErrorAttributes = {};
+  addContentProblems(attributes, input);
+  const text = input.text ?? null;
   const headers = input.headers ?? {};
   const names = Object.keys(headers);
   if (names.length > MAX_HEADERS) add(attributes, 'headers', `must have at most ${MAX_HEADERS} entries`);
@@ -103,8 +119,7 @@ export function campaignFieldsOf(input: CampaignInput, now: Date): CampaignField
     if (!Number.isFinite(input.due_at) || input.due_at > MAX_DUE_AT_SECONDS || input.due_at < 0) add(attributes, 'due_at', 'must be epoch seconds between 1970 and 9999');
     else if (input.due_at * 1000 > now.getTime()) due = new Date(Math.round(input.due_at * 1000));
   }
-  const [field, messages] = Object.entries(attributes)[0] ?? [];
-  if (field) throw errors.validation(`${field} ${messages?.[0] ?? 'is invalid'}`, attributes);
+  throwIfProblems(attributes);
   return {
     subject: input.subject,
     html: input.html,
@@ -117,5 +132,6 @@ export function campaignFieldsOf(input: CampaignInput, now: Date): CampaignField
     archive: input.archive ?? false,
     tags,
     due_at: due,
+    extmail_credential: input.extmail_credential?.toLowerCase() ?? null,
   };
 }

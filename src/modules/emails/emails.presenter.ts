@@ -2,19 +2,20 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { epochSeconds } from '../../lib/clock.js';
-import { campaignCounters } from '../../mail/mail.repository.js';
+import { campaignCounters, campaignEventCounters } from '../../mail/mail.repository.js';
 import type { CampaignRow } from './emails.repository.js';
 import type { EmailCampaignRecord } from './emails.schemas.js';
 
 const NO_COUNTS = { sent: 0, accepted: 0, rejected: 0, stored: 0 };
+const NO_EVENTS = { opened: 0, clicked: 0, unsubscribed: 0, delivered: 0, failed: 0, complained: 0 };
 
 export async function presentCampaigns(db: Kysely<DB>, rows: CampaignRow[]): Promise<EmailCampaignRecord[]> {
-  const counters = await campaignCounters(
-    db,
-    rows.filter((r) => r.executed_at).map((r) => r.id),
-  );
+  const executed = rows.filter((r) => r.executed_at).map((r) => r.id);
+  const counters = await campaignCounters(db, executed);
+  const events = await campaignEventCounters(db, executed);
   return rows.map((row) => {
     const counts = counters.get(row.id) ?? NO_COUNTS;
+    const tracked = events.get(row.id) ?? NO_EVENTS;
     return {
       id: row.id,
       type: 'email_campaign' as const,
@@ -33,20 +34,20 @@ export async function presentCampaigns(db: Kysely<DB>, rows: CampaignRow[]): Pro
       sent: counts.sent,
       accepted: counts.accepted,
       rejected: counts.rejected,
-      // Filled by tracking and the delivery-event feed (docs/emails.md, next slices).
-      delivered: 0,
-      failed: 0,
-      opened: 0,
-      clicked: 0,
-      unsubscribed: 0,
-      complained: 0,
+      // Unique recipients per kind, from tracking links and the delivery-event feed (docs/emails.md).
+      delivered: tracked.delivered,
+      failed: tracked.failed,
+      opened: tracked.opened,
+      clicked: tracked.clicked,
+      unsubscribed: tracked.unsubscribed,
+      complained: tracked.complained,
       stored: counts.stored,
       headers: row.headers,
       to: row.recipients.to,
       cc: row.recipients.cc,
       bcc: row.recipients.bcc,
       google_credential: null,
-      extmail_credential: null,
+      extmail_credential: row.extmail_credential,
       thread_key: null,
       failed_at: row.failed_at ? epochSeconds(row.failed_at) : null,
       failed_within: null,
@@ -55,7 +56,7 @@ export async function presentCampaigns(db: Kysely<DB>, rows: CampaignRow[]): Pro
       archive: row.archive,
       tags: row.tags,
       recipients_count: row.recipients_count,
-      listed: true,
+      listed: !row.template,
     };
   });
 }

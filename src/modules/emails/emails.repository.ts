@@ -17,16 +17,23 @@ export interface CampaignFields {
   archive: boolean;
   tags: string[];
   due_at: Date;
+  extmail_credential: string | null;
 }
 
 function columns(fields: CampaignFields) {
   return { ...fields, headers: JSON.stringify(fields.headers), recipients: JSON.stringify(fields.recipients) };
 }
 
-export async function insertCampaign(db: Kysely<DB>, brand: string, createdBy: string, fields: CampaignFields, at: Date): Promise<CampaignRow> {
+/** The email_quota bookkeeping of a campaign (quota.ts). */
+export interface QuotaColumns {
+  sender_month: string | null;
+  planned_recipients: number | null;
+}
+
+export async function insertCampaign(db: Kysely<DB>, brand: string, createdBy: string, fields: CampaignFields, quota: QuotaColumns, at: Date): Promise<CampaignRow> {
   return db
     .insertInto('email_campaigns')
-    .values({ ...columns(fields), brand, created_by: createdBy, created_at: at, updated_at: at })
+    .values({ ...columns(fields), ...quota, brand, created_by: createdBy, created_at: at, updated_at: at })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -37,8 +44,19 @@ export async function findCampaign(db: Kysely<DB>, id: string, options: { forUpd
   return query.executeTakeFirst();
 }
 
-export async function updateCampaign(db: Kysely<DB>, id: string, fields: CampaignFields, at: Date): Promise<CampaignRow> {
-  return db.updateTable('email_campaigns').set({ ...columns(fields), updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+/** Campaigns by id, deleted ones too (a trigger shows the template it used). */
+export async function campaignsByIds(db: Kysely<DB>, ids: string[]): Promise<CampaignRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('email_campaigns').selectAll().where('id', 'in', ids).execute();
+}
+
+export async function updateCampaign(db: Kysely<DB>, id: string, fields: CampaignFields, quota: QuotaColumns, at: Date): Promise<CampaignRow> {
+  return db.updateTable('email_campaigns').set({ ...columns(fields), ...quota, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Makes an unsent campaign a trigger's template: never sent on its own, not counted against the quota. */
+export async function markTemplate(db: Kysely<DB>, id: string, at: Date): Promise<void> {
+  await db.updateTable('email_campaigns').set({ template: true, sender_month: null, planned_recipients: null, updated_at: at }).where('id', '=', id).where('executed_at', 'is', null).execute();
 }
 
 export async function softDeleteCampaign(db: Kysely<DB>, id: string, at: Date): Promise<void> {
@@ -54,7 +72,13 @@ export async function markExecuted(db: Kysely<DB>, id: string, recipientsCount: 
 }
 
 export async function countCampaigns(db: Kysely<DB>, brand: string): Promise<number> {
-  const row = await db.selectFrom('email_campaigns').select((eb) => eb.fn.countAll<string>().as('n')).where('brand', '=', brand).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('email_campaigns')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('brand', '=', brand)
+    .where('deleted_at', 'is', null)
+    .where('template', '=', false)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -64,6 +88,7 @@ export async function listCampaigns(db: Kysely<DB>, brand: string, start: number
     .selectAll()
     .where('brand', '=', brand)
     .where('deleted_at', 'is', null)
+    .where('template', '=', false)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .offset(start)

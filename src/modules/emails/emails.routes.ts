@@ -21,9 +21,9 @@ export const emailRoutes: FeatureRoutes = async (app, { deps }) => {
         tags: TAGS,
         summary: 'Create an email campaign',
         description:
-          'Sent at `due_at` (null or past = now) to `to`/`cc`/`bcc`, resolved at send time. Another brand’s contact, tag or brand → 404; CR/LF in `subject` or `headers`, html over 2 MiB, no recipient → 400, and nothing is queued. The brand is X-RECHAT-BRAND, else the active brand; Marketing ACL needed (else 403).',
+          'Sent at `due_at` (null or past = now) to `to`/`cc`/`bcc`, resolved at send time. Another brand’s contact, tag or brand → 404; CR/LF in `subject` or `headers`, html over 2 MiB, no recipient → 400, and nothing is queued. An `individual` campaign over the sender’s monthly `email_quota` (recipients per brand per calendar month of due_at, sender’s time zone) → 429 with Retry-After. The brand is X-RECHAT-BRAND, else the active brand; Marketing ACL needed (else 403).',
         body: CreateCampaignBody,
-        response: { 200: Envelope(EmailCampaignRecord), ...errorResponses(...AUTHENTICATED_ERRORS, 413, 415) },
+        response: { 200: Envelope(EmailCampaignRecord), ...errorResponses(...AUTHENTICATED_ERRORS, 413, 415, 429) },
       },
     },
     async (request) => {
@@ -74,7 +74,7 @@ export const emailRoutes: FeatureRoutes = async (app, { deps }) => {
         description: 'Only the fields sent change. A new `due_at` reschedules it. 409 once the campaign has been sent.',
         params: CampaignParams,
         body: UpdateCampaignBody,
-        response: { 200: Envelope(EmailCampaignRecord), ...errorResponses(...AUTHENTICATED_ERRORS, 409, 413, 415) },
+        response: { 200: Envelope(EmailCampaignRecord), ...errorResponses(...AUTHENTICATED_ERRORS, 409, 413, 415, 429) },
       },
     },
     async (request) => ok(await updateCampaign(deps, actorOf(request), request.params.id, request.body)),

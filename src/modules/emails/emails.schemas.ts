@@ -39,6 +39,7 @@ const CampaignFields = {
   notifications_enabled: Type.Optional(Type.Boolean()),
   archive: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
+  extmail_credential: optionalNullable({ ...Uuid, description: 'Send from this linked mailbox of yours (it needs Mail.Send) through Microsoft Graph instead of SMTP (docs/extmail.md)' }),
 };
 
 export const CreateCampaignBody = Type.Object(CampaignFields, {
@@ -81,7 +82,7 @@ export const EmailCampaignRecord = Type.Object({
   cc: Type.Array(Recipient),
   bcc: Type.Array(Recipient),
   google_credential: Type.Null(),
-  extmail_credential: Type.Null(),
+  extmail_credential: Nullable(Uuid),
   thread_key: Type.Null(),
   failed_at: Nullable(EpochSeconds),
   failed_within: Type.Null(),

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../deps.js';
 import type { DB } from '../../db/types.js';
+import { unsubscribedAddresses } from '../../mail/mail.repository.js';
 import { queueMessages, type OutgoingMessage } from '../../mail/mail.service.js';
 import { subtreeIds } from '../brands/access.js';
 import { emailKey } from '../contacts/contacts.input.js';
@@ -12,17 +13,18 @@ import * as repo from './emails.repository.js';
 import type { RecipientSpec } from './emails.tables.js';
 import { compile, oneLine, textOf } from './personalise.js';
 import { executeCampaignTask } from './emails.tasks.js';
+import { sendingCredential } from '../extmail/send.js';
 
 type List = 'to' | 'cc' | 'bcc';
 
-interface ResolvedRecipient {
+export interface ResolvedRecipient {
   address: string;
   list: List;
   contact: repo.RecipientContact | null;
   user: repo.RecipientUser | null;
 }
 
-async function resolveRecipients(db: Kysely<DB>, campaign: repo.CampaignRow): Promise<ResolvedRecipient[]> {
+export async function resolveRecipients(db: Kysely<DB>, campaign: Pick<repo.CampaignRow, 'brand' | 'recipients'>): Promise<ResolvedRecipient[]> {
   const lists: List[] = ['to', 'cc', 'bcc'];
   const specs = lists.flatMap((list) => campaign.recipients[list].map((spec) => ({ list, spec })));
   const of = (type: RecipientSpec['recipient_type'], field: 'contact' | 'tag' | 'brand') => [...new Set(specs.filter((s) => s.spec.recipient_type === type).map((s) => s.spec[field]!))];
@@ -53,8 +55,11 @@ async function resolveRecipients(db: Kysely<DB>, campaign: repo.CampaignRow): Pr
     } else for (const user of members.get(spec.brand!) ?? []) push(user.email, list, null, user);
   }
   // An address typed in as Email that belongs to an unsubscribed contact of the brand is skipped too.
-  const unsubscribed = await repo.unsubscribedKeys(db, campaign.brand, resolved.map((r) => emailKey(r.address)));
-  return resolved.filter((r) => !unsubscribed.has(emailKey(r.address)));
+  // So is an address that used a one-click unsubscribe link of the brand's mail (it may be no contact at all).
+  const keys = resolved.map((r) => emailKey(r.address));
+  const unsubscribed = await repo.unsubscribedKeys(db, campaign.brand, keys);
+  const optedOut = await unsubscribedAddresses(db, campaign.brand, keys);
+  return resolved.filter((r) => !unsubscribed.has(emailKey(r.address)) && !optedOut.has(emailKey(r.address)));
 }
 
 /** `Name <address>`: the sender's name, the configured MAIL_FROM address (the domain that may send). */
@@ -84,13 +89,15 @@ function personalData(recipient: ResolvedRecipient | null, sender: repo.Sender |
   };
 }
 
+const EXTMAIL_UNAVAILABLE = { code: 'ExtmailUnavailable', message: 'The linked mailbox of this campaign was unlinked, revoked or lost Mail.Send before it was sent' };
 const NO_RECIPIENTS = { code: 'NoRecipients', message: 'No recipient has a usable email address (or every one has unsubscribed)' };
 
 /** Runs in the emails.execute job. Does nothing for a deleted or executed campaign; re-plans one not yet due. */
 export async function executeCampaign(deps: Deps, id: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const campaign = await repo.findCampaign(trx, id, { forUpdate: true });
-    if (!campaign || campaign.executed_at) return;
+    // A trigger's template is only ever copied (modules/triggers), never sent itself.
+    if (!campaign || campaign.executed_at || campaign.template) return;
     const now = deps.clock.now();
     if (campaign.due_at.getTime() > now.getTime() + 1000) {
       // Rescheduled later (or a clock ahead of this worker's): run again at the planned time.
@@ -103,6 +110,12 @@ export async function executeCampaign(deps: Deps, id: string): Promise<void> {
       return;
     }
     const sender = await repo.findSender(trx, campaign.created_by);
+    // Sent from the sender's own linked mailbox when the campaign names one (docs/extmail.md "Sending").
+    const mailbox = campaign.extmail_credential ? await sendingCredential(trx, campaign.extmail_credential) : null;
+    if (campaign.extmail_credential && !mailbox) {
+      await repo.markExecuted(trx, id, recipients.length, EXTMAIL_UNAVAILABLE, now);
+      return;
+    }
     let html = campaign.html;
     let text = campaign.text;
     if (campaign.include_signature && sender?.email_signature) {
@@ -113,8 +126,13 @@ export async function executeCampaign(deps: Deps, id: string): Promise<void> {
     const base = {
       purpose: 'email_campaign',
       campaign: id,
-      from: fromHeader(deps.config.mailFrom, sender),
-      headers: { ...campaign.headers, ...(sender ? { 'Reply-To': sender.email } : {}) },
+      brand: campaign.brand,
+      // Marketing mail: tracked, with one-click unsubscribe where the message has one recipient (individual);
+      // a message to several carries only the mailto form (a link could not tell who asked).
+      tracking: { unsubscribeMailto: sender?.email ?? null, oneClick: campaign.individual },
+      from: mailbox ? mailbox.email : fromHeader(deps.config.mailFrom, sender),
+      headers: { ...campaign.headers, ...(sender && !mailbox ? { 'Reply-To': sender.email } : {}) },
+      extmailCredential: mailbox?.id ?? null,
     };
     const render = async (recipient: ResolvedRecipient | null) => {
       const data = personalData(recipient, sender);

@@ -1,17 +1,20 @@
 // Email campaigns (spec 2.6, decisions §2 Marketing ACL, §7, §15; docs/emails.md). Every method checks access
 // first; a campaign of a brand the actor cannot reach with Marketing answers 404. Creating or rescheduling a
 // campaign enqueues its execution (emails.execute) at due_at in the same transaction.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../../deps.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 import { requireAccess, subtreeIds } from '../brands/access.js';
 import { campaignFieldsOf, type CampaignInput } from './emails.input.js';
+import { requireSendingCredential } from '../extmail/send.js';
 import { presentCampaign, presentCampaigns } from './emails.presenter.js';
 import * as repo from './emails.repository.js';
 import type { EmailCampaignRecord, ListCampaignsQuery, UpdateCampaignBody } from './emails.schemas.js';
 import { executeCampaignTask } from './emails.tasks.js';
+import { checkQuota, NOT_COUNTED } from './quota.js';
+import { campaignInUse } from '../triggers/triggers.repository.js';
 
 /**
  * Named contacts, tags and brands must exist in the campaign's brand (a brand: it or one of its sub-brands);
@@ -39,8 +42,10 @@ export async function createCampaign(deps: Deps, actor: Actor, brand: string, bo
   const now = deps.clock.now();
   const fields = campaignFieldsOf(body, now);
   await checkReferences(deps.db, brand, fields);
+  if (fields.extmail_credential) await requireSendingCredential(deps.db, actor.userId!, brand, fields.extmail_credential);
   const row = await deps.db.transaction().execute(async (trx) => {
-    const inserted = await repo.insertCampaign(trx, brand, actor.userId!, fields, now);
+    const quota = await checkQuota(trx, actor.userId!, brand, fields, now);
+    const inserted = await repo.insertCampaign(trx, brand, actor.userId!, fields, quota, now);
     await scheduleExecution(trx, deps, inserted);
     return inserted;
   });
@@ -83,6 +88,7 @@ function inputOf(row: repo.CampaignRow, body: UpdateCampaignBody): CampaignInput
     notifications_enabled: body.notifications_enabled ?? row.notifications_enabled,
     archive: body.archive ?? row.archive,
     tags: body.tags ?? row.tags,
+    extmail_credential: has('extmail_credential') ? body.extmail_credential : row.extmail_credential,
   };
 }
 
@@ -93,7 +99,9 @@ export async function updateCampaign(deps: Deps, actor: Actor, id: string, body:
     const now = deps.clock.now();
     const fields = campaignFieldsOf(inputOf(current, body), now);
     await checkReferences(trx, current.brand, fields);
-    const updated = await repo.updateCampaign(trx, id, fields, now);
+    if (fields.extmail_credential && fields.extmail_credential !== current.extmail_credential) await requireSendingCredential(trx, actor.userId!, current.brand, fields.extmail_credential);
+    const quota = current.template ? NOT_COUNTED : await checkQuota(trx, current.created_by, current.brand, fields, now, { current: id });
+    const updated = await repo.updateCampaign(trx, id, fields, quota, now);
     if (updated.due_at.getTime() !== current.due_at.getTime()) await scheduleExecution(trx, deps, updated);
     return updated;
   });
@@ -104,6 +112,36 @@ export async function deleteCampaign(deps: Deps, actor: Actor, id: string): Prom
   await deps.db.transaction().execute(async (trx) => {
     const current = await reachableCampaign(trx, actor, id, true);
     if (current.executed_at) throw errors.conflict('This email campaign has been sent and can no longer be deleted');
+    if (await campaignInUse(trx, id)) throw errors.conflict('This email campaign is the template of a trigger; delete the trigger instead');
     await repo.softDeleteCampaign(trx, id, deps.clock.now());
   });
+}
+
+/** What a campaign scheduled by the server itself says (a trigger's template, a brand trigger). */
+export type CampaignContent = Pick<repo.CampaignFields, 'subject' | 'html' | 'text' | 'include_signature' | 'headers' | 'notifications_enabled' | 'archive' | 'tags'>;
+
+/**
+ * Schedules an individual campaign to these contacts of `brand` (modules/triggers), due at `dueAt`, sent by
+ * `sender` and counted against their quota: over it, the AppError 429 of checkQuota. No access check: the
+ * trigger's owner decided when it was made.
+ */
+export async function scheduleForContactsIn(trx: Transaction<DB>, deps: Deps, brand: string, sender: string, content: CampaignContent, contacts: readonly string[], dueAt: Date): Promise<repo.CampaignRow> {
+  const now = deps.clock.now();
+  const fields: repo.CampaignFields = {
+    ...content,
+    individual: true,
+    recipients: { to: contacts.map((contact) => ({ recipient_type: 'Contact' as const, contact })), cc: [], bcc: [] },
+    due_at: dueAt,
+    extmail_credential: null,
+  };
+  const quota = await checkQuota(trx, sender, brand, fields, now, { planned: contacts.length });
+  const campaign = await repo.insertCampaign(trx, brand, sender, fields, quota, now);
+  await scheduleExecution(trx, deps, campaign);
+  return campaign;
+}
+
+/** A copy of a trigger's template campaign for its contact (scheduleForContactsIn). */
+export async function scheduleCopyIn(trx: Transaction<DB>, deps: Deps, template: repo.CampaignRow, sender: string, contact: string, dueAt: Date): Promise<repo.CampaignRow> {
+  const { subject, html, text, include_signature, headers, notifications_enabled, archive, tags } = template;
+  return scheduleForContactsIn(trx, deps, template.brand, sender, { subject, html, text, include_signature, headers, notifications_enabled, archive, tags }, [contact], dueAt);
 }

@@ -40,6 +40,13 @@ export interface EmailCampaignsTable {
   failed_at: LaterTimestamp;
   failure: ColumnType<{ code: string; message: string } | null, string | null, string | null>;
   recipients_count: number | null;
+  /** email_quota: `YYYY-MM` of due_at in the sender's time zone (individual campaigns only). */
+  sender_month: ColumnType<string | null, string | null | undefined, string | null>;
+  planned_recipients: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Send through this linked mailbox (Graph sendMail) instead of SMTP (docs/extmail.md). */
+  extmail_credential: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A trigger's template (modules/triggers): never sent on its own, and not listed with the brand's campaigns. */
+  template: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: LaterTimestamp;

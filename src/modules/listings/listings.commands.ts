@@ -38,7 +38,7 @@ export function registerListingCommands(seed: Command, importCmd: Command): void
     .option('--mls <name>', 'MLS of every record (otherwise each record carries `mls`)')
     .option('--batch-size <n>', 'records per transaction', positiveInteger, 1000)
     .action(async (file: string, options: { mls?: string; batchSize: number }) => {
-      await withDeps({}, async (deps) => {
+      await withDeps({ jobs: true }, async (deps) => {
         const progress = progressReporter(file);
         let shown = 0;
         const outcome = await importListingsFile(deps, file, {

@@ -35,7 +35,7 @@ interface PendingRecord {
   record: unknown;
 }
 
-export async function importListingsFile(deps: Pick<Deps, 'db' | 'clock'>, file: string, options: ImportOptions = {}): Promise<ImportOutcome> {
+export async function importListingsFile(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, file: string, options: ImportOptions = {}): Promise<ImportOutcome> {
   const started = performance.now();
   const totalBytes = statSync(file).size;
   const batchSize = options.batchSize ?? 1000;

@@ -6,6 +6,7 @@ import { eventsFor } from './listings.events.js';
 import { checkListingInput } from './listings.input.js';
 import { normalizeListing, type NormalizedListing } from './listings.normalize.js';
 import type { IngestFailure, IngestResult } from './listings.schemas.js';
+import { MATCH_BATCH, matchEventsTask } from '../saved-searches/matching.tasks.js';
 import { insertEvents, lockChanging, replaceOpenHouses, upsertListings, type NewListingEvent } from './listings.writes.js';
 
 export interface IngestOptions {
@@ -13,7 +14,7 @@ export interface IngestOptions {
   events?: boolean;
 }
 
-export async function ingestListings(deps: Pick<Deps, 'db' | 'clock'>, mls: string, records: unknown[], options: IngestOptions = {}): Promise<IngestResult> {
+export async function ingestListings(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, mls: string, records: unknown[], options: IngestOptions = {}): Promise<IngestResult> {
   const failed: IngestFailure[] = [];
   const valid = new Map<string, { index: number; listing: NormalizedListing }>();
   records.forEach((record, index) => {
@@ -35,7 +36,7 @@ export async function ingestListings(deps: Pick<Deps, 'db' | 'clock'>, mls: stri
   return { type: 'listing_ingest', ...written, unchanged: listings.length - written.created - written.updated, failed };
 }
 
-async function writeBatch(deps: Pick<Deps, 'db' | 'clock'>, mls: string, listings: NormalizedListing[], recordEvents: boolean) {
+async function writeBatch(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, mls: string, listings: NormalizedListing[], recordEvents: boolean) {
   const now = deps.clock.now();
   const byNumber = new Map(listings.map((listing) => [listing.row.mls_number, listing]));
   return deps.db.transaction().execute(async (trx) => {
@@ -46,7 +47,9 @@ async function writeBatch(deps: Pick<Deps, 'db' | 'clock'>, mls: string, listing
     // New listings have no open houses to delete: only changed ones pay for the delete.
     await replaceOpenHouses(trx, changedIds, houses);
     const events: NewListingEvent[] = recordEvents ? upserted.flatMap((row) => eventsFor(row.id, before.get(row.mls_number), byNumber.get(row.mls_number)!.row)) : [];
-    await insertEvents(trx, events, now);
+    const eventIds = await insertEvents(trx, events, now);
+    // Saved-search matching runs in jobs committed with the events (decisions §5, docs/saved-searches.md).
+    for (let i = 0; i < eventIds.length; i += MATCH_BATCH) await deps.queue.enqueue(trx, matchEventsTask, { events: eventIds.slice(i, i + MATCH_BATCH) });
     const created = upserted.filter((row) => row.inserted).length;
     return { created, updated: upserted.length - created, events: events.length };
   });

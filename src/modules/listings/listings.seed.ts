@@ -35,7 +35,7 @@ export interface SeedOutcome {
 export const DEFAULT_SEED_MLS = 'GABLE';
 const USERS_LINKED_AT_MOST = 5;
 
-export async function seedListings(deps: Pick<Deps, 'db' | 'clock'>, options: SeedOptions): Promise<SeedOutcome> {
+export async function seedListings(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, options: SeedOptions): Promise<SeedOutcome> {
   const started = performance.now();
   const mls = options.mls ?? DEFAULT_SEED_MLS;
   const seed = options.seed ?? 1;

@@ -105,6 +105,8 @@ export interface ListingEventsTable {
   old_price: Num;
   new_price: Num;
   created_at: CreatedAt;
+  /** When saved-search matching handled it (migration 2026-11-25T0200); null until then. */
+  matched_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** The MLS registry (migration 2026-11-23T2100-listing-record): what `mls_info` shows. */

@@ -121,7 +121,9 @@ export interface NewListingEvent {
   new_price: number | null;
 }
 
-export async function insertEvents(db: Kysely<DB>, events: NewListingEvent[], now: Date): Promise<void> {
-  if (events.length === 0) return;
-  await db.insertInto('listing_events').values(events.map((event) => ({ ...event, created_at: now }))).execute();
+/** Records the events; returns their ids (saved-search matching is enqueued with them). */
+export async function insertEvents(db: Kysely<DB>, events: NewListingEvent[], now: Date): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = await db.insertInto('listing_events').values(events.map((event) => ({ ...event, created_at: now }))).returning('id').execute();
+  return rows.map((row) => row.id);
 }

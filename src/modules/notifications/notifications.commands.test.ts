@@ -14,7 +14,7 @@ describe('gable notify', () => {
     const byEmail = await runAdminCommand(registerNotifyCommand, t.deps, 'notify', email.toUpperCase(), '--message', 'Hello from the operator', '--json');
     expect(byEmail.exitCode, byEmail.err).toBeUndefined();
     const result = JSON.parse(byEmail.out) as { notification: string; user: string; devices: number };
-    expect(result).toMatchObject({ user: user.id, devices: 0 });
+    expect(result).toMatchObject({ user: user.id, devices: 0, pushes_queued: 0, pushes_skipped: 0 });
     const feed = (await t.app.inject({ url: '/notifications', headers: user.headers })).json();
     expect(feed.info.new).toBe(1);
     expect(feed.data[0]).toMatchObject({ id: result.notification, message: 'Hello from the operator', notification_type: 'OperatorTested' });

@@ -125,9 +125,8 @@ export class NotificationStreamHub {
   }
 
   private async startListening(): Promise<void> {
-    const pglite = this.deps.database.pglite;
-    if (pglite) {
-      const unlisten = await pglite.listen(repo.STREAM_CHANNEL, (payload) => this.dispatch(payload));
+    if (this.deps.database.embedded) {
+      const unlisten = await this.deps.database.listenEmbedded(repo.STREAM_CHANNEL, (payload) => this.dispatch(payload));
       this.stopListening = unlisten;
       return;
     }

@@ -45,6 +45,13 @@ export interface NotificationRecipientsTable {
   created_at: CreatedAt;
 }
 
+/** A recipient's feed counts, kept by triggers (migration 2026-11-26T0200-notification-counts). */
+export interface NotificationCountsTable {
+  user: string;
+  total: ColumnType<number, never, never>;
+  unseen: ColumnType<number, never, never>;
+}
+
 export type PushProvider = 'webpush' | 'fcm' | 'apns';
 
 export interface NotificationTokensTable {
@@ -59,8 +66,30 @@ export interface NotificationTokensTable {
   updated_at: UpdatedAt;
 }
 
+export type PushStatus = 'pending' | 'sent' | 'skipped' | 'dead_token' | 'failed' | 'dropped';
+
+/** One push of one notification to one device (migration 2026-11-25T0100-push-deliveries). */
+export interface PushDeliveriesTable {
+  id: Generated<string>;
+  notification: string;
+  user: string;
+  token: string | null;
+  provider: PushProvider;
+  app: string;
+  status: PushStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_status: Optional<number>;
+  last_error: Optional<string>;
+  next_attempt_at: Optional<Date>;
+  sent_at: Optional<Date>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface NotificationsTables {
   notifications: NotificationsTable;
   notification_recipients: NotificationRecipientsTable;
+  notification_counts: NotificationCountsTable;
   notification_tokens: NotificationTokensTable;
+  push_deliveries: PushDeliveriesTable;
 }

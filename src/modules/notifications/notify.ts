@@ -1,11 +1,12 @@
 // notify(): the one way a feature reaches a person (ARCHITECTURE.md "notify"). Saved-search alerts, webhooks,
 // triggers and operators call it inside the transaction of the change that causes the notification, so a
 // notification exists exactly when that change committed, and so do its stream events (pg_notify is delivered
-// on commit) and — next slice — its push jobs (JobQueue.enqueue(trx, …), one per notification and device).
+// on commit) and its push jobs (JobQueue.enqueue(trx, …), one per notification and device: push.service.ts).
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../deps.js';
 import * as repo from './notifications.repository.js';
+import { enqueuePushes } from './push.service.js';
 
 export interface NotifyInput {
   /** User ids. Duplicates, deleted users and `exclude`d users are left out. */
@@ -55,7 +56,7 @@ export const DEFAULT_TRANSPORTS = ['push'] as const;
  * Writes the notification and one feed row per recipient in `trx`, and announces each to the live stream.
  * Answers null (and writes nothing) when no recipient is left.
  */
-export async function notify(trx: Transaction<DB>, deps: Pick<Deps, 'clock'>, input: NotifyInput): Promise<Notified | null> {
+export async function notify(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'config' | 'queue' | 'metrics'>, input: NotifyInput): Promise<Notified | null> {
   if (input.action.trim() === '' || input.message.trim() === '') throw new Error('notify: action and message must not be empty');
   const excluded = new Set((input.exclude ?? []).map((id) => id.toLowerCase()));
   const wanted = [...new Set(input.recipients.map((id) => id.toLowerCase()))].filter((id) => !excluded.has(id));
@@ -89,7 +90,6 @@ export async function notify(trx: Transaction<DB>, deps: Pick<Deps, 'clock'>, in
   });
   const recipients = await repo.insertRecipients(trx, row.id, users, at);
   await repo.announce(trx, recipients.map((r) => ({ u: r.user, n: row.id, s: r.seq })));
-  // Push delivery (issue 11 item 3) enqueues here, in `trx`: one job per (notification, device) of the
-  // recipients when `transports` includes `push`.
+  if (row.transports.includes('push')) await enqueuePushes(trx, deps, row, recipients.map((r) => r.user), at);
   return { id: row.id, recipients };
 }

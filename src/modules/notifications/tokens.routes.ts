@@ -1,4 +1,6 @@
 // Device-token registration (spec §4.8, decisions §10, §13; docs/notifications.md). Wiring only.
+import { Type } from '@sinclair/typebox';
+import { errors } from '../../errors.js';
 import { userIdOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
@@ -12,7 +14,29 @@ const SUCCESSOR = '/notifications/tokens/:app/:id';
 /** The spec publishes this deprecation without a date; this is ours (docs/notifications.md). */
 const DEPRECATED_ON = '2026-01-01';
 
+const VapidPublicKey = Type.Object({
+  type: Type.Literal('vapid_public_key'),
+  public_key: Type.String({ description: 'The VAPID public key (base64url, uncompressed P-256): `applicationServerKey` of pushManager.subscribe' }),
+});
+
 export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
+  app.get(
+    '/notifications/vapid-public-key',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The Web Push (VAPID) public key',
+        description: 'A browser app subscribes with this key, then registers the subscription JSON as a token (`provider` `webpush`). 404 when Web Push is not configured.',
+        response: { 200: Envelope(VapidPublicKey), ...errorResponses(...AUTHENTICATED_ERRORS) },
+      },
+    },
+    async () => {
+      const vapid = deps.config.push.vapid;
+      if (!vapid) throw errors.notFound('Web Push configuration');
+      return ok({ type: 'vapid_public_key' as const, public_key: vapid.publicKey });
+    },
+  );
+
   // Both paths are in use by existing clients (decisions §10): one handler, two route table entries.
   for (const url of ['/notifications/tokens', '/notification/tokens']) {
     app.post(

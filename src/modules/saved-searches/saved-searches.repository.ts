@@ -131,13 +131,16 @@ export async function upsertLinks(db: Kysely<DB>, id: string, contacts: readonly
       send_weekday: eb.ref('excluded.send_weekday'),
       send_monthday: eb.ref('excluded.send_monthday'),
       updated_at: eb.ref('excluded.updated_at'),
+      // a new schedule: the digest job computes the next digest from it
+      next_digest_at: null,
+      next_digest_date: null,
     })))
     .execute();
 }
 
 /** Gives every linked contact the search's new schedule. */
 export async function rescheduleLinks(db: Kysely<DB>, id: string, schedule: Schedule, at: Date): Promise<void> {
-  await db.updateTable('saved_search_contacts').set({ ...schedule, updated_at: at }).where('saved_search', '=', id).execute();
+  await db.updateTable('saved_search_contacts').set({ ...schedule, updated_at: at, next_digest_at: null, next_digest_date: null }).where('saved_search', '=', id).execute();
 }
 
 /** Unlinks every contact not in `keep`. */
@@ -150,4 +153,20 @@ export async function unlinkOthers(db: Kysely<DB>, id: string, keep: readonly st
 export async function unlinkContact(db: Kysely<DB>, id: string, contact: string): Promise<boolean> {
   const result = await db.deleteFrom('saved_search_contacts').where('saved_search', '=', id).where('contact', '=', contact).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+export type StoredSearch = Pick<SavedSearchRow, 'id' | 'criteria' | 'brands' | 'boundaries'>;
+
+/** The criteria of these live searches with their brands and boundaries (matching confirms candidates with them). */
+export async function findStoredSearches(db: Kysely<DB>, ids: readonly string[]): Promise<StoredSearch[]> {
+  if (ids.length === 0) return [];
+  return (await db
+    .selectFrom('saved_searches as s')
+    .select(['s.id', 's.criteria'])
+    .select(sql<string[]>`coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}')`.as('brands'))
+    .select(sql<string[]>`coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}')`.as('boundaries'))
+    // one array parameter: a batch of events can have more candidate searches than a statement has parameters
+    .where(sql<boolean>`s.id = any(${[...ids]}::uuid[])`)
+    .where('s.deleted_at', 'is', null)
+    .execute()) as StoredSearch[];
 }

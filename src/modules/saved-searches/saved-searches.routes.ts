@@ -3,6 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { actorOf } from '../../platform/auth.js';
 import { associationsOf } from '../../platform/associations.js';
 import { lenientPaging } from '../../platform/paging.js';
+import { html, layout } from '../../web/html.js';
+import { checkUnsubscribe, unsubscribe } from './delivery.unsubscribe.js';
 import { AUTHENTICATED_ERRORS, Envelope, ListEnvelope, errorResponses, ok, okList, PagingQuery, Uuid } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
 import { SearchResultSchema } from '../listings/search/search.records.js';
@@ -27,6 +29,7 @@ import {
 } from './saved-searches.service.js';
 
 const TAGS = ['Saved searches'];
+const UnsubscribeQuery = Type.Object({ search: Uuid, contact: Uuid, token: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HMAC of the link' }) });
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const BrandOnly = Type.Object({ brand: Uuid });
 const ACCESS = 'The caller needs the CRM ACL on the brand (403 otherwise); another brand’s search is 404.';
@@ -142,4 +145,46 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
       return reply.code(204).send(null);
     },
   );
+
+  // One-click unsubscribe (RFC 8058) from an alert email: no token, the signed link is the credential.
+  app.get(
+    '/saved-searches/unsubscribe',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: TAGS,
+        summary: 'Unsubscribe page of an alert email',
+        description: 'Shows a button that unsubscribes (a GET never changes anything: mail scanners follow links). 400 when the link was tampered with.',
+        querystring: UnsubscribeQuery,
+        response: { 200: Type.String({ description: 'HTML page' }), ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { title } = await checkUnsubscribe(deps, request.query);
+      const action = `/saved-searches/unsubscribe?${new URLSearchParams(request.query).toString()}`;
+      const body = html`<h1>Unsubscribe</h1><p>Stop the emails of “${title}”?</p>
+        <form method="post" action="${action}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`;
+      return reply.type('text/html; charset=utf-8').send(layout({ title: 'Unsubscribe', brand: { name: deps.config.appName, poweredBy: null }, body }));
+    },
+  );
+
+  app.post(
+    '/saved-searches/unsubscribe',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: TAGS,
+        summary: 'Unsubscribe from a saved search’s alerts (one click)',
+        description: 'RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click` to the List-Unsubscribe URL. Sets that contact link’s frequency to Never; idempotent. 400 when the link was tampered with (nothing changed).',
+        // The body (`List-Unsubscribe=One-Click`, a form) carries nothing the link does not: it is not read.
+        querystring: UnsubscribeQuery,
+        response: { 200: Envelope(Type.Object({ frequency: Type.Literal('Never'), title: Type.String() })), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { title } = await unsubscribe(deps, request.query);
+      return ok({ frequency: 'Never' as const, title });
+    },
+  );
 };
+

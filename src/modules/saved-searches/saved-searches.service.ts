@@ -21,7 +21,7 @@ function criteriaOf(input: Partial<SavedSearchInput>): SearchCriteria {
 }
 
 /** The criteria a stored search holds, as a search body would carry them. */
-function storedCriteriaOf(row: repo.SavedSearchRow): SearchCriteria {
+export function storedCriteriaOf(row: Pick<repo.SavedSearchRow, 'criteria' | 'brands' | 'boundaries'>): SearchCriteria {
   return { ...row.criteria, brands: row.brands, boundaries: row.boundaries } as SearchCriteria;
 }
 

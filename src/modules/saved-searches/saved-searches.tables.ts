@@ -1,6 +1,6 @@
 // Kysely types of the saved-search tables (migration 2026-11-24T0300-saved-searches).
 import type { ColumnType, Generated } from 'kysely';
-import type { CreatedAt, Timestamp, UpdatedAt } from '../../db/types.js';
+import type { CreatedAt, LaterTimestamp, Timestamp, UpdatedAt } from '../../db/types.js';
 import type { Criteria } from '../listings/search/search.validation.js';
 
 /** Stored criteria: normalized, without brands and boundaries (their own tables). */
@@ -21,6 +21,10 @@ export interface SavedSearchesTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   deleted_at: Timestamp | null;
+  /** Generated from criteria (migration 2026-11-25T0200): the points polygon's bounding box, for matching. */
+  area: ColumnType<string | null, never, never>;
+  /** Generated from criteria: agent/office anchors as prefixed keys (la:, sa:, a:, lo:, so:, o:), for matching. */
+  anchor_keys: ColumnType<string[], never, never>;
 }
 
 export interface SavedSearchBrandsTable {
@@ -44,6 +48,43 @@ export interface SavedSearchContactsTable {
   send_monthday: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Digest bookkeeping (migration 2026-11-25T0201): null next_digest_at = compute from the schedule. */
+  next_digest_at: LaterTimestamp;
+  next_digest_date: ColumnType<string | null, string | null | undefined, string | null>;
+  last_digest_at: LaterTimestamp;
+}
+
+/** A listing event that matched a saved search (migration 2026-11-25T0200-saved-search-matching). */
+export interface SavedSearchMatchesTable {
+  id: Generated<string>;
+  saved_search: string;
+  listing: string;
+  event: string;
+  event_type: string;
+  event_at: Timestamp;
+  created_at: CreatedAt;
+  /** When the owner was notified and Instant contacts emailed (migration 2026-11-25T0201). */
+  delivered_at: LaterTimestamp;
+}
+
+/** Every (search, contact, listing) ever emailed: at most once each. */
+export interface SavedSearchAlertsTable {
+  saved_search: string;
+  contact: string;
+  listing: string;
+  mail_message: string | null;
+  created_at: CreatedAt;
+}
+
+export interface SavedSearchDigestsTable {
+  id: Generated<string>;
+  saved_search: string;
+  contact: string;
+  local_date: ColumnType<string, string, string>;
+  due_at: Timestamp;
+  listings: number;
+  mail_message: string | null;
+  created_at: CreatedAt;
 }
 
 export interface SavedSearchTables {
@@ -51,4 +92,7 @@ export interface SavedSearchTables {
   saved_search_brands: SavedSearchBrandsTable;
   saved_search_boundaries: SavedSearchBoundariesTable;
   saved_search_contacts: SavedSearchContactsTable;
+  saved_search_matches: SavedSearchMatchesTable;
+  saved_search_alerts: SavedSearchAlertsTable;
+  saved_search_digests: SavedSearchDigestsTable;
 }

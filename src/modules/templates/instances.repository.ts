@@ -5,7 +5,7 @@ import type { TemplateInstancesTable } from './templates.tables.js';
 
 export type InstanceRow = Selectable<TemplateInstancesTable>;
 
-export type NewInstance = Pick<InstanceRow, 'template' | 'brand' | 'medium' | 'html' | 'file' | 'listings' | 'contacts' | 'unknown_variables' | 'render_status' | 'render_note' | 'created_by'>;
+export type NewInstance = Pick<InstanceRow, 'template' | 'brand' | 'medium' | 'html' | 'file' | 'listings' | 'contacts' | 'deals' | 'unknown_variables' | 'render_status' | 'render_note' | 'created_by'>;
 
 export async function insertInstance(db: Kysely<DB>, instance: NewInstance, at: Date): Promise<InstanceRow> {
   return db.insertInto('template_instances').values({ ...instance, created_at: at, updated_at: at }).returningAll().executeTakeFirstOrThrow();

@@ -12,7 +12,7 @@ export const CreateInstanceBody = Type.Object({
   html: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_HTML_BYTES, description: 'The client’s edited, final HTML (no template language); sanitised. Without it the template is rendered with the records.' })),
   listings: Type.Optional(Type.Array(Uuid, { maxItems: MAX_RECORDS_PER_INSTANCE, description: 'Listing ids; the first is `listing`' })),
   contacts: Type.Optional(Type.Array(Uuid, { maxItems: MAX_RECORDS_PER_INSTANCE, description: 'Contact ids of the brand (CRM ACL needed); the first is `contact`' })),
-  deals: Type.Optional(Type.Array(Uuid, { maxItems: MAX_RECORDS_PER_INSTANCE, description: 'Not available yet: only an empty list is accepted' })),
+  deals: Type.Optional(Type.Array(Uuid, { maxItems: MAX_RECORDS_PER_INSTANCE, description: 'Deal ids the caller reaches (Deals ACL needed); the first is `deal`' })),
 });
 export type CreateInstanceBody = Static<typeof CreateInstanceBody>;
 
@@ -29,6 +29,7 @@ export const InstanceRecord = Type.Object(
     created_by: Uuid,
     listings: Type.Array(Uuid),
     contacts: Type.Array(Uuid),
+    deals: Type.Array(Uuid),
     unknown_variables: Type.Array(Type.String(), { description: 'Variables the template read that the records did not have (rendered empty)' }),
     render_status: Type.String({ description: 'html_only: the file is the HTML; rendered: file is the print/social file with a preview; failed: see render_note' }),
     render_note: Nullable(Type.String({ description: 'Why there is no rendered file, when there is none' })),

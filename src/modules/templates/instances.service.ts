@@ -29,7 +29,7 @@ export async function presentInstances(deps: Deps, rows: repo.InstanceRow[], ass
       if (template) templates.set(id, presentTemplate(template));
     }
   }
-  return rows.map((row) => {
+  const records = rows.map(async (row): Promise<InstanceRecord> => {
     const file = row.file ? files.get(row.file) : undefined;
     return {
       id: row.id,
@@ -39,11 +39,12 @@ export async function presentInstances(deps: Deps, rows: repo.InstanceRow[], ass
       medium: row.medium,
       html: row.html,
       // The file and its URLs: the spec's association `template_instance.file` is always answered.
-      file: file ? presentFile(deps, file) : null,
+      file: file ? await presentFile(deps, file) : null,
       branch: new URL(`/marketing/instances/${row.id}`, deps.config.webUrl).toString(),
       created_by: row.created_by,
       listings: row.listings,
       contacts: row.contacts,
+      deals: row.deals,
       unknown_variables: row.unknown_variables,
       render_status: row.render_status,
       render_note: row.render_note,
@@ -52,6 +53,7 @@ export async function presentInstances(deps: Deps, rows: repo.InstanceRow[], ass
       deleted_at: epochSeconds(row.deleted_at),
     };
   });
+  return Promise.all(records);
 }
 
 const fileNameOf = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'template'}.html`;
@@ -59,17 +61,16 @@ const fileNameOf = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g
 export async function createInstance(deps: Deps, actor: Actor, brand: string, templateId: string, body: CreateInstanceBody, associations: Set<string>): Promise<InstanceRecord> {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const template = await visibleTemplate(deps, actor, brand, templateId);
-  // Deals are not built yet (docs/templates.md): naming one would render a page without it, so it is refused.
-  if ((body.deals ?? []).length > 0) throw errors.invalidField('deals', 'are not available yet: send an empty list or leave it out');
   const listings = [...new Set((body.listings ?? []).map((id) => id.toLowerCase()))];
   const contacts = [...new Set((body.contacts ?? []).map((id) => id.toLowerCase()))];
+  const deals = [...new Set((body.deals ?? []).map((id) => id.toLowerCase()))];
   let html: string;
   let unknown: string[] = [];
   if (body.html !== undefined) {
     if (Buffer.byteLength(body.html) > MAX_HTML_BYTES) throw errors.invalidField('html', 'must be at most 2 MiB');
     html = body.html;
   } else {
-    const rendered = await renderTemplate(template.html, await templateContext(deps, actor, brand, { listings, contacts }));
+    const rendered = await renderTemplate(template.html, await templateContext(deps, actor, brand, { listings, contacts, deals }));
     html = rendered.html;
     unknown = rendered.unknown;
   }
@@ -89,6 +90,7 @@ export async function createInstance(deps: Deps, actor: Actor, brand: string, te
         file: file.id,
         listings,
         contacts,
+        deals,
         unknown_variables: unknown,
         render_status: renders ? 'pending' : 'html_only',
         render_note: renders ? null : deps.renderer ? `Medium ${template.medium} has no print or image size: the file is the instance’s HTML` : NO_RENDERER_NOTE,

@@ -1,12 +1,14 @@
 // Job: render a template instance into its medium's artefact (decisions §18; docs/templates.md). Print mediums
 // get a PDF at trim size plus bleed with a PNG preview; social mediums a PNG at their pixel size. The artefact
 // becomes the instance's file. Idempotent: a rendered instance is left alone, and files are content-addressed.
-// A failure (a timeout, a crashed browser) is recorded on the instance and the job is retried once.
+// A failure (a timeout, a crashed browser) is recorded on the instance and the job is retried once. Photos on
+// other hosts are fetched first and inlined (render/remote-images.ts): the browser loads nothing remote.
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import { storeFile, storePreview } from '../../files/files.service.js';
 import { defineTask } from '../../jobs/task.js';
 import { canRender } from '../../render/renderer.js';
+import { inlineRemoteImages } from '../../render/remote-images.js';
 import { findInstance, setRendered, updateRender } from './instances.repository.js';
 import { isMedium } from './mediums.js';
 import { findTemplate } from './templates.repository.js';
@@ -24,7 +26,8 @@ export async function renderInstance(deps: Deps, id: string): Promise<void> {
   }
   let rendered;
   try {
-    rendered = await deps.renderer.render(instance.html, instance.medium);
+    const page = await inlineRemoteImages(deps.outbound, instance.html, deps.config.baseUrl);
+    rendered = await deps.renderer.render(page.html, instance.medium);
   } catch (error) {
     await updateRender(deps.db, id, { status: 'failed', note: `Rendering failed: ${(error as Error).message.slice(0, 500)}` }, now());
     throw error; // retried once (retryLimit)

@@ -16,6 +16,8 @@ let outsider: Awaited<ReturnType<typeof marketer>>;
 let listing: string;
 let contact: string;
 let foreignContact: string;
+let deal: string;
+let foreignDeal: string;
 let postcard: string;
 let letter: string;
 let businessCard: string;
@@ -23,13 +25,19 @@ let businessCard: string;
 beforeAll(async () => {
   await seedTemplateLibrary(t.deps);
   brand = (await createBrand(t.deps, { name: 'Maple Realty' })).id;
-  agent = await marketer(t.deps, { brand, acl: ['Marketing', 'CRM'] });
+  agent = await marketer(t.deps, { brand, acl: ['Marketing', 'CRM', 'Deals'] });
   colleague = await marketer(t.deps, { brand });
   outsider = await marketer(t.deps, { acl: ['Marketing', 'CRM'] });
   await t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: await clientHeaders(t.deps), payload: [sampleListing('P-1', { cover_image_url: 'https://img.example.com/cover.jpg' })] });
   listing = (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'P-1').executeTakeFirstOrThrow()).id;
   contact = (await t.app.inject({ method: 'POST', url: '/contacts', headers: agent.headers, payload: { first_name: 'Olivia', last_name: 'Nguyen', address: [{ line1: '12 Elm St', city: 'Dallas', state: 'TX', postcode: '75204' }] } })).json().data.id;
   foreignContact = (await t.app.inject({ method: 'POST', url: '/contacts', headers: outsider.headers, payload: { first_name: 'Elsewhere' } })).json().data.id;
+  const roles = [{ role: 'Buyer', legal_first_name: 'Olivia', legal_last_name: 'Nguyen', email: 'olivia@example.com' }, { role: 'BuyerAgent', legal_first_name: 'Sam', legal_last_name: 'Lee', email: 'sam@example.com' }];
+  const newDeal = await t.app.inject({ method: 'POST', url: '/deals', headers: agent.headers, payload: { deal_type: 'Buying', property_type: 'Resale', listing, status: 'Closed', context: { closing_date: '2026-11-20' }, roles } });
+  expect(newDeal.statusCode, newDeal.body).toBe(200);
+  deal = newDeal.json().data.id;
+  const outsiderDealer = await marketer(t.deps, { brand: outsider.brand, acl: ['Deals'] });
+  foreignDeal = (await t.app.inject({ method: 'POST', url: '/deals', headers: outsiderDealer.headers, payload: { deal_type: 'Selling', property_type: 'Resale' } })).json().data.id;
   const templates = (await t.app.inject({ url: '/templates?limit=100', headers: agent.headers })).json().data as { id: string; medium: string }[];
   postcard = templates.find((x) => x.medium === 'PostCard')!.id;
   letter = templates.find((x) => x.medium === 'Letter')!.id;
@@ -66,6 +74,21 @@ describe('POST /templates/:id/instances', () => {
     expect(res.json().data.html).toContain('12 Elm St');
   });
 
+  it('renders with a deal the caller reaches: its title, context and roles, and names it in the instance', async () => {
+    const template = await t.app.inject({
+      method: 'POST',
+      url: `/brands/${brand}/templates`,
+      headers: agent.bare,
+      payload: { name: 'Closing card', medium: 'PostCard', template_type: 'Branding', html: '<p>Congratulations on {{ deal.title }}, closed {{ deal.context.closing_date }}, for {{ deal.listing.price }}. {% for role in deal.roles %}{{ role.legal_first_name }} {% endfor %}</p>' },
+    });
+    expect(template.statusCode, template.body).toBe(200);
+    const res = await create(template.json().data.id, { deals: [deal] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ deals: [deal], listings: [], contacts: [] });
+    expect(res.json().data.html).toBe('<p>Congratulations on 4521 Maple Ave, Dallas, TX 75219, closed 2026-11-20, for 450000. Olivia Sam </p>');
+    expect(res.json().data.unknown_variables).toEqual([]);
+  });
+
   it('a template variable the records lack renders empty and is reported, not a 5xx', async () => {
     const res = await create(postcard, {});
     expect(res.statusCode).toBe(200);
@@ -85,9 +108,9 @@ describe('POST /templates/:id/instances', () => {
     expect((await create(postcard, { listings: ['00000000-0000-4000-8000-000000000001'] })).statusCode).toBe(404);
     expect((await create(letter, { contacts: [foreignContact] })).statusCode).toBe(404);
     expect((await create(letter, { contacts: [contact] }, colleague.headers)).statusCode).toBe(404); // no CRM: cannot read the contact
-    const deals = await create(postcard, { deals: ['00000000-0000-4000-8000-000000000001'] });
-    expect(deals.statusCode).toBe(400);
-    expect(deals.json().attributes.deals).toBeDefined();
+    expect((await create(postcard, { deals: ['00000000-0000-4000-8000-000000000001'] })).statusCode).toBe(404);
+    expect((await create(postcard, { deals: [foreignDeal] })).statusCode).toBe(404);
+    expect((await create(postcard, { deals: [deal] }, colleague.headers)).statusCode).toBe(404); // no Deals: cannot read the deal
     expect((await create(postcard, { deals: [] })).statusCode).toBe(200);
     expect((await create(postcard, { html: 'x'.repeat(2 * 1024 * 1024 + 1) })).statusCode).toBe(400);
     expect((await create('00000000-0000-4000-8000-000000000001', {})).statusCode).toBe(404);

@@ -1,11 +1,13 @@
-// The records a template reads (docs/templates.md): the user, the brand (name, palette, logos), listings and
-// contacts named by the request. Each record is checked: a listing that does not exist, or a contact that is
-// not the brand's or that the user cannot see (CRM), is a 404, as if it did not exist.
+// The records a template reads (docs/templates.md): the user, the brand (name, palette, logos), listings,
+// contacts and deals named by the request. Each record is checked: a listing that does not exist, a contact that
+// is not the brand's or that the user cannot see (CRM), or a deal the user cannot reach (Deals), is a 404, as if
+// it did not exist.
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 import { getBrandProfile } from '../brands/profile.service.js';
 import { getContact } from '../contacts/contacts.service.js';
+import { getDeal } from '../deals/deals.service.js';
 import { loadListingRecords } from '../listings/listings.presenter.js';
 import { findTemplateUser } from './instances.repository.js';
 
@@ -15,7 +17,7 @@ function paletteOf(palette: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-export async function templateContext(deps: Deps, actor: Actor, brand: string, records: { listings: string[]; contacts: string[] }): Promise<Record<string, unknown>> {
+export async function templateContext(deps: Deps, actor: Actor, brand: string, records: { listings: string[]; contacts: string[]; deals: string[] }): Promise<Record<string, unknown>> {
   const user = actor.userId ? await findTemplateUser(deps.db, actor.userId) : undefined;
   const profile = await getBrandProfile(deps, brand, { parentRecords: false, parentIds: false, settings: true });
   const palette = paletteOf((profile.settings?.marketing_palette ?? {}) as Record<string, unknown>);
@@ -27,6 +29,8 @@ export async function templateContext(deps: Deps, actor: Actor, brand: string, r
     if (contact.brand !== brand) throw errors.notFound('Contact');
     contacts.push(contact);
   }
+  const deals = [];
+  for (const id of records.deals) deals.push(await getDeal(deps, actor, id, new Set(['deal.listing'])));
   return {
     user: user
       ? { ...user, display_name: [user.first_name, user.last_name].filter(Boolean).join(' ') }
@@ -44,5 +48,7 @@ export async function templateContext(deps: Deps, actor: Actor, brand: string, r
     listings,
     contact: contacts[0],
     contacts,
+    deal: deals[0],
+    deals,
   };
 }

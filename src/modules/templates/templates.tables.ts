@@ -43,6 +43,7 @@ export interface TemplateInstancesTable {
   file: string | null;
   listings: string[];
   contacts: string[];
+  deals: string[];
   unknown_variables: string[];
   render_status: string;
   render_note: string | null;

@@ -9,6 +9,7 @@ import { findPasswordHash, revokeOtherFamilies, setActiveBrand, setPasswordHash,
 import type { ChangePasswordBody, UpdateSelfBody, UserRecord } from './users.schemas.js';
 import { loadUserRecord } from './users.service.js';
 import { signOutEverywhere } from '../../web/sessions.repository.js';
+import { replanTriggersOfUser } from '../triggers/planner.js';
 
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -39,8 +40,12 @@ export async function updateSelf(deps: Deps, userId: string, input: UpdateSelfBo
     if (body[field] !== undefined) Object.assign(changes, { [field]: body[field] });
   }
   if (Object.keys(changes).length > 0) {
-    const updated = await updateProfile(deps.db, userId, changes, deps.clock.now());
-    if (!updated) throw errors.notFound('User');
+    await deps.db.transaction().execute(async (trx) => {
+      const updated = await updateProfile(trx, userId, changes, deps.clock.now());
+      if (!updated) throw errors.notFound('User');
+      // Triggers fire at local times of their user's zone (decisions §7).
+      if (changes.timezone !== undefined) await replanTriggersOfUser(trx, deps, userId);
+    });
   }
   return loadUserRecord(deps, userId, { brand });
 }

@@ -24,6 +24,13 @@ export async function savePosition(trx: Transaction<DB>, position: OutboxPositio
     .execute();
 }
 
+/** Whether committed events exist after the position (readable or not yet: see FanOutStep.heldBack). */
+export async function eventsAfter(trx: Transaction<DB>, position: OutboxPosition | null): Promise<boolean> {
+  let query = trx.selectFrom('domain_events').select('id').limit(1);
+  if (position) query = query.where(sql<boolean>`(tx, id) > (${position.tx}::xid8, ${position.id}::bigint)`);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
 export interface TargetWebhook {
   id: string;
   brand: string;
@@ -60,9 +67,16 @@ export async function ancestorsOf(db: Kysely<DB>, brands: readonly string[]): Pr
   return result;
 }
 
+/** Rows per insert statement: 8 parameters each, below PostgreSQL's 65,535. */
+const INSERT_CHUNK = 5000;
+
 export async function insertDeliveries(db: Kysely<DB>, rows: Insertable<WebhookDeliveriesTable>[]): Promise<{ id: string }[]> {
-  if (rows.length === 0) return [];
-  return db.insertInto('webhook_deliveries').values(rows).onConflict((oc) => oc.columns(['webhook', 'event_id']).doNothing()).returning('id').execute();
+  const inserted: { id: string }[] = [];
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    inserted.push(...(await db.insertInto('webhook_deliveries').values(chunk).onConflict((oc) => oc.columns(['webhook', 'event_id']).doNothing()).returning('id').execute()));
+  }
+  return inserted;
 }
 
 export async function deliveryForAttempt(db: Kysely<DB>, id: string) {
@@ -102,19 +116,41 @@ export async function advanceDelivery(
   return result.numUpdatedRows > 0n;
 }
 
-export async function markWebhookHealthy(db: Kysely<DB>, webhook: string): Promise<void> {
-  await db.updateTable('brand_webhooks').set({ failing_since: null }).where('id', '=', webhook).where('failing_since', 'is not', null).execute();
+/**
+ * Notes a failure; returns since when the webhook has been failing (this failure when it was healthy). Writes
+ * only when it was healthy: an update of the webhook row by every failed attempt would queue the attempts of
+ * a failing receiver one behind the other on that row's lock.
+ */
+export async function markWebhookFailing(db: Kysely<DB>, webhook: string, at: Date): Promise<Date> {
+  const started = await db.updateTable('brand_webhooks').set({ failing_since: at }).where('id', '=', webhook).where('failing_since', 'is', null).returning('failing_since').executeTakeFirst();
+  if (started) return started.failing_since ?? at;
+  const row = await db.selectFrom('brand_webhooks').select('failing_since').where('id', '=', webhook).executeTakeFirstOrThrow();
+  return row.failing_since ?? at;
 }
 
-/** Notes a failure; returns when the webhook has been failing since (this failure when it was healthy). */
-export async function markWebhookFailing(db: Kysely<DB>, webhook: string, at: Date): Promise<Date> {
-  const row = await db
-    .updateTable('brand_webhooks')
-    .set({ failing_since: sql<Date>`coalesce(failing_since, ${at})` })
-    .where('id', '=', webhook)
-    .returning('failing_since')
-    .executeTakeFirstOrThrow();
-  return row.failing_since ?? at;
+/**
+ * A delivered attempt in one statement (the hot path): the delivery moves on from `attempt - 1`, its attempt
+ * row is written and the webhook is marked healthy (only if it was failing) — or nothing, when another run
+ * already moved the delivery on. Returns whether this run recorded it.
+ */
+export async function recordDelivered(db: Kysely<DB>, row: Insertable<WebhookAttemptsTable> & { delivery: string; http_status: number }, webhook: string): Promise<boolean> {
+  const result = await sql<{ n: number }>`
+    with moved as (
+      update webhook_deliveries
+      set status = 'delivered', attempts = ${row.attempt}, next_attempt_at = null, last_status = ${row.http_status}, last_error = null,
+          delivered_at = ${row.at}, updated_at = ${row.at}
+      where id = ${row.delivery} and status = 'pending' and attempts = ${row.attempt - 1}
+      returning id
+    ), healthy as (
+      update brand_webhooks set failing_since = null
+      where id = ${webhook} and failing_since is not null and exists (select 1 from moved)
+    ), logged as (
+      insert into webhook_attempts (delivery, attempt, at, http_status, duration_ms, error, response_excerpt)
+      select id, ${row.attempt}, ${row.at}, ${row.http_status}, ${row.duration_ms}, null, ${row.response_excerpt ?? null} from moved
+    )
+    select count(*)::int as n from moved
+  `.execute(db);
+  return (result.rows[0]?.n ?? 0) > 0;
 }
 
 export async function disableWebhook(db: Kysely<DB>, webhook: string, at: Date, reason: string): Promise<boolean> {
@@ -125,4 +161,25 @@ export async function disableWebhook(db: Kysely<DB>, webhook: string, at: Date, 
     .where('disabled_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+export async function webhookForNotice(db: Kysely<DB>, webhook: string): Promise<{ brand: string; topic: string; url: string }> {
+  return db.selectFrom('brand_webhooks').select(['brand', 'topic', 'url']).where('id', '=', webhook).executeTakeFirstOrThrow();
+}
+
+/**
+ * Users with Admin on the brand or one of its live ancestors (live memberships): those who manage the brand's
+ * webhooks (access.ts grants Admin down the tree), so they hear about them.
+ */
+export async function brandAdmins(db: Kysely<DB>, brand: string): Promise<string[]> {
+  const chain = [brand, ...((await ancestorsOf(db, [brand])).get(brand) ?? [])];
+  const rows = await db
+    .selectFrom('memberships')
+    .select('user')
+    .distinct()
+    .where('brand', 'in', chain)
+    .where('deleted_at', 'is', null)
+    .where(sql<boolean>`'Admin' = any(acl)`)
+    .execute();
+  return rows.map((r) => r.user);
 }

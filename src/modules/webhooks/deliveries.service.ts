@@ -3,7 +3,10 @@
 // Idempotent: the job carries the attempt number and a run that finds the delivery already past it does
 // nothing, so a job that runs twice (a worker killed mid-request) sends at most a duplicate with the same
 // webhook-id, never a lost or extra retry.
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/types.js';
 import type { Deps } from '../../deps.js';
+import { notify } from '../notifications/notify.js';
 import { addSeconds } from '../../lib/clock.js';
 import { OutboundError } from '../../lib/outbound.js';
 import * as repo from './deliveries.repository.js';
@@ -95,28 +98,45 @@ async function send(deps: Deps, url: string, body: string, headers: Record<strin
   }
 }
 
+/** The brand's admins hear of it in the app, in the transaction that disables the webhook. */
+async function notifyDisabled(trx: Transaction<DB>, deps: Deps, webhook: string, reason: string): Promise<void> {
+  const target = await repo.webhookForNotice(trx, webhook);
+  await notify(trx, deps, {
+    recipients: await repo.brandAdmins(trx, target.brand),
+    action: 'Disabled',
+    notification_type: 'WebhookDisabled',
+    title: 'Webhook disabled',
+    message: `Your ${target.topic} webhook to ${target.url} was disabled: ${reason}. Fix the receiver, then enable it again.`,
+    subject: webhook,
+    subject_class: 'BrandWebhook',
+    object: target.brand,
+    object_class: 'Brand',
+    data: { webhook, brand: target.brand, topic: target.topic, url: target.url, reason },
+  });
+}
+
 async function record(deps: Deps, id: string, webhook: string, attempt: number, at: Date, outcome: Outcome): Promise<void> {
   const delivered = outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300;
-  const lastError = outcome.error ?? (delivered ? null : `HTTP ${outcome.httpStatus}`);
+  if (delivered) {
+    // One statement, no transaction round trips: most attempts take this path.
+    await repo.recordDelivered(deps.db, { delivery: id, attempt, at, http_status: outcome.httpStatus!, duration_ms: outcome.durationMs, error: null, response_excerpt: outcome.excerpt }, webhook);
+    return;
+  }
+  const lastError = outcome.error ?? `HTTP ${outcome.httpStatus}`;
   await deps.db.transaction().execute(async (trx) => {
     const base = { attempts: attempt, last_status: outcome.httpStatus, last_error: lastError, updated_at: at };
-    if (delivered) {
-      if (!(await repo.advanceDelivery(trx, id, attempt - 1, { ...base, status: 'delivered', next_attempt_at: null, delivered_at: at }))) return;
-      await repo.markWebhookHealthy(trx, webhook);
-    } else {
-      const failingSince = await repo.markWebhookFailing(trx, webhook, at);
-      const gone = outcome.httpStatus === 410;
-      const tooLong = at.getTime() - failingSince.getTime() >= FAILING_DISABLE_SECONDS * 1000;
-      const retry = !gone && !tooLong && attempt < MAX_ATTEMPTS;
-      const next = retry ? addSeconds(at, retryDelaySeconds(attempt, outcome.retryAfter)) : null;
-      if (!(await repo.advanceDelivery(trx, id, attempt - 1, { ...base, status: retry ? 'pending' : 'failed', next_attempt_at: next, delivered_at: null }))) return;
-      if (gone) await repo.disableWebhook(trx, webhook, at, 'The receiver answered 410 Gone');
-      else if (tooLong && (await repo.disableWebhook(trx, webhook, at, 'Every attempt failed for 5 days'))) {
-        // Notifications do not exist yet: the brand's admins learn it from this line (and the record's disabled_at).
-        deps.log.warn({ webhook, failingSince }, 'webhook disabled: every attempt failed for 5 days');
-      }
-      if (next) await deps.queue.enqueue(trx, deliverTask, { delivery: id, attempt: attempt + 1 }, { startAfter: next });
+    const failingSince = await repo.markWebhookFailing(trx, webhook, at);
+    const gone = outcome.httpStatus === 410;
+    const tooLong = at.getTime() - failingSince.getTime() >= FAILING_DISABLE_SECONDS * 1000;
+    const retry = !gone && !tooLong && attempt < MAX_ATTEMPTS;
+    const next = retry ? addSeconds(at, retryDelaySeconds(attempt, outcome.retryAfter)) : null;
+    if (!(await repo.advanceDelivery(trx, id, attempt - 1, { ...base, status: retry ? 'pending' : 'failed', next_attempt_at: next, delivered_at: null }))) return;
+    const reason = gone ? 'The receiver answered 410 Gone' : tooLong ? 'Every attempt failed for 5 days' : null;
+    if (reason && (await repo.disableWebhook(trx, webhook, at, reason))) {
+      deps.log.warn({ webhook, failingSince, reason }, 'webhook disabled');
+      await notifyDisabled(trx, deps, webhook, reason);
     }
+    if (next) await deps.queue.enqueue(trx, deliverTask, { delivery: id, attempt: attempt + 1 }, { startAfter: next });
     await repo.insertAttempt(trx, {
       delivery: id,
       attempt,

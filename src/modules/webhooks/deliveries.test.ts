@@ -152,16 +152,22 @@ describe('from the outbox to signed deliveries', () => {
 
 describe('retries and failures', () => {
   /** A webhook with one pending delivery (a Deals event recorded straight into the outbox). */
-  async function pending(path: string): Promise<{ hook: Hook; delivery: string }> {
+  async function pending(path: string): Promise<{ hook: Hook; delivery: string; admin: Awaited<ReturnType<typeof brandUser>> }> {
     const admin = await brandUser(t.deps);
     const h = await hook(admin.brand, admin.headers, 'Deals', path);
     const subject = '7f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e';
     await t.deps.db.transaction().execute((trx) => recordEvent(trx, { brand: admin.brand, topic: 'Deals', event: 'Updated', subject, payload: { n: 1 } }));
-    for (let i = 0; i < 100 && (await deliveriesOf(h.id)).length === 0; i++) await fanOutAll(t.deps, 0).then(() => new Promise((r) => setTimeout(r, 50)));
+    for (let i = 0; i < 100 && (await deliveriesOf(h.id)).length === 0; i++) await fanOutAll(t.deps).then(() => new Promise((r) => setTimeout(r, 50)));
     const [delivery] = await deliveriesOf(h.id);
     expect(delivery).toBeDefined();
-    return { hook: h, delivery: delivery!.id };
+    return { hook: h, delivery: delivery!.id, admin };
   }
+  /** The in-app notifications a user reads in the feed (GET /notifications). */
+  const feedOf = async (headers: Record<string, string>) => {
+    const res = await t.app.inject({ url: '/notifications', headers });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as { notification_type: string; message: string; subject: string }[];
+  };
   const deliveryRow = (id: string) => t.deps.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const webhookRow = (id: string) => t.deps.db.selectFrom('brand_webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -219,12 +225,23 @@ describe('retries and failures', () => {
 
   it('disables the webhook at once on 410 Gone; later events do not reach it', async () => {
     receiver.respond = (_req, res) => res.writeHead(410).end();
-    const { hook: h, delivery } = await pending('/gone');
+    const { hook: h, delivery, admin } = await pending('/gone');
+    const member = await brandUser(t.deps, { brand: admin.brand, acl: ['CRM'] });
+    // An admin of the parent brand manages this one's webhooks too (Admin reaches down the tree).
+    const parent = await brandUser(t.deps);
+    await t.deps.db.updateTable('brands').set({ parent: parent.brand }).where('id', '=', admin.brand).execute();
     await runDue(t.deps);
     expect(await deliveryRow(delivery)).toMatchObject({ status: 'failed', attempts: 1, last_status: 410 });
     const webhook = await webhookRow(h.id);
     expect(webhook.disabled_at).not.toBeNull();
     expect(webhook.disabled_reason).toMatch(/410/);
+    // The brand's admins hear of it in the app; members without Admin do not.
+    const [notice, ...others] = await feedOf(admin.headers);
+    expect(others).toEqual([]);
+    expect(notice).toMatchObject({ notification_type: 'WebhookDisabled', subject: h.id });
+    expect(notice!.message).toContain('410 Gone');
+    expect(await feedOf(parent.headers)).toMatchObject([{ notification_type: 'WebhookDisabled', subject: h.id }]);
+    expect(await feedOf(member.headers)).toEqual([]);
     const brand = webhook.brand;
     await t.deps.db.transaction().execute((trx) => recordEvent(trx, { brand, topic: 'Deals', event: 'Updated', subject: h.id, payload: {} }));
     await fanOutAll(t.deps);
@@ -253,9 +270,9 @@ describe('retries and failures', () => {
     expect((await deliveryRow(second)).last_error).toMatch(/^refused_address.*10\.0\.0\.1: private/);
   });
 
-  it('disables a webhook whose attempts have all failed for 5 days, and logs it', async () => {
+  it('disables a webhook whose attempts have all failed for 5 days and tells the brand’s admins, once', async () => {
     receiver.respond = (_req, res) => res.writeHead(500).end();
-    const { hook: h, delivery } = await pending('/failing');
+    const { hook: h, delivery, admin } = await pending('/failing');
     await t.deps.db
       .updateTable('brand_webhooks')
       .set({ failing_since: new Date(t.deps.clock.now().getTime() - FAILING_DISABLE_SECONDS * 1000) })
@@ -264,6 +281,9 @@ describe('retries and failures', () => {
     await runDue(t.deps);
     expect(await deliveryRow(delivery)).toMatchObject({ status: 'failed', attempts: 1 });
     expect((await webhookRow(h.id)).disabled_reason).toBe('Every attempt failed for 5 days');
+    const feed = await feedOf(admin.headers);
+    expect(feed).toMatchObject([{ notification_type: 'WebhookDisabled', subject: h.id }]);
+    expect(feed[0]!.message).toContain('Every attempt failed for 5 days');
   });
 
   it('clears the failing streak on success; a repeated job and a deleted webhook send nothing', async () => {

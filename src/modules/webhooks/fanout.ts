@@ -25,17 +25,33 @@ interface Message {
   body: string;
 }
 
-/** Fans out the next batch; returns how many events it consumed (0: nothing new, or another worker is at it). */
-export async function fanOutOnce(deps: Deps): Promise<number> {
+export interface FanOutStep {
+  /** Events consumed (0: nothing new, or another worker holds the position). */
+  events: number;
+  deliveries: number;
+  /**
+   * Committed events wait after the position but cannot be read yet: an older transaction still runs, and
+   * until it ends they are not final (see readEvents). Worth another look in a few milliseconds.
+   */
+  heldBack: boolean;
+}
+
+/** Fans out the next batch (see the file's head). */
+export async function fanOutStep(deps: Deps): Promise<FanOutStep> {
   return deps.db.transaction().execute(async (trx) => {
     const locked = await repo.lockPosition(trx);
-    if (!locked) return 0;
+    if (!locked) return { events: 0, deliveries: 0, heldBack: false };
     const events = await readEvents(trx, { after: locked.position, limit: FAN_OUT_BATCH });
-    if (events.length === 0) return 0;
-    await writeDeliveries(deps, trx, toMessages(events));
+    if (events.length === 0) return { events: 0, deliveries: 0, heldBack: await repo.eventsAfter(trx, locked.position) };
+    const deliveries = await writeDeliveries(deps, trx, toMessages(events));
     await repo.savePosition(trx, events[events.length - 1]!.position);
-    return events.length;
+    return { events: events.length, deliveries, heldBack: false };
   });
+}
+
+/** Fans out the next batch; returns how many events it consumed (0: nothing new, or another worker is at it). */
+export async function fanOutOnce(deps: Deps): Promise<number> {
+  return (await fanOutStep(deps)).events;
 }
 
 /** Groups consecutive Contacts events of one transaction, brand and event name into chunks of ≤ 50. */
@@ -67,7 +83,8 @@ function message(events: StoredEvent[]): Message {
   return { events, topic: first.topic, event: first.event, brand: first.brand, body };
 }
 
-async function writeDeliveries(deps: Deps, trx: Transaction<DB>, messages: Message[]): Promise<void> {
+/** Writes the deliveries and their jobs, each in one statement; returns how many. */
+async function writeDeliveries(deps: Deps, trx: Transaction<DB>, messages: Message[]): Promise<number> {
   const brands = [...new Set(messages.map((m) => m.brand))];
   const upward = [...new Set(messages.filter((m) => UPWARD_TOPICS.has(m.topic)).map((m) => m.brand))];
   const ancestors = await repo.ancestorsOf(trx, upward);
@@ -81,5 +98,6 @@ async function writeDeliveries(deps: Deps, trx: Transaction<DB>, messages: Messa
       .map((w) => ({ webhook: w.id, event_id: m.events[0]!.id, topic: m.topic, event: m.event, body: m.body, next_attempt_at: now, created_at: now, updated_at: now }));
   });
   const inserted = await repo.insertDeliveries(trx, rows);
-  for (const { id } of inserted) await deps.queue.enqueue(trx, deliverTask, { delivery: id, attempt: 1 });
+  await deps.queue.enqueueMany(trx, deliverTask, inserted.map(({ id }) => ({ delivery: id, attempt: 1 })));
+  return inserted.length;
 }

@@ -41,7 +41,7 @@ async function deliveredCount(webhook: string): Promise<number> {
 
 async function settle(webhook: string, count: number): Promise<void> {
   for (let i = 0; i < 100 && (await deliveredCount(webhook)) < count; i++) {
-    await fanOutAll(t.deps, 0);
+    await fanOutAll(t.deps);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await runDue(t.deps);

@@ -28,7 +28,7 @@ export interface SearchPage {
   total: number;
 }
 
-function whereClause(where: Expression<SqlBool>[]): RawBuilder<unknown> {
+export function whereClause(where: Expression<SqlBool>[]): RawBuilder<unknown> {
   return where.length === 0 ? sql`true` : sql.join(where, sql` and `);
 }
 

@@ -51,6 +51,27 @@ async function prepare(deps: Deps, actor: Actor | null, request: Omit<SearchRequ
   const mlsNumbers = request.mlsNumbers?.map((number) => number.trim()).filter((number) => number !== '') ?? [];
   if (request.anchor === 'required' && mlsNumbers.length === 0) requireAnchor(criteria);
   const scope = criteria.brands ? await (actor ? reachableBrandScope(deps, actor, criteria.brands) : existingBrandScope(deps, criteria.brands)) : undefined;
+  const { where, boundaries } = await compileWithScope(deps, criteria, scope);
+  if (mlsNumbers.length > 0) where.push(sql<SqlBool>`${sql.ref('l.mls_number')} = any(${mlsNumbers}::text[])`);
+  if (request.publicOnly) where.push(publiclyDisplayable());
+  return { where, title: titleOf(criteria, boundaries?.titles) };
+}
+
+/**
+ * The WHERE of a stored search exactly as a run of it compiles it (normalized, anchored, brands standing for their
+ * subtrees, boundaries that exist — a 400 otherwise, as the run would answer), for saved-search matching. No
+ * actor: the owner's access to the brands was checked when the search was saved. The predicates read `l`, the
+ * listings alias of every search statement.
+ */
+export async function compileStoredSearch(deps: Pick<Deps, 'db' | 'clock'>, input: SearchCriteria): Promise<Expression<SqlBool>[]> {
+  const criteria = normalizeCriteria(input);
+  requireAnchor(criteria);
+  const scope = criteria.brands ? await existingBrandScope(deps, criteria.brands) : undefined;
+  return (await compileWithScope(deps, criteria, scope)).where;
+}
+
+/** Criteria → predicates, with the brand scope already resolved (and checked) by the caller. */
+async function compileWithScope(deps: Pick<Deps, 'db' | 'clock'>, criteria: Criteria, scope: string[] | undefined) {
   const brandAgentMuis = scope ? await agentsOfBrands(deps, scope) : undefined;
   const boundaries = criteria.boundaries ? await existingBoundaries(deps, criteria.boundaries) : undefined;
   const where = compileFilters(criteria, {
@@ -58,9 +79,7 @@ async function prepare(deps: Deps, actor: Actor | null, request: Omit<SearchRequ
     ...(brandAgentMuis ? { brandAgentMuis } : {}),
     ...(boundaries ? { boundaryBoxes: boundaries.boxes } : {}),
   });
-  if (mlsNumbers.length > 0) where.push(sql<SqlBool>`${sql.ref('l.mls_number')} = any(${mlsNumbers}::text[])`);
-  if (request.publicOnly) where.push(publiclyDisplayable());
-  return { where, title: titleOf(criteria, boundaries?.titles) };
+  return { where, boundaries };
 }
 
 /**
@@ -102,7 +121,7 @@ async function reachableBrandScope(deps: Deps, actor: Actor, brands: string[]): 
 }
 
 /** Each named brand must exist (404 otherwise, as for its public profile); a brand stands for its subtree. */
-async function existingBrandScope(deps: Deps, brands: string[]): Promise<string[]> {
+async function existingBrandScope(deps: Pick<Deps, 'db'>, brands: string[]): Promise<string[]> {
   const scope = new Set<string>();
   for (const brand of new Set(brands)) {
     const subtree = await subtreeIds(deps.db, brand);
@@ -122,7 +141,7 @@ function publiclyDisplayable(): Expression<SqlBool> {
 }
 
 /** mls_unique_id of the agents linked to live members of these brands. */
-async function agentsOfBrands(deps: Deps, brandIds: string[]): Promise<string[]> {
+async function agentsOfBrands(deps: Pick<Deps, 'db'>, brandIds: string[]): Promise<string[]> {
   const rows = await deps.db
     .selectFrom('memberships as m')
     .innerJoin('user_agents as ua', 'ua.user', 'm.user')
@@ -137,7 +156,7 @@ async function agentsOfBrands(deps: Deps, brandIds: string[]): Promise<string[]>
 }
 
 /** Unknown or deleted boundaries are a 400 naming them; titles feed proposed_title, outer-ring boxes the index. */
-async function existingBoundaries(deps: Deps, ids: string[]): Promise<{ titles: string[]; boxes: string[] }> {
+async function existingBoundaries(deps: Pick<Deps, 'db'>, ids: string[]): Promise<{ titles: string[]; boxes: string[] }> {
   const rows = await deps.db
     .selectFrom('boundaries')
     .select(['id', 'title', 'overridden_title'])

@@ -1,0 +1,141 @@
+// Notification figures (issue 11): GET /notifications for a user with 10,000 notifications (vs the baseline);
+// push fan-out of 10,000 notifications to Web Push devices on the loopback push service (pushes/s, target
+// ≥ 1,000/s); notification → live stream event latency (p99, target ≤ 200 ms).
+// The fan-out runs real pg-boss workers (`notifications.push`, as `gable worker` runs them) in this process
+// against test/fakes/webpush.ts, which decrypts and checks every push: the figure includes our encryption, the
+// service's decryption and the queue, on the same cores.
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.js';
+import { closeDeps, createDeps, startJobs, type Deps } from '../src/deps.js';
+import { notify } from '../src/modules/notifications/notify.js';
+import { addDevice, vapidKeys } from '../src/modules/notifications/push.test-support.js';
+import { openEventStream } from '../src/modules/notifications/notifications.test-support.js';
+import { startFakeWebPush } from '../test/fakes/webpush.js';
+import type { FoundationFixture } from './foundation.bench.js';
+import { cannon, type LoadResult } from './lib/load.js';
+
+export interface NotificationsBenchOptions {
+  /** Notifications in the feed, and pushes fanned out (10,000 in the issue). */
+  notifications: number;
+  /** Seconds of load on GET /notifications. */
+  duration: number;
+  /** Notification → stream event samples. */
+  streamSamples: number;
+  /** Environment of the bench database (DATABASE_URL, SECRET_KEY). */
+  env: Record<string, string>;
+}
+
+export async function benchNotifications(deps: Deps, url: string, fixture: FoundationFixture, options: NotificationsBenchOptions): Promise<{ results: LoadResult[]; notes: string[] }> {
+  const results: LoadResult[] = [];
+  const notes: string[] = [];
+
+  // 1. The feed: N notifications for the fixture user, written in bulk, a third of them seen.
+  const started = performance.now();
+  await sql`
+    with created as (
+      insert into notifications (action, notification_type, message, created_at, updated_at, transports)
+      select 'Tested', 'BenchTested', 'Bench notification ' || n, now() - (n || ' seconds')::interval, now(), '{}'
+      from generate_series(1, ${options.notifications}) as n
+      returning id, created_at
+    )
+    insert into notification_recipients (notification, "user", created_at, seen_at)
+    select id, ${fixture.userId}::uuid, created_at, case when random() < 0.33 then now() end from created order by created_at`.execute(deps.db);
+  await sql`analyze notifications; analyze notification_recipients`.execute(deps.db);
+  notes.push(`notifications: ${options.notifications} in the bench user's feed, written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const headers = { authorization: `Bearer ${fixture.accessToken}` };
+  const probe = await fetch(`${url}/notifications`, { headers });
+  if (!probe.ok) throw new Error(`GET /notifications answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
+  const info = ((await probe.json()) as { info: { total: number; new: number } }).info;
+  notes.push(`notifications: GET /notifications (20 per page) total ${info.total}, new ${info.new}`);
+  results.push(await cannon({ name: `GET /notifications (${options.notifications} in the feed)`, url: `${url}/notifications`, headers, duration: options.duration }));
+
+  // 2. The stream: notify() commits here, the server's stream (over LISTEN/NOTIFY) delivers the event.
+  results.push(await benchStreamLatency(deps, url, fixture, options.streamSamples));
+
+  // 3. Push fan-out on real workers to the loopback Web Push service.
+  const fanOut = await benchFanOut(options);
+  results.push(fanOut.result);
+  notes.push(...fanOut.notes);
+  return { results, notes };
+}
+
+async function benchStreamLatency(deps: Deps, url: string, fixture: FoundationFixture, samples: number): Promise<LoadResult> {
+  const stream = await openEventStream(`${url}/notifications/stream`, { authorization: `Bearer ${fixture.accessToken}` });
+  if (!stream.response.ok) throw new Error(`GET /notifications/stream answered ${stream.response.status}`);
+  await stream.next((e) => e.event === 'unseen');
+  const latencies: number[] = [];
+  const notifyDeps = await benchQueueDeps(deps.config);
+  try {
+    for (let i = 0; i < samples; i++) {
+      const message = `stream sample ${i}`;
+      const t0 = performance.now();
+      await notifyDeps.db.transaction().execute((trx) => notify(trx, notifyDeps, { recipients: [fixture.userId], action: 'Tested', message, transports: [] }));
+      await stream.next((e) => e.event === 'notification' && e.data.includes(message));
+      latencies.push(performance.now() - t0);
+    }
+  } finally {
+    await stream.close();
+    await closeDeps(notifyDeps);
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  const total = latencies.reduce((a, b) => a + b, 0) / 1000;
+  return { name: `notify() commit → stream event (${samples} one after another)`, requests: samples, errors: 0, rps: samples / total, p50: at(50), p95: at(95), p99: at(99) };
+}
+
+/** Deps on the bench database that can enqueue (the queue started, no workers). */
+async function benchQueueDeps(config: Deps['config'], workers = false): Promise<Deps> {
+  const deps = await createDeps(config, { workers });
+  await startJobs(deps);
+  return deps;
+}
+
+async function benchFanOut(options: NotificationsBenchOptions): Promise<{ result: LoadResult; notes: string[] }> {
+  const vapid = vapidKeys();
+  const fake = await startFakeWebPush(vapid.publicKey);
+  const config = loadConfig({ ...options.env, LOG_LEVEL: 'warn', VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' });
+  const enqueuer = await benchQueueDeps(config);
+  try {
+    // 100 users with one browser each; N notifications spread over them, one push each.
+    const users: string[] = [];
+    for (let u = 0; u < 100; u++) {
+      const row = await enqueuer.db
+        .insertInto('users')
+        .values({ email: `push-bench-${Date.now()}-${u}@example.com`, first_name: 'Push', last_name: `Bench ${u}`, timezone: 'UTC' } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      users.push(row.id);
+      await addDevice(enqueuer, row.id, 'webpush', fake.subscribe().json);
+    }
+    const enqueueStarted = performance.now();
+    for (let i = 0; i < options.notifications; i += 100) {
+      await enqueuer.db.transaction().execute(async (trx) => {
+        for (let j = i; j < Math.min(i + 100, options.notifications); j++) {
+          await notify(trx, enqueuer, { recipients: [users[j % users.length]!], action: 'Tested', message: `Push ${j}`, title: 'Bench' });
+        }
+      });
+    }
+    const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;
+    const workers = await benchQueueDeps(config, true);
+    const started = performance.now();
+    try {
+      for (;;) {
+        const row = await sql<{ open: string }>`select count(*) filter (where status = 'pending') as open from push_deliveries`.execute(enqueuer.db);
+        if (Number(row.rows[0]!.open) === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await closeDeps(workers);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const counts = await sql<{ status: string; n: string }>`select status, count(*) as n from push_deliveries group by status`.execute(enqueuer.db);
+    const sent = Number(counts.rows.find((r) => r.status === 'sent')?.n ?? 0);
+    const notes = [
+      `push fan-out: ${options.notifications} notifications → ${sent} Web Push pushes accepted by the loopback service (${fake.accepted.length} decrypted, ${fake.problems.length} refused) in ${seconds.toFixed(1)} s = ${Math.round(sent / seconds)} pushes/s (pg-boss workers: 8 per process × batches of 50, in the bench process); notify() + enqueue: ${Math.round(options.notifications / enqueueSeconds)} notifications/s`,
+    ];
+    return { result: { name: `push fan-out, Web Push (${options.notifications} notifications)`, requests: sent, errors: options.notifications - sent, rps: sent / seconds, p50: undefined as unknown as number, p99: undefined as unknown as number }, notes };
+  } finally {
+    await closeDeps(enqueuer);
+    await fake.close();
+  }
+}

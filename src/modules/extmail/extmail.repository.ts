@@ -1,0 +1,87 @@
+// SQL of linked mailboxes (extmail_credentials) and consumed link states.
+import type { Kysely, Selectable } from 'kysely';
+import type { DB } from '../../db/types.js';
+import type { ExtmailCredentialsTable } from './extmail.tables.js';
+
+export type CredentialRow = Selectable<ExtmailCredentialsTable>;
+
+/** Marks a state nonce used; false when it already was (a replayed callback). Forgets long-expired nonces. */
+export async function consumeStateNonce(db: Kysely<DB>, nonce: string, expiresAt: Date, now: Date): Promise<boolean> {
+  const inserted = await db.insertInto('extmail_link_states').values({ nonce, expires_at: expiresAt }).onConflict((oc) => oc.column('nonce').doNothing()).returning('nonce').executeTakeFirst();
+  // A nonce past its state's expiry can never be presented again (the state is refused as expired first).
+  await db.deleteFrom('extmail_link_states').where('expires_at', '<', new Date(now.getTime() - 60_000)).execute();
+  return inserted !== undefined;
+}
+
+export interface CredentialUpsert {
+  user: string;
+  brand: string;
+  provider: string;
+  remote_id: string;
+  email: string;
+  resource_name: string;
+  display_name: string;
+  first_name: string | null;
+  last_name: string | null;
+  photo: string | null;
+  scope: string[];
+  scope_summary: string[];
+  access_token_sealed: string;
+  refresh_token_sealed: string | null;
+  access_expires_at: Date;
+}
+
+/** One live credential per (user, brand, provider, remote account): linking again refreshes it and un-revokes it. */
+export async function upsertCredential(db: Kysely<DB>, fields: CredentialUpsert, now: Date): Promise<CredentialRow> {
+  const values = { ...fields, scope: JSON.stringify(fields.scope), scope_summary: JSON.stringify(fields.scope_summary) };
+  return db
+    .insertInto('extmail_credentials')
+    .values({ ...values, revoked: false, created_at: now, updated_at: now })
+    .onConflict((oc) =>
+      oc
+        .columns(['user', 'brand', 'provider', 'remote_id'])
+        .where('deleted_at', 'is', null)
+        .doUpdateSet({
+          email: values.email,
+          resource_name: values.resource_name,
+          display_name: values.display_name,
+          first_name: values.first_name,
+          last_name: values.last_name,
+          photo: values.photo,
+          scope: values.scope,
+          scope_summary: values.scope_summary,
+          access_token_sealed: values.access_token_sealed,
+          // A relink without a new refresh token keeps the one there is.
+          refresh_token_sealed: (eb) => eb.fn.coalesce(eb.val(values.refresh_token_sealed), eb.ref('extmail_credentials.refresh_token_sealed')),
+          access_expires_at: values.access_expires_at,
+          revoked: false,
+          updated_at: now,
+        }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The user's live credentials (of one brand when `brand` is given), oldest first. */
+export async function listCredentials(db: Kysely<DB>, user: string, brand: string | null): Promise<CredentialRow[]> {
+  let query = db.selectFrom('extmail_credentials').selectAll().where('user', '=', user).where('deleted_at', 'is', null);
+  if (brand) query = query.where('brand', '=', brand);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findCredential(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<CredentialRow | undefined> {
+  let query = db.selectFrom('extmail_credentials').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Soft delete; the tokens go (a deleted credential can never act again). */
+export async function softDeleteCredential(db: Kysely<DB>, id: string, now: Date): Promise<CredentialRow | undefined> {
+  return db
+    .updateTable('extmail_credentials')
+    .set({ deleted_at: now, updated_at: now, access_token_sealed: null, refresh_token_sealed: null, access_expires_at: null })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}

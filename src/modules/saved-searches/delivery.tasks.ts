@@ -1,0 +1,34 @@
+// Delivery jobs (docs/saved-searches.md "Delivery"): notifications and Instant emails per batch of new matches
+// (enqueued by the match job in the transaction that stores them), and the digest cron.
+import { Type } from '@sinclair/typebox';
+import { defineTask } from '../../jobs/task.js';
+import { deliverMatches, runDueDigests } from './delivery.service.js';
+
+export const DELIVER_BATCH = 500;
+/** How long one digest run keeps going (the cron starts the next each minute). */
+const DIGEST_RUN_SECONDS = 50;
+
+export const deliverMatchesTask = defineTask({
+  name: 'saved-searches.deliver',
+  payload: Type.Object({ matches: Type.Array(Type.String({ pattern: '^[0-9a-f-]{36}$' }), { minItems: 1, maxItems: DELIVER_BATCH }) }),
+  retryLimit: 10,
+  retryDelaySeconds: 5,
+  concurrency: 2,
+  handle: async (deps, payload) => {
+    await deliverMatches(deps, payload.matches);
+  },
+});
+
+export const digestsTask = defineTask({
+  name: 'saved-searches.digests',
+  payload: Type.Object({}),
+  cron: '* * * * *',
+  retryLimit: 0,
+  expireInSeconds: 2 * 60,
+  handle: async (deps, _payload, stopping) => {
+    const until = performance.now() + DIGEST_RUN_SECONDS * 1000;
+    while (performance.now() < until && !stopping.aborted) {
+      if ((await runDueDigests(deps, 100, stopping)) === 0) break;
+    }
+  },
+});

@@ -1,0 +1,50 @@
+// One-click unsubscribe of a saved-search alert (RFC 8058; decisions §6): the link names the search and the contact
+// and carries an HMAC of both under a key derived from SECRET_KEY, so it cannot be forged or pointed at another
+// link. Unsubscribing sets that contact link's frequency to Never (the link stays, the alerts stop).
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { deriveKey, hmacHex, safeEqual } from '../../lib/crypto.js';
+
+const PURPOSE = 'saved-search-unsubscribe';
+
+function tokenFor(deps: Pick<Deps, 'config'>, search: string, contact: string): string {
+  return hmacHex(deriveKey(deps.config.secretKey, PURPOSE), `${search.toLowerCase()}:${contact.toLowerCase()}`);
+}
+
+export function unsubscribeUrl(deps: Pick<Deps, 'config'>, search: string, contact: string): string {
+  const query = new URLSearchParams({ search, contact, token: tokenFor(deps, search, contact) });
+  return `${deps.config.baseUrl}/saved-searches/unsubscribe?${query.toString()}`;
+}
+
+export interface UnsubscribeRequest {
+  search: string;
+  contact: string;
+  token: string;
+}
+
+/** Checks the link (400 when tampered with, nothing changed); answers the search's title for the page. */
+export async function checkUnsubscribe(deps: Pick<Deps, 'config' | 'db'>, request: UnsubscribeRequest): Promise<{ title: string }> {
+  if (!safeEqual(request.token, tokenFor(deps, request.search, request.contact))) throw errors.invalidField('token', 'does not match this unsubscribe link');
+  const row = await deps.db
+    .selectFrom('saved_search_contacts as l')
+    .innerJoin('saved_searches as s', 's.id', 'l.saved_search')
+    .select(['s.title', 's.proposed_title'])
+    .where('l.saved_search', '=', request.search)
+    .where('l.contact', '=', request.contact)
+    .executeTakeFirst();
+  if (!row) throw errors.notFound('Saved search');
+  return { title: row.title ?? row.proposed_title };
+}
+
+/** Sets the link to Never (idempotent: a second click changes nothing more). */
+export async function unsubscribe(deps: Pick<Deps, 'config' | 'db' | 'clock'>, request: UnsubscribeRequest): Promise<{ title: string }> {
+  const found = await checkUnsubscribe(deps, request);
+  await deps.db
+    .updateTable('saved_search_contacts')
+    .set({ frequency: 'Never', send_time: null, send_weekday: null, send_monthday: null, next_digest_at: null, next_digest_date: null, updated_at: deps.clock.now() })
+    .where('saved_search', '=', request.search)
+    .where('contact', '=', request.contact)
+    .where('frequency', '<>', 'Never')
+    .execute();
+  return found;
+}

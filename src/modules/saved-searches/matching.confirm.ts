@@ -1,0 +1,78 @@
+// Confirming candidates set-based (issue 12, matching speed; docs/saved-searches.md "Matching"). Each candidate
+// search is still judged by the search engine's own compiled WHERE, but searches whose WHERE has the same SQL text
+// (the same shape: "polygon + maximum price + minimum bedrooms", …) differ only in their bind parameters, so one
+// branch serves them all: the shape's text with each `$n` read from a row of a JSON array (one row per search, its
+// values and its candidate listings). A batch of events is then one statement with one branch per shape, instead
+// of one branch (planned on its own) per search — the bench spent most of a job planning those.
+import { randomBytes } from 'node:crypto';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { DB } from '../../db/types.js';
+import { whereClause } from '../listings/search/search.query.js';
+import type { Candidate } from './matching.candidates.js';
+
+export interface CompiledCandidate {
+  search: string;
+  where: Expression<SqlBool>[];
+  listings: string[];
+}
+
+/**
+ * The parameter types PostgreSQL infers for a shape (`PREPARE` answers them in pg_prepared_statements), so each
+ * value read from JSON text is cast to exactly the type the engine's own statement would bind it as. Cached per
+ * process: a shape's text names only columns and operators, whose types do not change while it runs.
+ */
+const shapeTypes = new Map<string, string[]>();
+const MAX_CACHED_SHAPES = 2000;
+
+async function parameterTypes(db: Kysely<DB>, text: string): Promise<string[]> {
+  const cached = shapeTypes.get(text);
+  if (cached) return cached;
+  // A name of its own per call: a statement left behind by a transaction that failed in between cannot collide.
+  const name = `gable_shape_${randomBytes(8).toString('hex')}`;
+  // The text is the engine's compiled SQL: column names, operators and literals it wrote; every value is a `$n`.
+  await sql.raw(`prepare ${name} as select 1 from listings as l where ${text}`).execute(db);
+  try {
+    const { rows } = await sql<{ types: string[] }>`select parameter_types::text[] as types from pg_prepared_statements where name = ${name}`.execute(db);
+    const types = rows[0]!.types;
+    if (shapeTypes.size >= MAX_CACHED_SHAPES) shapeTypes.clear();
+    shapeTypes.set(text, types);
+    return types;
+  } finally {
+    await sql.raw(`deallocate ${name}`).execute(db);
+  }
+}
+
+/** A bind value as its text form, as the driver sends it (arrays as array literals): cast back by its type. */
+function asText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return `{${value.map((item) => { const text = asText(item); return text === null ? 'NULL' : Array.isArray(item) ? text : `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`; }).join(',')}}`;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * The confirmed (search, listing) pairs of these compiled candidates as one query (null when there are none): one
+ * `union all` branch per shape over a JSON array of that shape's searches.
+ */
+export async function confirmedPairs(db: Kysely<DB>, candidates: readonly CompiledCandidate[]): Promise<RawBuilder<Candidate> | null> {
+  const shapes = new Map<string, { search: string; listings: string; values: (string | null)[] }[]>();
+  for (const candidate of candidates) {
+    const compiled = whereClause(candidate.where).compile(db);
+    const rows = shapes.get(compiled.sql) ?? [];
+    rows.push({ search: candidate.search, listings: asText(candidate.listings)!, values: compiled.parameters.map(asText) });
+    shapes.set(compiled.sql, rows);
+  }
+  const branches: RawBuilder<Candidate>[] = [];
+  for (const [text, rows] of shapes) {
+    const types = await parameterTypes(db, text);
+    // `$n` → the n-th value of the row, cast to the type the engine's statement binds it as (JSON array index n-1).
+    const predicate = text.replace(/\$(\d+)/g, (_, n: string) => `((p.r->'v'->>${Number(n) - 1})::${types[Number(n) - 1]!})`);
+    const json = JSON.stringify(rows.map((row) => ({ s: row.search, l: row.listings, v: row.values })));
+    branches.push(sql<Candidate>`select (p.r->>'s')::uuid as saved_search, l.id as listing
+      from jsonb_array_elements(${json}::jsonb) as p(r)
+      join listings as l on l.id = any((p.r->>'l')::uuid[])
+      where ${sql.raw(predicate)}`);
+  }
+  return branches.length === 0 ? null : sql<Candidate>`${sql.join(branches, sql` union all `)}`;
+}

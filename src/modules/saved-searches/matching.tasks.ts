@@ -1,0 +1,19 @@
+// The matching job (docs/saved-searches.md "Matching"): enqueued by listing ingest in the transaction that records
+// the events, one job per batch of events. Idempotent: matches are unique per (search, event).
+import { Type } from '@sinclair/typebox';
+import { defineTask } from '../../jobs/task.js';
+import { matchEvents } from './matching.service.js';
+
+/** Events per job: ingest splits a batch's events into jobs of at most this many. */
+export const MATCH_BATCH = 500;
+
+export const matchEventsTask = defineTask({
+  name: 'saved-searches.match',
+  payload: Type.Object({ events: Type.Array(Type.String({ pattern: '^[0-9a-f-]{36}$' }), { minItems: 1, maxItems: MATCH_BATCH }) }),
+  retryLimit: 10,
+  retryDelaySeconds: 5,
+  concurrency: 2,
+  handle: async (deps, payload) => {
+    await matchEvents(deps, payload.events);
+  },
+});

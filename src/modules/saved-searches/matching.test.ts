@@ -1,0 +1,107 @@
+// Matching end to end: ingest records events and enqueues the match job in the same transaction; the job stores one
+// match per (search, event), and running it again stores nothing twice. Candidates come from the searches' own
+// index (their polygon box, anchor keys, boundaries, brands): searches anchored elsewhere are never read.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
+import { queuedJobs, runQueuedJobs } from '../../../test/helpers/jobs.js';
+import { crmUser } from '../contacts/contacts.test-support.js';
+import { clientHeaders, sampleListing } from '../listings/listings.test-support.js';
+import { candidateSearches } from './matching.candidates.js';
+import { matchEvents } from './matching.service.js';
+import { matchEventsTask } from './matching.tasks.js';
+
+const around = (lon: number, lat: number, d = 0.05) => [
+  { longitude: lon - d, latitude: lat - d },
+  { longitude: lon + d, latitude: lat - d },
+  { longitude: lon + d, latitude: lat + d },
+  { longitude: lon - d, latitude: lat + d },
+  { longitude: lon - d, latitude: lat - d },
+];
+
+describe('matching listing events', () => {
+  const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
+  let owner: Awaited<ReturnType<typeof crmUser>>;
+  let feed: Record<string, string>;
+  const save = async (criteria: object) => {
+    const res = await t.app.inject({ method: 'POST', url: `/brands/${owner.brand}/saved-searches`, headers: owner.bare, payload: criteria });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.id as string;
+  };
+  const ingest = async (records: unknown[]) => {
+    const res = await t.app.inject({ method: 'POST', url: '/mls/MATCH/listings', headers: feed, payload: records });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const matchesOf = (search: string) =>
+    t.deps.db.selectFrom('saved_search_matches').select(['listing', 'event', 'event_type']).where('saved_search', '=', search).orderBy('event_type').execute();
+
+  beforeAll(async () => {
+    owner = await crmUser(t.deps);
+    feed = await clientHeaders(t.deps);
+  });
+
+  it('ingest enqueues matching with its events; the job stores each match once, also when run again', async () => {
+    const near = await save({ points: around(-96.81, 32.81), maximum_price: 500_000 });
+    const cheap = await save({ points: around(-96.81, 32.81), maximum_price: 400_000 });
+    const byAgent = await save({ agents: ['AG-2'], minimum_bedrooms: 3 });
+    const far = await save({ points: around(-80, 40) });
+
+    await ingest([sampleListing('M-1')]);
+    const jobs = await queuedJobs(t.deps, [matchEventsTask.name]);
+    expect(jobs).toHaveLength(1);
+    expect((jobs[0]!.data as { events: string[] }).events).toHaveLength(1);
+    await runQueuedJobs(t.deps, [matchEventsTask.name]);
+
+    expect(await matchesOf(near)).toMatchObject([{ event_type: 'BecameAvailable' }]);
+    expect(await matchesOf(byAgent)).toMatchObject([{ event_type: 'BecameAvailable' }]);
+    expect(await matchesOf(cheap)).toEqual([]);
+    expect(await matchesOf(far)).toEqual([]);
+
+    // A price drop into the cheaper search's range: both polygon searches match the PriceDropped event.
+    t.clock.advance(60);
+    await ingest([sampleListing('M-1', { price: 390_000 })]);
+    await runQueuedJobs(t.deps, [matchEventsTask.name]);
+    expect((await matchesOf(cheap)).map((m) => m.event_type)).toEqual(['PriceDropped']);
+    expect((await matchesOf(near)).map((m) => m.event_type)).toEqual(['BecameAvailable', 'PriceDropped']);
+
+    // A retried job (same events) writes nothing new.
+    const events = await t.deps.db.selectFrom('listing_events').select(['id', 'matched_at']).execute();
+    expect(events.every((event) => event.matched_at !== null)).toBe(true);
+    const again = await matchEvents(t.deps, events.map((event) => event.id));
+    expect(again).toEqual({ outcome: { events: 0, matches: 0 }, inserted: [] });
+    // Even a forgotten mark does not duplicate a match: (search, event) is unique.
+    await t.deps.db.updateTable('listing_events').set({ matched_at: null }).execute();
+    const forced = await matchEvents(t.deps, events.map((event) => event.id));
+    expect(forced.outcome.matches).toBeGreaterThan(0);
+    expect(forced.inserted.filter((match) => match.saved_search === near)).toEqual([]);
+    expect(await matchesOf(near)).toHaveLength(2);
+  });
+
+  it('candidates come from the index: a search anchored elsewhere is not a candidate; a deleted search never matches', async () => {
+    const here = await save({ points: around(-96.5, 33.2) });
+    const elsewhere = await save({ points: around(-120, 45), listing_statuses: ['Active'] });
+    const otherAgent = await save({ list_agents: ['NOBODY'] });
+    const gone = await save({ points: around(-96.5, 33.2) });
+    expect((await t.app.inject({ method: 'DELETE', url: `/brands/${owner.brand}/saved-searches/${gone}`, headers: owner.bare })).statusCode).toBe(204);
+
+    await ingest([sampleListing('M-2', { property: { ...(sampleListing('x').property as object), address: { city: 'Plano', state: 'TX', location: { latitude: 33.2, longitude: -96.5 } } } })]);
+    const listing = await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'M-2').executeTakeFirstOrThrow();
+    const candidates = (await candidateSearches(t.deps.db, [listing.id])).map((c) => c.saved_search);
+    expect(candidates).toContain(here);
+    expect(candidates).not.toContain(elsewhere);
+    expect(candidates).not.toContain(otherAgent);
+    expect(candidates).not.toContain(gone);
+
+    await runQueuedJobs(t.deps, [matchEventsTask.name]);
+    expect(await matchesOf(here)).toHaveLength(1);
+    expect(await matchesOf(gone)).toEqual([]);
+  });
+
+  it('the index columns follow the criteria on PATCH', async () => {
+    const id = await save({ agents: ['AG-9'] });
+    const read = () => t.deps.db.selectFrom('saved_searches').select(['area', 'anchor_keys']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await read()).toEqual({ area: null, anchor_keys: ['a:AG-9'] });
+    const res = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { agents: null, points: around(-96, 33, 0.5), offices: ['OF-1'] } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await read()).toEqual({ area: '(-95.5,33.5),(-96.5,32.5)', anchor_keys: ['o:OF-1'] });
+  });
+});

@@ -1,0 +1,83 @@
+// The brand-trigger sweep (triggers.brand-sweep, every minute on any number of workers): for each enabled brand
+// trigger, the occurrences whose fire time passed since it last looked (swept_until), and for each one campaign
+// to the contacts of the brand with that date. The trigger's row is locked (SKIP LOCKED: one worker per trigger)
+// and swept_until moves in the transaction that schedules the campaign; brand_trigger_sends keeps a contact from
+// getting one occurrence twice. An occurrence more than two days past (a worker down that long) is not sent late.
+import type { Transaction } from 'kysely';
+import type { Deps } from '../../deps.js';
+import type { DB } from '../../db/types.js';
+import { AppError } from '../../errors.js';
+import { wallClock, zonedTime } from '../../lib/zoned-time.js';
+import { scheduleForContactsIn } from '../emails/emails.service.js';
+import { notify } from '../notifications/notify.js';
+import * as repo from './brand-triggers.repository.js';
+
+const LATEST_LATE_SEND_MS = 2 * 86_400_000;
+const DAY_MS = 86_400_000;
+
+export interface Occurrence {
+  /** The local date of the event, `YYYY-MM-DD`. */
+  eventDate: string;
+  /** `MM-DD` of the contacts' dates it is for (Feb 28 of a common year also stands for Feb 29). */
+  monthDays: string[];
+  fireAt: Date;
+}
+
+const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The occurrences of a brand trigger's rule whose fire time is in (from, to]. */
+export function occurrencesFiring(rule: { time: number | null; wait_for: number }, timeZone: string, from: Date, to: Date): Occurrence[] {
+  const offset = ((rule.time ?? 0) + rule.wait_for) * 1000;
+  // Event dates whose local midnight lies within a day of the window moved back by the offset.
+  const first = wallClock(new Date(from.getTime() - offset - DAY_MS), timeZone);
+  const last = wallClock(new Date(to.getTime() - offset + DAY_MS), timeZone);
+  const occurrences: Occurrence[] = [];
+  for (let day = Date.UTC(first.year, first.month - 1, first.day); day <= Date.UTC(last.year, last.month - 1, last.day); day += DAY_MS) {
+    const date = new Date(day);
+    const [year, month, dayOfMonth] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+    const fireAt = zonedTime(year, month, dayOfMonth, (rule.time ?? 0) + rule.wait_for, timeZone);
+    if (fireAt.getTime() <= from.getTime() || fireAt.getTime() > to.getTime()) continue;
+    const monthDay = `${pad(month)}-${pad(dayOfMonth)}`;
+    occurrences.push({ eventDate: `${year}-${monthDay}`, monthDays: monthDay === '02-28' && !isLeap(year) ? ['02-28', '02-29'] : [monthDay], fireAt });
+  }
+  return occurrences;
+}
+
+async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTriggerRow & { timezone: string }, now: Date): Promise<void> {
+  const from = new Date(Math.max(trigger.swept_until.getTime(), now.getTime() - LATEST_LATE_SEND_MS));
+  for (const occurrence of occurrencesFiring(trigger, trigger.timezone, from, now)) {
+    const contacts = await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate);
+    if (contacts.length === 0) continue;
+    const content = { subject: trigger.subject, html: trigger.html, text: null, include_signature: false, headers: {}, notifications_enabled: false, archive: false, tags: [] };
+    try {
+      const campaign = await scheduleForContactsIn(trx, deps, trigger.brand, trigger.user, content, contacts, occurrence.fireAt);
+      await repo.recordSends(trx, trigger.id, contacts, occurrence.eventDate, campaign.id);
+      deps.metrics.brandTriggerEmails.inc({ event_type: trigger.event_type }, contacts.length);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'TooManyRequests')) throw error;
+      await notify(trx, deps, {
+        recipients: [trigger.user],
+        action: 'Failed',
+        subject: trigger.id,
+        subject_class: 'BrandTrigger',
+        message: `The ${trigger.event_type.replace('_', ' ')} emails of ${occurrence.eventDate} (${contacts.length}) were not sent: your monthly marketing email quota is used up.`,
+      });
+    }
+  }
+  await repo.setSweptUntil(trx, trigger.id, now);
+}
+
+/** Sweeps every brand trigger with time left, one transaction each, until none is left or the worker stops. */
+export async function sweepBrandTriggers(deps: Deps, stopping: AbortSignal): Promise<void> {
+  while (!stopping.aborted) {
+    const swept = await deps.db.transaction().execute(async (trx) => {
+      const now = deps.clock.now();
+      const trigger = await repo.nextToSweep(trx, now);
+      if (!trigger) return false;
+      await sweepOne(trx, deps, trigger, now);
+      return true;
+    });
+    if (!swept) return;
+  }
+}

@@ -1,0 +1,53 @@
+// Planning triggers (decisions §7): when each fires, and keeping that true when what it depends on changes — the
+// contact's date (or the contact itself) and the trigger user's time zone. Every change re-plans in the
+// transaction that made it, and the execution job checks again at fire time (execute.ts).
+import type { Kysely, Transaction } from 'kysely';
+import type { Deps } from '../../deps.js';
+import type { DB } from '../../db/types.js';
+import { nextFireTime, type FireRule } from './fire-time.js';
+import * as repo from './triggers.repository.js';
+import { executeTriggerTask } from './triggers.tasks.js';
+
+type PlanDeps = Pick<Deps, 'clock' | 'queue'>;
+
+export const MISSING_DATE = (eventType: string) => ({ code: 'MissingDate', message: `The contact has no ${eventType.replace('_', ' ')} any more` });
+
+export function ruleOf(trigger: Pick<repo.TriggerRow, 'time' | 'wait_for'>, date: string, timeZone: string): FireRule {
+  return { date, timeZone, time: trigger.time, waitFor: trigger.wait_for };
+}
+
+/** Whether the rule, on today's data, still fires at `at` (the occurrence planned then has not moved). */
+export function stillFiresAt(rule: FireRule, at: Date): boolean {
+  return nextFireTime(rule, new Date(at.getTime() - 1)).getTime() === at.getTime();
+}
+
+export async function scheduleExecution(trx: Kysely<DB>, deps: PlanDeps, row: Pick<repo.TriggerRow, 'id' | 'effective_at'>): Promise<void> {
+  await deps.queue.enqueue(trx, executeTriggerTask, { trigger: row.id, effective_at: row.effective_at.toISOString() }, { startAfter: row.effective_at });
+}
+
+/** Re-plans pending triggers whose fire time moved; fails those whose date is gone, deletes those of deleted contacts. */
+async function replan(trx: Transaction<DB>, deps: PlanDeps, rows: repo.PlanningRow[]): Promise<void> {
+  const now = deps.clock.now();
+  const gone = rows.filter((r) => !r.contact_live).map((r) => r.id);
+  await repo.softDeleteTriggers(trx, gone, now);
+  for (const row of rows.filter((r) => r.contact_live)) {
+    if (!row.contact_date) {
+      await repo.markFailed(trx, [row.id], MISSING_DATE(row.event_type), now);
+      continue;
+    }
+    const rule = ruleOf(row, row.contact_date, row.timezone);
+    if (stillFiresAt(rule, row.effective_at)) continue;
+    const updated = await repo.updateTrigger(trx, row.id, { effective_at: nextFireTime(rule, now) }, now);
+    await scheduleExecution(trx, deps, updated);
+  }
+}
+
+/** Contacts' dates changed, or the contacts were deleted: their pending triggers follow. */
+export async function replanTriggersOfContacts(trx: Transaction<DB>, deps: PlanDeps, contacts: readonly string[]): Promise<void> {
+  await replan(trx, deps, await repo.pendingOfContacts(trx, [...new Set(contacts)]));
+}
+
+/** The user's time zone changed: their pending triggers fire at local times of the new zone. */
+export async function replanTriggersOfUser(trx: Transaction<DB>, deps: PlanDeps, user: string): Promise<void> {
+  await replan(trx, deps, await repo.pendingOfUser(trx, user));
+}
