@@ -39,4 +39,15 @@ describe('push batching', () => {
     expect(new Map(delivered.map((r) => [r.notification, r.delivered_at !== null]))).toEqual(new Map([[notifications[0], true], [notifications[1], true], [notifications[2], false]]));
     expect(await push(ids[0]!, 0)).toBe(false); // already sent
   });
+
+  it('fails only the call whose input broke the combined statement: its neighbours are answered alone', async () => {
+    const user = await feedUser(t.deps);
+    await addDevice(t.deps, user.id, 'webpush', subscription());
+    const sent = await sendNotification(t.deps, [user.id], { message: 'kept' });
+    const good = (await deliveriesOf(t.deps, sent!.id))[0]!.id;
+    // Read in the same turn: together they are one statement, which the malformed id makes fail.
+    const [bad, read] = await Promise.allSettled([deliveryForAttempt(t.deps.db, '-'.repeat(36)), deliveryForAttempt(t.deps.db, good)]);
+    expect(bad.status).toBe('rejected');
+    expect(read.status === 'fulfilled' ? read.value?.message : read.reason).toBe('kept');
+  });
 });

@@ -4,8 +4,8 @@
 // the providers answer and go together with whatever else arrived in the same turn. On the loaded bench machine
 // the fan-out was bound by these two statements per push, not by the network or the encryption.
 // Each caller still gets its own answer (its row, whether its row moved on), so a push's idempotency (acts only
-// while its row is pending at the expected attempt) is unchanged; a failed statement fails every push that was
-// in it, each retried by its job as a failed single statement was.
+// while its row is pending at the expected attempt) is unchanged. When a combined statement fails, each call is
+// run again alone, so a push fails (and is retried by its job) only for its own input, never for a neighbour's.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import * as repo from './push.repository.js';
@@ -30,7 +30,16 @@ class Coalescer<In, Out> {
       const answer = await this.runAll(calls.map((c) => c.input));
       for (const call of calls) call.resolve(answer(call.input));
     } catch (error) {
-      for (const call of calls) call.reject(error);
+      if (calls.length === 1) calls[0]!.reject(error);
+      else await Promise.all(calls.map((call) => this.runAlone(call)));
+    }
+  }
+
+  private async runAlone(call: { input: In; resolve: (out: Out) => void; reject: (error: unknown) => void }): Promise<void> {
+    try {
+      call.resolve((await this.runAll([call.input]))(call.input));
+    } catch (error) {
+      call.reject(error);
     }
   }
 }
