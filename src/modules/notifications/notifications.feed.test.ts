@@ -26,6 +26,12 @@ describe('notification feed', () => {
     const second = await feed(alice.headers, '?start=20&limit=10');
     expect(second.info).toEqual({ count: 5, total: 25, new: 25 });
     expect(second.data.at(-1)!.message).toBe('n0');
+    // past the end: no row carries the counts, which are still the whole feed's
+    expect((await feed(alice.headers, '?start=25')).info).toEqual({ count: 0, total: 25, new: 25 });
+    // the counts are the caller's own, not those of another feed read with the same prepared statement
+    const bob = await feedUser(t.deps);
+    await sendNotification(t.deps, [bob.id], { message: 'for bob' });
+    expect((await feed(bob.headers)).info).toEqual({ count: 1, total: 1, new: 1 });
     expect((await t.app.inject({ url: '/notifications?limit=201', headers: alice.headers })).statusCode).toBe(400);
     expect((await t.app.inject({ url: '/notifications?start=-1', headers: alice.headers })).statusCode).toBe(400);
     expect((await t.app.inject({ url: '/notifications' })).statusCode).toBe(401);

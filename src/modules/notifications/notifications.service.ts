@@ -7,7 +7,9 @@ import * as repo from './notifications.repository.js';
 import type { FeedQuery, NotificationRecord } from './notifications.schemas.js';
 
 export async function listFeed(deps: Deps, user: string, query: FeedQuery) {
-  const [rows, counts] = await Promise.all([repo.listFeed(deps.db, user, query.start, query.limit), repo.feedCounts(deps.db, user)]);
+  const rows = await repo.feedPage(deps.database, user, query.start, query.limit);
+  const first = rows[0];
+  const counts = first ? { total: Number(first.feed_total ?? 0), unseen: Number(first.feed_unseen ?? 0) } : await repo.feedCounts(deps.db, user);
   return { records: await presentFeed(deps.db, rows, deps.clock.now()), total: counts.total, unseen: counts.unseen };
 }
 
