@@ -13,23 +13,11 @@ export async function consumeStateNonce(db: Kysely<DB>, nonce: string, expiresAt
   return inserted !== undefined;
 }
 
-export interface CredentialUpsert {
-  user: string;
-  brand: string;
-  provider: string;
-  remote_id: string;
-  email: string;
-  resource_name: string;
-  display_name: string;
-  first_name: string | null;
-  last_name: string | null;
-  photo: string | null;
-  scope: string[];
-  scope_summary: string[];
-  access_token_sealed: string;
-  refresh_token_sealed: string | null;
-  access_expires_at: Date;
-}
+/** What linking writes: the credential's own columns, with the scopes as arrays (stored as JSON). */
+export type CredentialUpsert = Pick<
+  CredentialRow,
+  'user' | 'brand' | 'provider' | 'remote_id' | 'email' | 'resource_name' | 'display_name' | 'first_name' | 'last_name' | 'photo' | 'access_token_sealed' | 'refresh_token_sealed' | 'access_expires_at'
+> & { scope: string[]; scope_summary: string[] };
 
 /** One live credential per (user, brand, provider, remote account): linking again refreshes it and un-revokes it. */
 export async function upsertCredential(db: Kysely<DB>, fields: CredentialUpsert, now: Date): Promise<CredentialRow> {

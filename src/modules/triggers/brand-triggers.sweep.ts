@@ -44,7 +44,9 @@ export function occurrencesFiring(rule: { time: number | null; wait_for: number 
   return occurrences;
 }
 
-async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTriggerRow & { timezone: string }, now: Date): Promise<void> {
+/** Schedules the trigger's due occurrences; answers how many emails it scheduled. */
+async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTriggerRow & { timezone: string }, now: Date): Promise<number> {
+  let scheduled = 0;
   const from = new Date(Math.max(trigger.swept_until.getTime(), now.getTime() - LATEST_LATE_SEND_MS));
   for (const occurrence of occurrencesFiring(trigger, trigger.timezone, from, now)) {
     const contacts = await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate);
@@ -53,7 +55,7 @@ async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTri
     try {
       const campaign = await scheduleForContactsIn(trx, deps, trigger.brand, trigger.user, content, contacts, occurrence.fireAt);
       await repo.recordSends(trx, trigger.id, contacts, occurrence.eventDate, campaign.id);
-      deps.metrics.brandTriggerEmails.inc({ event_type: trigger.event_type }, contacts.length);
+      scheduled += contacts.length;
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'TooManyRequests')) throw error;
       await notify(trx, deps, {
@@ -66,6 +68,7 @@ async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTri
     }
   }
   await repo.setSweptUntil(trx, trigger.id, now);
+  return scheduled;
 }
 
 /** Sweeps every brand trigger with time left, one transaction each, until none is left or the worker stops. */
@@ -74,10 +77,11 @@ export async function sweepBrandTriggers(deps: Deps, stopping: AbortSignal): Pro
     const swept = await deps.db.transaction().execute(async (trx) => {
       const now = deps.clock.now();
       const trigger = await repo.nextToSweep(trx, now);
-      if (!trigger) return false;
-      await sweepOne(trx, deps, trigger, now);
-      return true;
+      if (!trigger) return null;
+      return { eventType: trigger.event_type, scheduled: await sweepOne(trx, deps, trigger, now) };
     });
     if (!swept) return;
+    // Counted once committed: a sweep that rolls back is done again, and counted then.
+    if (swept.scheduled > 0) deps.metrics.brandTriggerEmails.inc({ event_type: swept.eventType }, swept.scheduled);
   }
 }
