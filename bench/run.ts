@@ -151,7 +151,7 @@ try {
     notes.push(...extmail.notes);
   }
   if (wants('notifications')) {
-    const notifications = await benchNotifications(deps, gable.url, fixture, { notifications: Number(args.notifications), duration, streamSamples: Number(args['stream-samples']), env });
+    const notifications = await benchNotifications(deps, gable.url, fixture, { notifications: Number(args.notifications), duration, streamSamples: Number(args['stream-samples']), env, workerPort: firstPort + 4 });
     results.push(...notifications.results);
     notes.push(...notifications.notes);
   }
