@@ -32,6 +32,8 @@ export interface EnqueueOptions {
   startAfter?: Date;
   /** Idempotency: pg-boss keeps one live job per (name, singletonKey). */
   singletonKey?: string;
+  /** Workers fetch higher first (default 0); among equals, the oldest first. */
+  priority?: number;
 }
 
 export class JobQueue {
@@ -139,14 +141,16 @@ export class JobQueue {
   }
 
   /** Many jobs of one task in one statement (same transaction rules as `enqueue`). */
-  async enqueueMany<S extends TSchema>(executor: Kysely<DB>, task: TaskDefinition<S>, payloads: readonly Static<S>[], options: { startAfter?: Date } = {}): Promise<void> {
+  async enqueueMany<S extends TSchema>(executor: Kysely<DB>, task: TaskDefinition<S>, payloads: readonly Static<S>[], options: Pick<EnqueueOptions, 'startAfter' | 'priority'> = {}): Promise<void> {
     if (payloads.length === 0) return;
     if (!this.started) throw new Error('The job queue is not started');
     if (!this.tasks.has(task.name)) throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
     for (const payload of payloads) if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
     const startAfter = options.startAfter?.toISOString();
     for (let i = 0; i < payloads.length; i += INSERT_CHUNK) {
-      const jobs = payloads.slice(i, i + INSERT_CHUNK).map((data) => ({ name: task.name, data: data as object, ...(startAfter ? { startAfter } : {}) }));
+      const jobs = payloads
+        .slice(i, i + INSERT_CHUNK)
+        .map((data) => ({ name: task.name, data: data as object, ...(startAfter ? { startAfter } : {}), ...(options.priority ? { priority: options.priority } : {}) }));
       await this.boss.insert(jobs, { db: kyselyExecutor(executor) });
     }
   }

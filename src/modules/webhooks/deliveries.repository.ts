@@ -35,6 +35,8 @@ export interface TargetWebhook {
   id: string;
   brand: string;
   topic: string;
+  /** Set while its attempts fail (cleared by a delivered one). */
+  failing_since: Date | null;
 }
 
 /** Live, enabled webhooks of these brands and topics. */
@@ -42,7 +44,7 @@ export async function liveWebhooks(db: Kysely<DB>, brands: readonly string[], to
   if (brands.length === 0 || topics.length === 0) return [];
   return db
     .selectFrom('brand_webhooks')
-    .select(['id', 'brand', 'topic'])
+    .select(['id', 'brand', 'topic', 'failing_since'])
     .where('brand', 'in', brands)
     .where('topic', 'in', topics)
     .where('deleted_at', 'is', null)
@@ -70,16 +72,18 @@ export async function ancestorsOf(db: Kysely<DB>, brands: readonly string[]): Pr
 /** Rows per insert statement: 8 parameters each, below PostgreSQL's 65,535. */
 const INSERT_CHUNK = 5000;
 
-export async function insertDeliveries(db: Kysely<DB>, rows: Insertable<WebhookDeliveriesTable>[]): Promise<{ id: string }[]> {
-  const inserted: { id: string }[] = [];
+export async function insertDeliveries(db: Kysely<DB>, rows: Insertable<WebhookDeliveriesTable>[]): Promise<{ id: string; webhook: string }[]> {
+  const inserted: { id: string; webhook: string }[] = [];
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
-    inserted.push(...(await db.insertInto('webhook_deliveries').values(chunk).onConflict((oc) => oc.columns(['webhook', 'event_id']).doNothing()).returning('id').execute()));
+    inserted.push(...(await db.insertInto('webhook_deliveries').values(chunk).onConflict((oc) => oc.columns(['webhook', 'event_id']).doNothing()).returning(['id', 'webhook']).execute()));
   }
   return inserted;
 }
 
-export async function deliveryForAttempt(db: Kysely<DB>, id: string) {
+/** What attempts of these deliveries need: the body, the webhook's target and keys, and where each stands. */
+export async function deliveriesForAttempt(db: Kysely<DB>, ids: readonly string[]) {
+  if (ids.length === 0) return [];
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('brand_webhooks as w', 'w.id', 'd.webhook')
@@ -97,9 +101,10 @@ export async function deliveryForAttempt(db: Kysely<DB>, id: string) {
       'w.deleted_at as webhook_deleted_at',
       'w.disabled_at as webhook_disabled_at',
     ])
-    .where('d.id', '=', id)
-    .executeTakeFirst();
+    .where('d.id', 'in', [...ids])
+    .execute();
 }
+export type AttemptRow = Awaited<ReturnType<typeof deliveriesForAttempt>>[number];
 
 export async function insertAttempt(db: Kysely<DB>, row: Insertable<WebhookAttemptsTable>): Promise<void> {
   await db.insertInto('webhook_attempts').values(row).execute();
@@ -128,29 +133,46 @@ export async function markWebhookFailing(db: Kysely<DB>, webhook: string, at: Da
   return row.failing_since ?? at;
 }
 
+/** A delivered attempt: the delivery, the attempt it moves on to, the receiver's answer. */
+export interface DeliveredAttempt {
+  delivery: string;
+  webhook: string;
+  attempt: number;
+  at: Date;
+  http_status: number;
+  duration_ms: number;
+  response_excerpt: string | null;
+}
+
 /**
- * A delivered attempt in one statement (the hot path): the delivery moves on from `attempt - 1`, its attempt
- * row is written and the webhook is marked healthy (only if it was failing) — or nothing, when another run
- * already moved the delivery on. Returns whether this run recorded it.
+ * Delivered attempts in one statement (the hot path, for the attempts of one turn: deliveries.batching.ts): each
+ * delivery still at `attempt - 1` moves on, its attempt row is written and its webhook is marked healthy (only if
+ * it was failing) — or nothing, for a delivery another run already moved on. Answers the deliveries it moved.
  */
-export async function recordDelivered(db: Kysely<DB>, row: Insertable<WebhookAttemptsTable> & { delivery: string; http_status: number }, webhook: string): Promise<boolean> {
-  const result = await sql<{ n: number }>`
-    with moved as (
-      update webhook_deliveries
-      set status = 'delivered', attempts = ${row.attempt}, next_attempt_at = null, last_status = ${row.http_status}, last_error = null,
-          delivered_at = ${row.at}, updated_at = ${row.at}
-      where id = ${row.delivery} and status = 'pending' and attempts = ${row.attempt - 1}
-      returning id
+export async function recordDelivered(db: Kysely<DB>, attempts: readonly DeliveredAttempt[]): Promise<Set<string>> {
+  if (attempts.length === 0) return new Set();
+  const column = <K extends keyof DeliveredAttempt>(key: K) => attempts.map((a) => a[key]);
+  const result = await sql<{ id: string }>`
+    with input as (
+      select * from unnest(${column('delivery')}::uuid[], ${column('attempt')}::int[], ${column('at')}::timestamptz[],
+          ${column('http_status')}::int[], ${column('duration_ms')}::int[], ${column('response_excerpt')}::text[])
+        as i(delivery, attempt, at, http_status, duration_ms, response_excerpt)
+    ), moved as (
+      update webhook_deliveries d
+      set status = 'delivered', attempts = i.attempt, next_attempt_at = null, last_status = i.http_status, last_error = null,
+          delivered_at = i.at, updated_at = i.at
+      from input i
+      where d.id = i.delivery and d.status = 'pending' and d.attempts = i.attempt - 1
+      returning d.id, d.webhook, i.attempt, i.at, i.http_status, i.duration_ms, i.response_excerpt
     ), healthy as (
       update brand_webhooks set failing_since = null
-      where id = ${webhook} and failing_since is not null and exists (select 1 from moved)
+      where id in (select webhook from moved) and failing_since is not null
     ), logged as (
       insert into webhook_attempts (delivery, attempt, at, http_status, duration_ms, error, response_excerpt)
-      select id, ${row.attempt}, ${row.at}, ${row.http_status}, ${row.duration_ms}, null, ${row.response_excerpt ?? null} from moved
+      select id, attempt, at, http_status, duration_ms, null, response_excerpt from moved
     )
-    select count(*)::int as n from moved
-  `.execute(db);
-  return (result.rows[0]?.n ?? 0) > 0;
+    select id from moved`.execute(db);
+  return new Set(result.rows.map((r) => r.id));
 }
 
 export async function disableWebhook(db: Kysely<DB>, webhook: string, at: Date, reason: string): Promise<boolean> {

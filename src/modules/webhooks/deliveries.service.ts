@@ -9,9 +9,10 @@ import type { Deps } from '../../deps.js';
 import { notify } from '../notifications/notify.js';
 import { addSeconds } from '../../lib/clock.js';
 import { OutboundError } from '../../lib/outbound.js';
+import * as batched from './deliveries.batching.js';
 import * as repo from './deliveries.repository.js';
 import { signDelivery } from './signing.js';
-import { deliverTask } from './webhooks.tasks.js';
+import { BEHIND_PRIORITY, deliverTask } from './webhooks.tasks.js';
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (then the delivery has failed). */
@@ -49,7 +50,7 @@ interface Outcome {
 }
 
 export async function attemptDelivery(deps: Deps, deliveryId: string, attempt: number, options: { timeoutMs?: number } = {}): Promise<void> {
-  const row = await repo.deliveryForAttempt(deps.db, deliveryId);
+  const row = await batched.deliveryForAttempt(deps.db, deliveryId);
   if (!row || row.status !== 'pending' || row.attempts !== attempt - 1) return; // already handled: a repeated job
   const now = deps.clock.now();
   if (row.webhook_deleted_at || row.webhook_disabled_at) {
@@ -118,8 +119,8 @@ async function notifyDisabled(trx: Transaction<DB>, deps: Deps, webhook: string,
 async function record(deps: Deps, id: string, webhook: string, attempt: number, at: Date, outcome: Outcome): Promise<void> {
   const delivered = outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300;
   if (delivered) {
-    // One statement, no transaction round trips: most attempts take this path.
-    await repo.recordDelivered(deps.db, { delivery: id, attempt, at, http_status: outcome.httpStatus!, duration_ms: outcome.durationMs, error: null, response_excerpt: outcome.excerpt }, webhook);
+    // One statement, no transaction, shared with the attempts delivered in the same turn: most attempts end here.
+    await batched.recordDelivered(deps.db, { delivery: id, webhook, attempt, at, http_status: outcome.httpStatus!, duration_ms: outcome.durationMs, response_excerpt: outcome.excerpt });
     return;
   }
   const lastError = outcome.error ?? `HTTP ${outcome.httpStatus}`;
@@ -136,7 +137,7 @@ async function record(deps: Deps, id: string, webhook: string, attempt: number, 
       deps.log.warn({ webhook, failingSince, reason }, 'webhook disabled');
       await notifyDisabled(trx, deps, webhook, reason);
     }
-    if (next) await deps.queue.enqueue(trx, deliverTask, { delivery: id, attempt: attempt + 1 }, { startAfter: next });
+    if (next) await deps.queue.enqueue(trx, deliverTask, { delivery: id, attempt: attempt + 1 }, { startAfter: next, priority: BEHIND_PRIORITY });
     await repo.insertAttempt(trx, {
       delivery: id,
       attempt,

@@ -9,6 +9,7 @@ import { createBrand } from '../../../test/helpers/factories.js';
 import { recordEvent } from '../../events/outbox.js';
 import { FAILING_DISABLE_SECONDS, MAX_ATTEMPTS, RETRY_SCHEDULE, parseRetryAfter, retryDelaySeconds } from './deliveries.service.js';
 import { brandUser, fanOutAll, Receiver, runDue, type Received } from './webhooks.test-support.js';
+import { BEHIND_PRIORITY } from './webhooks.tasks.js';
 
 const t = useTestApp({ env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } });
 const receiver = new Receiver();
@@ -307,6 +308,50 @@ describe('retries and failures', () => {
     await runDue(t.deps);
     expect(await deliveryRow(orphan)).toMatchObject({ status: 'dropped', attempts: 0 });
     expect(receivedAt('/deleted')).toEqual([]);
+  });
+
+  it('queues retries and a failing receiver’s new deliveries behind healthy receivers’ first attempts', async () => {
+    const priorityOf = async (delivery: string, attempt: number) =>
+      (await sql<{ priority: number }>`select priority from pgboss.job where name = 'webhooks.deliver' and data->>'delivery' = ${delivery} and (data->>'attempt')::int = ${attempt}`.execute(t.deps.db)).rows[0]?.priority;
+    receiver.respond = (req, res) => res.writeHead(req.url === '/behind-bad' ? 500 : 204).end();
+    const bad = await pending('/behind-bad');
+    const good = await pending('/behind-good');
+    expect(await priorityOf(bad.delivery, 1)).toBe(0); // not failing yet when it was fanned out
+    await runDue(t.deps);
+    expect(await priorityOf(bad.delivery, 2)).toBe(BEHIND_PRIORITY);
+    expect(await priorityOf(good.delivery, 1)).toBe(0);
+    // the next events: the failing webhook's delivery waits behind, the healthy one's does not
+    for (const admin of [bad.admin, good.admin]) {
+      await t.deps.db.transaction().execute((trx) => recordEvent(trx, { brand: admin.brand, topic: 'Deals', event: 'Updated', subject: admin.brand, payload: { n: 2 } }));
+    }
+    await fanOutAll(t.deps);
+    const [, badNext] = await deliveriesOf(bad.hook.id);
+    const [, goodNext] = await deliveriesOf(good.hook.id);
+    expect(await priorityOf(badNext!.id, 1)).toBe(BEHIND_PRIORITY);
+    expect(await priorityOf(goodNext!.id, 1)).toBe(0);
+  });
+
+  it('runs attempts of one turn side by side (one read, one record): each moves its own delivery on, once', async () => {
+    const { attemptDelivery } = await import('./deliveries.service.js');
+    const a = await pending('/side-a');
+    const b = await pending('/side-b');
+    // Started in the same turn, as a worker starts its fetched batch: b twice (a repeated job) and a
+    // malformed id, which fails its own job only.
+    const outcomes = await Promise.allSettled([
+      attemptDelivery(t.deps, a.delivery, 1),
+      attemptDelivery(t.deps, b.delivery, 1),
+      attemptDelivery(t.deps, b.delivery, 1),
+      attemptDelivery(t.deps, '-'.repeat(36), 1),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    expect(await deliveryRow(a.delivery)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(await deliveryRow(b.delivery)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(receivedAt('/side-a')).toHaveLength(1);
+    // the repeated job may send a duplicate (same webhook-id), but records one attempt
+    expect(receivedAt('/side-b').length).toBeGreaterThanOrEqual(1);
+    expect(new Set(receivedAt('/side-b').map((r) => header(r, 'webhook-id')))).toEqual(new Set([b.delivery]));
+    const attempts = await t.deps.db.selectFrom('webhook_attempts').select(['delivery', 'attempt']).where('delivery', 'in', [a.delivery, b.delivery]).execute();
+    expect(attempts.map((row) => `${row.delivery === a.delivery ? 'a' : 'b'}${row.attempt}`).sort()).toEqual(['a1', 'b1']);
   });
 
   it('jitters within ±10 % and uses Retry-After as given', () => {

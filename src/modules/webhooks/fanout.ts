@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.js';
 import type { DB } from '../../db/types.js';
 import { readEvents, type StoredEvent } from '../../events/outbox.js';
 import * as repo from './deliveries.repository.js';
-import { deliverTask } from './webhooks.tasks.js';
+import { BEHIND_PRIORITY, deliverTask } from './webhooks.tasks.js';
 
 /** Events read per fan-out transaction. */
 export const FAN_OUT_BATCH = 500;
@@ -98,6 +98,10 @@ async function writeDeliveries(deps: Deps, trx: Transaction<DB>, messages: Messa
       .map((w) => ({ webhook: w.id, event_id: m.events[0]!.id, topic: m.topic, event: m.event, body: m.body, next_attempt_at: now, created_at: now, updated_at: now }));
   });
   const inserted = await repo.insertDeliveries(trx, rows);
-  await deps.queue.enqueueMany(trx, deliverTask, inserted.map(({ id }) => ({ delivery: id, attempt: 1 })));
+  // A failing receiver's deliveries queue behind everyone else's (webhooks.tasks.ts BEHIND_PRIORITY).
+  const failing = new Set(webhooks.filter((w) => w.failing_since !== null).map((w) => w.id));
+  const job = ({ id }: { id: string }) => ({ delivery: id, attempt: 1 });
+  await deps.queue.enqueueMany(trx, deliverTask, inserted.filter((d) => !failing.has(d.webhook)).map(job));
+  await deps.queue.enqueueMany(trx, deliverTask, inserted.filter((d) => failing.has(d.webhook)).map(job), { priority: BEHIND_PRIORITY });
   return inserted.length;
 }

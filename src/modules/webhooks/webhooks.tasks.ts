@@ -20,6 +20,13 @@ export const fanOutTask = defineTask({
   },
 });
 
+/**
+ * The queue priority of retries and of first attempts to a webhook that is failing: below every first attempt
+ * to a healthy receiver, so a receiver that fails (and whose retries add to the load) never makes the healthy
+ * ones wait behind it — they keep their rate and latency while the workers have room for them.
+ */
+export const BEHIND_PRIORITY = -1;
+
 /** One attempt; the job's own retries only cover our failures (database), receiver failures are scheduled. */
 export const deliverTask = defineTask({
   name: 'webhooks.deliver',
