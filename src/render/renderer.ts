@@ -2,7 +2,8 @@
 // preview, or a PNG at a social medium's pixel size. Chromium driven by playwright-core (the system's browser,
 // CHROMIUM_PATH), one browser process shared by all renders, time-limited, with JavaScript off and every network
 // request of the page refused except this server's own URLs (answered in-process by `fetchOwn`, never over the
-// network) and the allow-listed font hosts.
+// network) and the allow-listed font hosts (fetched by the server through the outbound client and kept in memory:
+// font-cache.ts). The browser itself connects to nothing.
 //
 // Pooled (ADR 0028): at most MAX_PAGES renders at once, each on a warm page of its own context. Making a context
 // and a page costs ~170 ms of a ~300 ms render (a new renderer process), so a page is kept and given the next
@@ -12,12 +13,13 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { BLEED_INCHES, PRINT_SIZES, SOCIAL_SIZES, type Medium } from '../modules/templates/mediums.js';
 import { FONT_HOSTS } from '../modules/templates/url-policy.js';
+import { FontCache, type FetchFont } from './font-cache.js';
 
 /**
  * Chromium's flags on a closed network (as the browser test suite starts it). The host rule makes every name and
- * address but the font hosts unresolvable inside the browser: the route handler already refuses such requests,
- * but Chromium opens a TCP connection for a refused iframe before the handler answers, and on a pooled page that
- * connection would outlive the render. With the rule there is nothing to connect to.
+ * address unresolvable inside the browser: the route handler already answers or refuses every request, but
+ * Chromium opens a TCP connection for a refused iframe before the handler answers (and on a pooled page that
+ * connection would outlive the render). With the rule the browser has nothing to connect to.
  */
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -27,7 +29,7 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  `--host-resolver-rules=MAP * ~NOTFOUND, ${FONT_HOSTS.map((host) => `EXCLUDE ${host}`).join(', ')}`,
+  '--host-resolver-rules=MAP * ~NOTFOUND',
 ];
 const CSS_DPI = 96;
 const MAX_PAGES = 2;
@@ -45,6 +47,8 @@ export interface RendererOptions {
   /** This server's origin: requests to it are answered by fetchOwn. */
   ownOrigin: string;
   fetchOwn(path: string): Promise<OwnResponse>;
+  /** Fetches a file of an allow-listed font host for the page (kept in a FontCache); without it fonts are not loaded. */
+  fetchFont?: FetchFont;
 }
 
 export interface Rendered {
@@ -71,6 +75,13 @@ interface PooledPage {
   job: { blocked: string[] } | null;
 }
 
+/** What the font hosts choose by: Google Fonts answers a stylesheet for the browser named by the user agent. */
+function pickHeaders(headers: Record<string, string>): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of ['user-agent', 'accept']) if (headers[name]) picked[name] = headers[name];
+  return picked;
+}
+
 export function canRender(medium: string): boolean {
   return medium in PRINT_SIZES || medium in SOCIAL_SIZES;
 }
@@ -82,7 +93,11 @@ export class Renderer {
   private launched: Browser | null = null;
   private idle: PooledPage[] = [];
 
-  constructor(private readonly options: RendererOptions) {}
+  private readonly fonts: FontCache | null;
+
+  constructor(private readonly options: RendererOptions) {
+    this.fonts = options.fetchFont ? new FontCache(options.fetchFont) : null;
+  }
 
   private launch(): Promise<Browser> {
     this.browser ??= chromium
@@ -136,7 +151,13 @@ export class Renderer {
           const own = await this.options.fetchOwn(url.pathname + url.search);
           return route.fulfill({ status: own.status, contentType: own.contentType, body: own.body });
         }
-        if ((kind === 'font' || kind === 'data') && pooled.job) return route.continue();
+        if (kind === 'data' && pooled.job) return route.continue();
+        if (kind === 'font' && pooled.job) {
+          const font = await this.fonts?.get(url.toString(), pickHeaders(route.request().headers()));
+          // Fonts are public and CSS loads them cross-origin, so the answer says any origin may read it.
+          if (font) return route.fulfill({ status: 200, contentType: font.contentType, body: font.body, headers: { 'access-control-allow-origin': '*' } });
+          return route.abort('failed');
+        }
         pooled.job?.blocked.push(url.toString());
         return route.abort('blockedbyclient');
       });

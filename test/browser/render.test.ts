@@ -146,6 +146,49 @@ describe('the pooled pages', () => {
   });
 });
 
+describe('fonts of the allow-listed hosts', () => {
+  const FONT_PAGE = '<html><head><link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Inter"></head><body><p style="font-family: Inter">Just listed</p></body></html>';
+
+  it('are fetched by the server once and given to every render; the browser asks the network for nothing', async () => {
+    const asked: { url: string; headers: Record<string, string> }[] = [];
+    const renderer = new Renderer({
+      executablePath: CHROMIUM,
+      timeoutMs: 30_000,
+      ownOrigin: 'http://gable.test',
+      fetchOwn: () => Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') }),
+      fetchFont: (url, headers) => {
+        asked.push({ url, headers });
+        return Promise.resolve({ status: 200, contentType: 'text/css', body: Buffer.from('p { color: #123456 }') });
+      },
+    });
+    try {
+      for (let i = 0; i < 3; i++) expect((await renderer.render(FONT_PAGE, 'PostCard')).blocked).toEqual([]);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.url).toBe('https://fonts.googleapis.com/css2?family=Inter');
+      expect(asked[0]!.headers['user-agent']).toMatch(/Chrome/); // Google Fonts chooses the font format by it
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('that cannot be fetched leave the page in its fallback font: the render succeeds', async () => {
+    const renderer = new Renderer({
+      executablePath: CHROMIUM,
+      timeoutMs: 30_000,
+      ownOrigin: 'http://gable.test',
+      fetchOwn: () => Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') }),
+      fetchFont: () => Promise.reject(new Error('unreachable')),
+    });
+    try {
+      const rendered = await renderer.render(FONT_PAGE, 'PostCard');
+      expect(rendered.blocked).toEqual([]);
+      expect(pngSize(rendered.png)).toEqual({ width: 600, height: 408 });
+    } finally {
+      await renderer.close();
+    }
+  });
+});
+
 describe('photos on other hosts', () => {
   // A 1 × 1 PNG, as a listing's cover photo on an MLS's image host.
   const PHOTO = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d3b3e10000000049454e44ae426082', 'hex');
