@@ -128,6 +128,20 @@ describe('the pooled pages', () => {
     expect(Math.round(doc.getPage(0).getSize().width)).toBe(450);
   });
 
+  it('a browser that went away is launched again by the next render (its pooled pages are forgotten)', async () => {
+    const renderer = new Renderer({ executablePath: CHROMIUM, timeoutMs: 30_000, ownOrigin: 'http://gable.test', fetchOwn: () => Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') }) });
+    try {
+      await renderer.render('<p>first</p>', 'PostCard');
+      const first = renderer['launched']!;
+      await first.close(); // as a crash would: the browser disconnects
+      const next = await renderer.render('<p>after</p>', 'PostCard');
+      expect(pngSize(next.png)).toEqual({ width: 600, height: 408 });
+      expect(renderer['launched']).not.toBe(first);
+    } finally {
+      await renderer.close();
+    }
+  });
+
   it('a page that timed out is not reused: the next render of the same renderer succeeds', async () => {
     const renderer = new Renderer({
       executablePath: CHROMIUM,
