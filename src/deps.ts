@@ -19,6 +19,7 @@ import { FileSigner } from './files/signing.js';
 import { S3Store } from './files/s3-store.js';
 import { join } from 'node:path';
 import { Renderer } from './render/renderer.js';
+import { fetchFontThrough } from './render/font-cache.js';
 import { ownResponse } from './render/own-files.js';
 
 export interface Deps {
@@ -58,7 +59,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   // The renderer answers a page's requests for this server's files in-process, through the deps it belongs to.
   const holder: { deps?: Deps } = {};
   const renderer = config.chromiumPath
-    ? new Renderer({ executablePath: config.chromiumPath, timeoutMs: config.renderTimeoutMs, ownOrigin: config.baseUrl, fetchOwn: (path) => ownResponse(holder.deps as Deps, path) })
+    ? new Renderer({ executablePath: config.chromiumPath, timeoutMs: config.renderTimeoutMs, ownOrigin: config.baseUrl, fetchOwn: (path) => ownResponse(holder.deps as Deps, path), fetchFont: (url, headers) => fetchFontThrough((holder.deps as Deps).outbound)(url, headers) })
     : null;
   const deps: Deps = {
     config,

@@ -77,21 +77,24 @@ describe('rendering template instances', () => {
 describe('the renderer’s network', () => {
   let server: Server;
   let hits = 0;
+  let connections = 0;
   let origin: string;
   beforeAll(async () => {
     server = createServer((_req, res) => {
       hits++;
       res.end('secret');
     });
+    server.on('connection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('a page that tries to fetch a private URL gets nothing', async () => {
+  it('a page that tries to fetch a private URL gets nothing, not even a connection', async () => {
     const html = `<html><head><link rel="stylesheet" href="${origin}/style.css"><style>body { background: url(${origin}/bg.png) }</style></head><body><img src="${origin}/metadata"><iframe src="${origin}/frame"></iframe><img src="https://example.com/x.png"></body></html>`;
     const rendered = await t.deps.renderer!.render(html, 'PostCard');
     expect(hits).toBe(0);
+    expect(connections).toBe(0); // not even a TCP connection (the iframe's was opened before its request was refused)
     expect(rendered.blocked).toEqual(expect.arrayContaining([`${origin}/metadata`, 'https://example.com/x.png']));
   });
 
@@ -108,6 +111,94 @@ describe('the renderer’s network', () => {
       expect(failed.render_note).toContain('took longer than 1500 ms');
     } finally {
       await slow.close();
+    }
+  });
+});
+
+describe('the pooled pages', () => {
+  it('a page rendered after another has its own size and its own refused addresses', async () => {
+    const renderer = t.deps.renderer!;
+    const story = await renderer.render('<p>story</p><img src="https://a.example/first.png">', 'InstagramStory');
+    expect(pngSize(story.png)).toEqual({ width: 1080, height: 1920 });
+    expect(story.blocked).toEqual(['https://a.example/first.png']);
+    const card = await renderer.render('<p>card</p><img src="https://b.example/second.png">', 'PostCard');
+    expect(pngSize(card.png)).toEqual({ width: 600, height: 408 });
+    expect(card.blocked).toEqual(['https://b.example/second.png']);
+    const doc = await PDFDocument.load(card.pdf!);
+    expect(Math.round(doc.getPage(0).getSize().width)).toBe(450);
+  });
+
+  it('a browser that went away is launched again by the next render (its pooled pages are forgotten)', async () => {
+    const renderer = new Renderer({ executablePath: CHROMIUM, timeoutMs: 30_000, ownOrigin: 'http://gable.test', fetchOwn: () => Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') }) });
+    try {
+      await renderer.render('<p>first</p>', 'PostCard');
+      const first = renderer['launched']!;
+      await first.close(); // as a crash would: the browser disconnects
+      const next = await renderer.render('<p>after</p>', 'PostCard');
+      expect(pngSize(next.png)).toEqual({ width: 600, height: 408 });
+      expect(renderer['launched']).not.toBe(first);
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('a page that timed out is not reused: the next render of the same renderer succeeds', async () => {
+    const renderer = new Renderer({
+      executablePath: CHROMIUM,
+      timeoutMs: 3000,
+      ownOrigin: 'http://gable.test',
+      fetchOwn: (path) => (path === '/files/slow' ? new Promise(() => undefined) : Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') })),
+    });
+    try {
+      await expect(renderer.render('<img src="http://gable.test/files/slow">', 'PostCard')).rejects.toBeInstanceOf(RenderTimeoutError);
+      const next = await renderer.render('<p>next</p>', 'PostCard');
+      expect(pngSize(next.png)).toEqual({ width: 600, height: 408 });
+      expect(next.blocked).toEqual([]);
+    } finally {
+      await renderer.close();
+    }
+  });
+});
+
+describe('fonts of the allow-listed hosts', () => {
+  const FONT_PAGE = '<html><head><link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Inter"></head><body><p style="font-family: Inter">Just listed</p></body></html>';
+
+  it('are fetched by the server once and given to every render; the browser asks the network for nothing', async () => {
+    const asked: { url: string; headers: Record<string, string> }[] = [];
+    const renderer = new Renderer({
+      executablePath: CHROMIUM,
+      timeoutMs: 30_000,
+      ownOrigin: 'http://gable.test',
+      fetchOwn: () => Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') }),
+      fetchFont: (url, headers) => {
+        asked.push({ url, headers });
+        return Promise.resolve({ status: 200, contentType: 'text/css', body: Buffer.from('p { color: #123456 }') });
+      },
+    });
+    try {
+      for (let i = 0; i < 3; i++) expect((await renderer.render(FONT_PAGE, 'PostCard')).blocked).toEqual([]);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.url).toBe('https://fonts.googleapis.com/css2?family=Inter');
+      expect(asked[0]!.headers['user-agent']).toMatch(/Chrome/); // Google Fonts chooses the font format by it
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('that cannot be fetched leave the page in its fallback font: the render succeeds', async () => {
+    const renderer = new Renderer({
+      executablePath: CHROMIUM,
+      timeoutMs: 30_000,
+      ownOrigin: 'http://gable.test',
+      fetchOwn: () => Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') }),
+      fetchFont: () => Promise.reject(new Error('unreachable')),
+    });
+    try {
+      const rendered = await renderer.render(FONT_PAGE, 'PostCard');
+      expect(rendered.blocked).toEqual([]);
+      expect(pngSize(rendered.png)).toEqual({ width: 600, height: 408 });
+    } finally {
+      await renderer.close();
     }
   });
 });
