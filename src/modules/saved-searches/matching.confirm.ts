@@ -69,9 +69,12 @@ export async function confirmedPairs(db: Kysely<DB>, candidates: readonly Compil
     // `$n` → the n-th value of the row, cast to the type the engine's statement binds it as (JSON array index n-1).
     const predicate = text.replace(/\$(\d+)/g, (_, n: string) => `((p.r->'v'->>${Number(n) - 1})::${types[Number(n) - 1]!})`);
     const json = JSON.stringify(rows.map((row) => ({ s: row.search, l: row.listings, v: row.values })));
+    // Each search's few candidate listings are read by primary key, then tested: `offset 0` keeps the predicate out
+    // of that lookup. Without it the planner pushed the polygon (or agent) test into the scan and walked the
+    // listings index for every search's whole area (~370 listings each on the bench) to keep one or two of them.
     branches.push(sql<Candidate>`select (p.r->>'s')::uuid as saved_search, l.id as listing
       from jsonb_array_elements(${json}::jsonb) as p(r)
-      join listings as l on l.id = any((p.r->>'l')::uuid[])
+      cross join lateral (select * from listings where id = any((p.r->>'l')::uuid[]) offset 0) as l
       where ${sql.raw(predicate)}`);
   }
   return branches.length === 0 ? null : sql<Candidate>`${sql.join(branches, sql` union all `)}`;
