@@ -4,14 +4,13 @@
 // means exactly "running the search now finds this listing" — no second matcher restating the criteria.
 // Confirmation and storage are one statement per batch of events (searches grouped by shape: matching.confirm.ts).
 // Matches are stored one row per (search, event); a retried job inserts nothing twice.
-import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { compileStoredSearch } from '../listings/search/search.service.js';
 import { DELIVER_BATCH, deliverMatchesTask } from './delivery.tasks.js';
 import { candidateSearches, type Candidate } from './matching.candidates.js';
 import { confirmedPairs, type CompiledCandidate } from './matching.confirm.js';
-import { findStoredSearches } from './saved-searches.repository.js';
+import { findStoredSearches, insertMatches } from './saved-searches.repository.js';
 import { storedCriteriaOf } from './saved-searches.service.js';
 
 export interface MatchOutcome {
@@ -48,26 +47,15 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     const listings = [...new Set(events.map((event) => event.listing))];
     const confirmed = await confirmedPairs(trx, await compileCandidates(inTrx, await candidateSearches(trx, listings)));
     const now = deps.clock.now();
-    // One statement for the whole batch: the confirmed pairs joined to their events, stored; a pair already stored
-    // (a retried job whose mark was lost) is found but not inserted again.
-    const { rows } = confirmed
-      ? await sql<MatchedEvent & { found: number }>`
-        with events as (select id, listing, type, created_at from listing_events where id = any(${events.map((event) => event.id)}::uuid[])),
-        pairs as (
-          select c.saved_search, c.listing, e.id as event, e.type as event_type, e.created_at as event_at
-          from (${confirmed}) as c join events as e on e.listing = c.listing
-        ),
-        stored as (
-          insert into saved_search_matches (saved_search, listing, event, event_type, event_at, created_at)
-          select saved_search, listing, event, event_type, event_at, ${now}::timestamptz from pairs
-          on conflict (saved_search, event) do nothing
-          returning id, saved_search, listing, event, event_type
-        )
-        select s.id, s.saved_search, s.listing, s.event, s.event_type, f.found
-        from (select count(*)::int as found from pairs) as f left join stored as s on true`.execute(trx)
-      : { rows: [] };
-    const found = rows[0]?.found ?? 0;
-    const inserted: MatchedEvent[] = rows.filter((row) => row.id !== null).map(({ id, saved_search, listing, event, event_type }) => ({ id, saved_search, listing, event, event_type }));
+    // Each confirmed (search, listing) pair matches every event of that listing in the batch. The pairs come back
+    // and go in again as arrays: joined to the events inside one statement, the planner (expecting a few pairs)
+    // compared every pair with every event — 8 million comparisons for a job of 500 events.
+    const eventsOf = new Map<string, string[]>();
+    for (const event of events) eventsOf.set(event.listing, [...(eventsOf.get(event.listing) ?? []), event.id]);
+    const pairs = confirmed ? (await confirmed.execute(trx)).rows : [];
+    const matches = pairs.flatMap((pair) => (eventsOf.get(pair.listing) ?? []).map((event) => ({ saved_search: pair.saved_search, event })));
+    const found = matches.length;
+    const inserted: MatchedEvent[] = await insertMatches(trx, matches, now);
     await trx.updateTable('listing_events').set({ matched_at: now }).where('id', 'in', events.map((event) => event.id)).execute();
     // Delivery (notifications, Instant emails) is committed with the matches it delivers.
     const batches: { matches: string[] }[] = [];
