@@ -10,9 +10,17 @@ import type { DB } from '../../db/types.js';
 import { whereClause } from '../listings/search/search.query.js';
 import type { Candidate } from './matching.candidates.js';
 
+/** A search's compiled WHERE as the text of its shape and its bind values as text (cast back by the shape's types). */
+export interface CompiledWhere {
+  text: string;
+  values: (string | null)[];
+  /** A value was a time (the engine binds "now" for open houses): the same criteria compile otherwise later. */
+  timed: boolean;
+}
+
 export interface CompiledCandidate {
   search: string;
-  where: Expression<SqlBool>[];
+  where: CompiledWhere;
   listings: string[];
 }
 
@@ -51,6 +59,12 @@ function asText(value: unknown): string | null {
   return String(value);
 }
 
+/** The engine's predicates as one shape text and its values. */
+export function compileWhere(db: Kysely<DB>, where: Expression<SqlBool>[]): CompiledWhere {
+  const compiled = whereClause(where).compile(db);
+  return { text: compiled.sql, values: compiled.parameters.map(asText), timed: compiled.parameters.some((value) => value instanceof Date) };
+}
+
 /**
  * The confirmed (search, listing) pairs of these compiled candidates as one query (null when there are none): one
  * `union all` branch per shape over a JSON array of that shape's searches.
@@ -58,10 +72,9 @@ function asText(value: unknown): string | null {
 export async function confirmedPairs(db: Kysely<DB>, candidates: readonly CompiledCandidate[]): Promise<RawBuilder<Candidate> | null> {
   const shapes = new Map<string, { search: string; listings: string; values: (string | null)[] }[]>();
   for (const candidate of candidates) {
-    const compiled = whereClause(candidate.where).compile(db);
-    const rows = shapes.get(compiled.sql) ?? [];
-    rows.push({ search: candidate.search, listings: asText(candidate.listings)!, values: compiled.parameters.map(asText) });
-    shapes.set(compiled.sql, rows);
+    const rows = shapes.get(candidate.where.text) ?? [];
+    rows.push({ search: candidate.search, listings: asText(candidate.listings)!, values: candidate.where.values });
+    shapes.set(candidate.where.text, rows);
   }
   const branches: RawBuilder<Candidate>[] = [];
   for (const [text, rows] of shapes) {
