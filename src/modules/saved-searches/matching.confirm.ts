@@ -59,10 +59,22 @@ function asText(value: unknown): string | null {
   return String(value);
 }
 
+/**
+ * One string per shape text: the compiled WHEREs kept between jobs (matching.service.ts) then share it instead of
+ * each holding a copy of the same few hundred characters.
+ */
+const shapeTexts = new Map<string, string>();
+
 /** The engine's predicates as one shape text and its values. */
 export function compileWhere(db: Kysely<DB>, where: Expression<SqlBool>[]): CompiledWhere {
   const compiled = whereClause(where).compile(db);
-  return { text: compiled.sql, values: compiled.parameters.map(asText), timed: compiled.parameters.some((value) => value instanceof Date) };
+  let text = shapeTexts.get(compiled.sql);
+  if (text === undefined) {
+    if (shapeTexts.size >= MAX_CACHED_SHAPES) shapeTexts.clear();
+    shapeTexts.set(compiled.sql, compiled.sql);
+    text = compiled.sql;
+  }
+  return { text, values: compiled.parameters.map(asText), timed: compiled.parameters.some((value) => value instanceof Date) };
 }
 
 /**
