@@ -1,11 +1,12 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--saved-searches 100000] [--alert-events 10000] [--keep]
+//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--keep]
 // `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
 // scenarios on them (1,000,000 takes a few minutes to seed).
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench
 // creates and drops its own database there.
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { closeDeps, createDeps, startJobs } from '../src/deps.js';
@@ -28,7 +29,7 @@ import { benchBrandTriggerPlanning } from './triggers.bench.js';
 import { benchExtmailSync } from './extmail.bench.js';
 import { benchNotifications } from './notifications.bench.js';
 import { benchWebhooks, printWebhookTable } from './webhooks.bench.js';
-import { benchAlertMatching } from './alerts.bench.js';
+import { benchAlertMatching, type AlertMix } from './alerts.bench.js';
 import { argon2MillisecondsPerHash, benchBaseline, benchPasswordGrant, benchRefreshGrant, benchUsersSelf, createFoundationFixture, refreshTokens } from './foundation.bench.js';
 
 const { values: args } = parseArgs({
@@ -49,6 +50,8 @@ const { values: args } = parseArgs({
     'webhook-seconds': { type: 'string', default: '20' },
     'saved-searches': { type: 'string', default: '100000' },
     'alert-events': { type: 'string', default: '10000' },
+    // Saved-search mixes measured one after the other (bench/alerts.bench.ts says what each holds).
+    'alert-mix': { type: 'string', default: 'dense,neighbourhood' },
     'search-requests': { type: 'string', default: '300' },
     // Closed-loop concurrencies of the search scenarios. On a 2-core machine the load generator, Node and
     // PostgreSQL share the cores, so c=4 measures queueing as much as a request's own cost: both are shown.
@@ -172,8 +175,11 @@ try {
       await sql`vacuum (analyze) listings`.execute(deps.db);
     }
     await queueReady(); // matching enqueues delivery jobs (no workers here: they wait in the queue)
-    const r = await benchAlertMatching(deps, fixture, { searches: Number(args['saved-searches']), events: Number(args['alert-events']) });
-    notes.push(`alerts: ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches`);
+    for (const mix of args['alert-mix'].split(',') as AlertMix[]) {
+      if (mix !== 'dense' && mix !== 'neighbourhood') throw new Error(`--alert-mix: unknown mix ${String(mix)} (dense, neighbourhood)`);
+      const r = await benchAlertMatching(deps, fixture, { searches: Number(args['saved-searches']), events: Number(args['alert-events']), mix });
+      notes.push(`alerts (${mix} mix): ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches (${(r.matches / r.events).toFixed(1)} per event); load ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ')}`);
+    }
   }
   printTable(results, baseline);
   for (const note of notes) console.log(note);

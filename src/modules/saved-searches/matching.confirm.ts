@@ -10,9 +10,17 @@ import type { DB } from '../../db/types.js';
 import { whereClause } from '../listings/search/search.query.js';
 import type { Candidate } from './matching.candidates.js';
 
+/** A search's compiled WHERE as the text of its shape and its bind values as text (cast back by the shape's types). */
+export interface CompiledWhere {
+  text: string;
+  values: (string | null)[];
+  /** A value was a time (the engine binds "now" for open houses): the same criteria compile otherwise later. */
+  timed: boolean;
+}
+
 export interface CompiledCandidate {
   search: string;
-  where: Expression<SqlBool>[];
+  where: CompiledWhere;
   listings: string[];
 }
 
@@ -52,16 +60,33 @@ function asText(value: unknown): string | null {
 }
 
 /**
+ * One string per shape text: the compiled WHEREs kept between jobs (matching.service.ts) then share it instead of
+ * each holding a copy of the same few hundred characters.
+ */
+const shapeTexts = new Map<string, string>();
+
+/** The engine's predicates as one shape text and its values. */
+export function compileWhere(db: Kysely<DB>, where: Expression<SqlBool>[]): CompiledWhere {
+  const compiled = whereClause(where).compile(db);
+  let text = shapeTexts.get(compiled.sql);
+  if (text === undefined) {
+    if (shapeTexts.size >= MAX_CACHED_SHAPES) shapeTexts.clear();
+    shapeTexts.set(compiled.sql, compiled.sql);
+    text = compiled.sql;
+  }
+  return { text, values: compiled.parameters.map(asText), timed: compiled.parameters.some((value) => value instanceof Date) };
+}
+
+/**
  * The confirmed (search, listing) pairs of these compiled candidates as one query (null when there are none): one
  * `union all` branch per shape over a JSON array of that shape's searches.
  */
 export async function confirmedPairs(db: Kysely<DB>, candidates: readonly CompiledCandidate[]): Promise<RawBuilder<Candidate> | null> {
   const shapes = new Map<string, { search: string; listings: string; values: (string | null)[] }[]>();
   for (const candidate of candidates) {
-    const compiled = whereClause(candidate.where).compile(db);
-    const rows = shapes.get(compiled.sql) ?? [];
-    rows.push({ search: candidate.search, listings: asText(candidate.listings)!, values: compiled.parameters.map(asText) });
-    shapes.set(compiled.sql, rows);
+    const rows = shapes.get(candidate.where.text) ?? [];
+    rows.push({ search: candidate.search, listings: asText(candidate.listings)!, values: candidate.where.values });
+    shapes.set(candidate.where.text, rows);
   }
   const branches: RawBuilder<Candidate>[] = [];
   for (const [text, rows] of shapes) {
@@ -69,9 +94,12 @@ export async function confirmedPairs(db: Kysely<DB>, candidates: readonly Compil
     // `$n` → the n-th value of the row, cast to the type the engine's statement binds it as (JSON array index n-1).
     const predicate = text.replace(/\$(\d+)/g, (_, n: string) => `((p.r->'v'->>${Number(n) - 1})::${types[Number(n) - 1]!})`);
     const json = JSON.stringify(rows.map((row) => ({ s: row.search, l: row.listings, v: row.values })));
+    // Each search's few candidate listings are read by primary key, then tested: `offset 0` keeps the predicate out
+    // of that lookup. Without it the planner pushed the polygon (or agent) test into the scan and walked the
+    // listings index for every search's whole area (~370 listings each on the bench) to keep one or two of them.
     branches.push(sql<Candidate>`select (p.r->>'s')::uuid as saved_search, l.id as listing
       from jsonb_array_elements(${json}::jsonb) as p(r)
-      join listings as l on l.id = any((p.r->>'l')::uuid[])
+      cross join lateral (select * from listings where id = any((p.r->>'l')::uuid[]) offset 0) as l
       where ${sql.raw(predicate)}`);
   }
   return branches.length === 0 ? null : sql<Candidate>`${sql.join(branches, sql` union all `)}`;

@@ -4,14 +4,13 @@
 // means exactly "running the search now finds this listing" — no second matcher restating the criteria.
 // Confirmation and storage are one statement per batch of events (searches grouped by shape: matching.confirm.ts).
 // Matches are stored one row per (search, event); a retried job inserts nothing twice.
-import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { compileStoredSearch } from '../listings/search/search.service.js';
 import { DELIVER_BATCH, deliverMatchesTask } from './delivery.tasks.js';
 import { candidateSearches, type Candidate } from './matching.candidates.js';
-import { confirmedPairs, type CompiledCandidate } from './matching.confirm.js';
-import { findStoredSearches } from './saved-searches.repository.js';
+import { compileWhere, confirmedPairs, type CompiledCandidate, type CompiledWhere } from './matching.confirm.js';
+import { findStoredSearches, insertMatches, type StoredSearch } from './saved-searches.repository.js';
 import { storedCriteriaOf } from './saved-searches.service.js';
 
 export interface MatchOutcome {
@@ -48,26 +47,15 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     const listings = [...new Set(events.map((event) => event.listing))];
     const confirmed = await confirmedPairs(trx, await compileCandidates(inTrx, await candidateSearches(trx, listings)));
     const now = deps.clock.now();
-    // One statement for the whole batch: the confirmed pairs joined to their events, stored; a pair already stored
-    // (a retried job whose mark was lost) is found but not inserted again.
-    const { rows } = confirmed
-      ? await sql<MatchedEvent & { found: number }>`
-        with events as (select id, listing, type, created_at from listing_events where id = any(${events.map((event) => event.id)}::uuid[])),
-        pairs as (
-          select c.saved_search, c.listing, e.id as event, e.type as event_type, e.created_at as event_at
-          from (${confirmed}) as c join events as e on e.listing = c.listing
-        ),
-        stored as (
-          insert into saved_search_matches (saved_search, listing, event, event_type, event_at, created_at)
-          select saved_search, listing, event, event_type, event_at, ${now}::timestamptz from pairs
-          on conflict (saved_search, event) do nothing
-          returning id, saved_search, listing, event, event_type
-        )
-        select s.id, s.saved_search, s.listing, s.event, s.event_type, f.found
-        from (select count(*)::int as found from pairs) as f left join stored as s on true`.execute(trx)
-      : { rows: [] };
-    const found = rows[0]?.found ?? 0;
-    const inserted: MatchedEvent[] = rows.filter((row) => row.id !== null).map(({ id, saved_search, listing, event, event_type }) => ({ id, saved_search, listing, event, event_type }));
+    // Each confirmed (search, listing) pair matches every event of that listing in the batch. The pairs come back
+    // and go in again as arrays: joined to the events inside one statement, the planner (expecting a few pairs)
+    // compared every pair with every event — 8 million comparisons for a job of 500 events.
+    const eventsOf = new Map<string, string[]>();
+    for (const event of events) eventsOf.set(event.listing, [...(eventsOf.get(event.listing) ?? []), event.id]);
+    const pairs = confirmed ? (await confirmed.execute(trx)).rows : [];
+    const matches = pairs.flatMap((pair) => (eventsOf.get(pair.listing) ?? []).map((event) => ({ saved_search: pair.saved_search, event })));
+    const found = matches.length;
+    const inserted: MatchedEvent[] = await insertMatches(trx, matches, now);
     await trx.updateTable('listing_events').set({ matched_at: now }).where('id', 'in', events.map((event) => event.id)).execute();
     // Delivery (notifications, Instant emails) is committed with the matches it delivers.
     const batches: { matches: string[] }[] = [];
@@ -96,14 +84,35 @@ async function compileCandidates(deps: Deps, candidates: readonly Candidate[]): 
 }
 
 /**
+ * Compiled WHEREs kept per process, by search id, with the criteria they were compiled from: a job of 500 events
+ * has thousands of candidate searches, and the same searches come back job after job (compiling them was a third
+ * of a job on the bench). Kept only when the WHERE depends on nothing but the stored criteria: not for searches
+ * naming brands or boundaries (the engine reads their agents and rings from the database at each run) nor for a
+ * WHERE that binds a time ("now"). Changed criteria no longer equal the kept ones, so the entry is compiled again.
+ */
+const compiledWheres = new Map<string, { criteria: string; where: CompiledWhere | null }>();
+const MAX_CACHED_WHERES = 100_000;
+
+/**
  * A search that can no longer run (a boundary it names was deleted: the run answers 400) matches nothing, as
  * running it finds nothing.
  */
-async function compiledOrNull(deps: Deps, search: Parameters<typeof storedCriteriaOf>[0]) {
+async function compiledOrNull(deps: Deps, search: StoredSearch): Promise<CompiledWhere | null> {
+  const criteria = storedCriteriaOf(search);
+  const cacheable = search.brands.length === 0 && search.boundaries.length === 0;
+  const key = cacheable ? JSON.stringify(criteria) : null;
+  const cached = key === null ? undefined : compiledWheres.get(search.id);
+  if (cached && cached.criteria === key) return cached.where;
+  let where: CompiledWhere | null;
   try {
-    return await compileStoredSearch(deps, storedCriteriaOf(search));
+    where = compileWhere(deps.db, await compileStoredSearch(deps, criteria));
   } catch (error) {
-    if (error instanceof AppError) return null;
-    throw error;
+    if (!(error instanceof AppError)) throw error;
+    where = null;
   }
+  if (key !== null && !where?.timed) {
+    if (compiledWheres.size >= MAX_CACHED_WHERES) compiledWheres.clear();
+    compiledWheres.set(search.id, { criteria: key, where });
+  }
+  return where;
 }

@@ -96,6 +96,28 @@ describe('matching listing events', () => {
     expect(await matchesOf(gone)).toEqual([]);
   });
 
+  it('matching follows the criteria after a PATCH (compiled WHEREs kept between jobs are kept per criteria)', async () => {
+    // A criterion only the engine's WHERE tests (not the candidates' cheap checks), so the kept WHERE decides.
+    const id = await save({ points: around(-96.81, 32.81), minimum_square_meters: 1 });
+    await ingest([sampleListing('M-3', { price: 450_000 })]);
+    await runQueuedJobs(t.deps, [matchEventsTask.name]);
+    expect((await matchesOf(id)).map((m) => m.event_type)).toEqual(['BecameAvailable']);
+
+    const res = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { minimum_square_meters: 100_000 } });
+    expect(res.statusCode, res.body).toBe(200);
+    t.clock.advance(60);
+    await ingest([sampleListing('M-3', { price: 420_000 })]);
+    await runQueuedJobs(t.deps, [matchEventsTask.name]);
+    expect((await matchesOf(id)).map((m) => m.event_type)).toEqual(['BecameAvailable']);
+
+    const back = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { minimum_square_meters: 1 } });
+    expect(back.statusCode, back.body).toBe(200);
+    t.clock.advance(60);
+    await ingest([sampleListing('M-3', { price: 380_000 })]);
+    await runQueuedJobs(t.deps, [matchEventsTask.name]);
+    expect((await matchesOf(id)).map((m) => m.event_type)).toEqual(['BecameAvailable', 'PriceDropped']);
+  });
+
   it('the index columns follow the criteria on PATCH', async () => {
     const id = await save({ agents: ['AG-9'] });
     const read = () => t.deps.db.selectFrom('saved_searches').select(['area', 'anchor_keys']).where('id', '=', id).executeTakeFirstOrThrow();

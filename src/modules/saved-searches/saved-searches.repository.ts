@@ -170,3 +170,33 @@ export async function findStoredSearches(db: Kysely<DB>, ids: readonly string[])
     .where('s.deleted_at', 'is', null)
     .execute()) as StoredSearch[];
 }
+
+export interface NewMatch {
+  saved_search: string;
+  event: string;
+}
+
+export interface StoredMatch {
+  id: string;
+  saved_search: string;
+  listing: string;
+  event: string;
+  event_type: string;
+}
+
+/**
+ * Stores matches, each (search, event) once: a pair already stored (a retried job whose mark was lost) is skipped.
+ * The pairs travel as two arrays (one statement whatever their number); the listing, type and time are read from
+ * the event row itself.
+ */
+export async function insertMatches(db: Kysely<DB>, matches: readonly NewMatch[], at: Date): Promise<StoredMatch[]> {
+  if (matches.length === 0) return [];
+  const { rows } = await sql<StoredMatch>`
+    insert into saved_search_matches (saved_search, listing, event, event_type, event_at, created_at)
+    select m.saved_search, e.listing, e.id, e.type, e.created_at, ${at}::timestamptz
+    from unnest(${matches.map((m) => m.saved_search)}::uuid[], ${matches.map((m) => m.event)}::uuid[]) as m(saved_search, event)
+    join listing_events as e on e.id = m.event
+    on conflict (saved_search, event) do nothing
+    returning id, saved_search, listing, event, event_type`.execute(db);
+  return rows;
+}
