@@ -181,6 +181,50 @@ export async function listContacts(db: Kysely<DB>, page: ContactPage): Promise<C
     .execute();
 }
 
+export interface ContactPageRequest extends ContactFilter {
+  order: ContactOrderKey;
+  descending: boolean;
+  start: number;
+  limit: number;
+}
+
+/**
+ * A page of contacts and the exact total, in one statement when the filter matches at most DENSE_MATCHES
+ * contacts (the typed-prefix case). Counting and paging separately made PostgreSQL fetch every match from the
+ * heap twice: a prefix such as `oli` matches ~5 % of a brand, one heap page per match, and those visits are
+ * the whole cost (EXPLAIN: 6,000 heap blocks per pass on 120,000 contacts). Here the matches' ids and order
+ * keys are read ONCE (at most DENSE_MATCHES + 1 of them), counted, and the page is the top of them. When the
+ * cap is reached the matches are dense: the exact count and the walk of the order index follow (listContacts).
+ */
+export async function findContactsPage(db: Kysely<DB>, request: ContactPageRequest): Promise<{ rows: ContactRow[]; total: number }> {
+  if (request.query !== null || request.tags.length > 0) {
+    const sparse = await sparsePage(db, request);
+    if (sparse) return sparse;
+  }
+  const total = await countContacts(db, request);
+  return { rows: await listContacts(db, { ...request, total }), total };
+}
+
+const pageColumns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
+
+/** The sparse case of findContactsPage: null when the filter matches more than DENSE_MATCHES contacts. */
+async function sparsePage(db: Kysely<DB>, request: ContactPageRequest): Promise<{ rows: ContactRow[]; total: number } | null> {
+  const matches = filtered(db, request).select(['id', sql.ref(ORDER_COLUMN[request.order]).as('k')]).limit(DENSE_MATCHES + 1);
+  const direction = sql.raw(request.descending ? 'desc' : 'asc');
+  const nulls = sql.raw(request.order === 'last_touch' ? ' nulls last' : '');
+  const result = await sql<ContactRow & { total: number }>`
+    with m as materialized ${matches}
+    select n.total, ${pageColumns}
+    from (select count(*)::int as total from m) n
+    left join (select id, k from m order by k ${direction}${nulls}, id ${direction} offset ${request.start} limit ${request.limit}) p on true
+    left join contacts c on c.id = p.id
+    order by p.k ${direction}${nulls}, p.id ${direction}
+  `.execute(db);
+  const total = result.rows[0]?.total ?? 0;
+  if (total > DENSE_MATCHES) return null;
+  return { rows: result.rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row), total };
+}
+
 export async function countContacts(db: Kysely<DB>, filter: ContactFilter): Promise<number> {
   const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   return Number(row.total);

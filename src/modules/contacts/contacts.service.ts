@@ -153,9 +153,7 @@ export async function listContacts(deps: Deps, actor: Actor, brand: string, quer
     if (!isCleanText(tag)) throw errors.invalidField(`tags.${i}`, 'must be text without the NUL character');
   });
   const filter: repo.ContactFilter = { brand, query: query.q ? prefixQuery(query.q) : null, tags: tags.map((t) => t.trim()) };
-  // The count first: it is the exact total, and it tells the page query how dense the matches are.
-  const total = await repo.countContacts(deps.db, filter);
-  const rows = await repo.listContacts(deps.db, { ...filter, order: key, descending, start: query.start, limit: query.limit, total });
+  const { rows, total } = await repo.findContactsPage(deps.db, { ...filter, order: key, descending, start: query.start, limit: query.limit });
   return { records: await presentContacts(deps.db, rows, associations), total };
 }
 
