@@ -1,7 +1,8 @@
 // All SQL of contacts. Writers go through contactColumns() so derived columns are written with every change.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Compilable, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { preparedQuery } from '../../db/prepared.js';
+import { bearerQuery, type BearerRow } from '../auth/tokens.repository.js';
 import { reachOf, type ReachColumns } from '../brands/access.js';
 import { displayNameOf, emailKeysOf, nextTouchOf, searchLexemes, sortFieldOf } from './contacts.derive.js';
 import type { ContactFields } from './contacts.input.js';
@@ -85,6 +86,27 @@ export const findContactWithReach = preparedQuery<[string, string | null], Conta
       select ${columns}, reach.* from contacts c cross join ${reachOf(sql`c.brand`, userId)}
       where c.id = ${id}::uuid and c.deleted_at is null`;
     return { compile: () => query.compile(db) };
+  },
+);
+
+/** A bearer row with the contact's columns and the reach of the token's user on its brand (null: no such contact). */
+export type BearerWithContact = BearerRow & { [K in keyof (ContactRow & ReachColumns)]: (ContactRow & ReachColumns)[K] | null };
+
+/**
+ * `GET /contacts/:id` in ONE round trip (platform/auth.ts `config.bearerRead`): the bearer lookup with the live
+ * contact and the reach of the token's user on its brand joined laterally, as one prepared statement. A
+ * contact id that is not a uuid is passed as null (no contact): the route's schema answers it with a 400.
+ */
+export const findBearerWithContact = preparedQuery<[Buffer, string | null], BearerWithContact>(
+  'contacts.find-bearer-with-contact',
+  [Buffer.alloc(32), '00000000-0000-0000-0000-00000000c0c1'],
+  (db, tokenHash, id) => {
+    const columns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
+    const contact = sql<ContactRow & ReachColumns>`(
+      select ${columns}, reach.* from contacts c cross join ${reachOf(sql`c.brand`, sql.ref('f.user'))}
+      where c.id = ${id}::uuid and c.deleted_at is null
+    )`;
+    return bearerQuery(db, tokenHash).leftJoinLateral(contact.as('ct'), (join) => join.onTrue()).selectAll('ct') as unknown as Compilable<BearerWithContact>;
   },
 );
 
