@@ -23,6 +23,13 @@ export interface Actor {
   readonly activeBrand: string | null;
 }
 
+/**
+ * A route's own read joined to the bearer lookup, in ONE round trip (`config.bearerRead`): it answers the bearer
+ * row (as findBearer does) with the route's columns beside it, which the handler finds in `request.bearerRead`.
+ * The token is checked exactly as without it; the route's columns are only used once it passed.
+ */
+export type BearerRead = (tokenHash: Buffer, request: FastifyRequest) => Promise<BearerRow | undefined>;
+
 /** 'optional': a token is checked when one is sent; without one the route runs with no actor (it decides). */
 export type AuthRequirement = 'user' | 'client' | 'none' | 'optional';
 
@@ -31,6 +38,7 @@ const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 export function registerAuth(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('userRow', null);
+  app.decorateRequest('bearerRead', null);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     const requirement: AuthRequirement = config?.auth ?? 'user';
@@ -50,7 +58,11 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor>
   if (!token) throw errors.unauthorized('The Authorization header must be "Bearer <access token>"');
   const tokenHash = hashToken(token);
   let row: BearerRow | undefined;
-  if (request.routeOptions.config?.withUserRow) {
+  const bearerRead = request.routeOptions.config?.bearerRead;
+  if (bearerRead) {
+    row = await bearerRead(tokenHash, request);
+    request.bearerRead = row ?? null;
+  } else if (request.routeOptions.config?.withUserRow) {
     const combined = await findBearerWithUserRow(deps.database, tokenHash);
     request.userRow = combined ? userRowOf(combined) : null;
     row = combined;

@@ -1,6 +1,7 @@
 // Route options and request fields the platform adds to Fastify.
 import 'fastify';
-import type { Actor, AuthRequirement } from './auth.js';
+import type { Actor, AuthRequirement, BearerRead } from './auth.js';
+import type { BearerRow } from '../modules/auth/tokens.repository.js';
 import type { DeprecationNotice } from './deprecation.js';
 import type { RateLimitRule } from './rate-limit.js';
 import type { UserRow } from '../modules/users/users.repository.js';
@@ -16,6 +17,8 @@ declare module 'fastify' {
     deprecated?: DeprecationNotice;
     /** Read the caller's user record row with the bearer token, in the same query (request.userRow). */
     withUserRow?: boolean;
+    /** Read the route's own record with the bearer token, in the same query (request.bearerRead; platform/auth.ts). */
+    bearerRead?: BearerRead;
     /** 'per-record': the route checks body text for NUL and lone surrogates itself (platform/text-guard.ts). */
     textCheck?: 'per-record';
     /** The per-IP limit of public routes (platform/rate-limit.ts). */
@@ -26,5 +29,7 @@ declare module 'fastify' {
     actor: Actor | null;
     /** The caller's user row, on routes with `config.withUserRow` (null for a client token). */
     userRow: UserRow | null;
+    /** The bearer row with the route's columns, on routes with `config.bearerRead`. */
+    bearerRead: BearerRow | null;
   }
 }

@@ -30,8 +30,9 @@ export interface ReachColumns {
  * A LATERAL subquery with the reach of `userId` on the brand `brand` (an SQL expression: a parameter, or a column
  * of a record being read, so a record and its access check come back in one round trip): `reach_chain` (ids from
  * the brand up to the root), `reach_acl` (ACL words of the user's memberships in that chain) and `reach_member`.
+ * `userId` is a value, or an SQL expression too (the user of a bearer token read in the same statement).
  */
-export function reachOf(brand: RawBuilder<unknown>, userId: string | null): RawBuilder<ReachColumns> {
+export function reachOf(brand: RawBuilder<unknown>, userId: string | null | RawBuilder<unknown>): RawBuilder<ReachColumns> {
   return sql<ReachColumns>`lateral (
     with recursive chain(id, parent, depth) as (
       select id, parent, 0 from brands where id = ${brand} and deleted_at is null

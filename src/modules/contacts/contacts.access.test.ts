@@ -78,3 +78,26 @@ describe('ACL and brand context', () => {
     expect((await get(contactA, bearer(token))).statusCode).toBe(404);
   });
 });
+
+describe('GET /contacts/:id reads the token and the contact together', () => {
+  it('checks the token as every route does, before the contact it read', async () => {
+    expect((await get(contactA, agentA.bare)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/contacts/${contactA}` })).statusCode).toBe(401);
+    expect((await get(contactA, bearer('not-a-token'))).statusCode).toBe(401);
+    const token = await tokenFor(t.deps, agentA.user);
+    expect((await get(contactA, bearer(token))).statusCode).toBe(200);
+    await t.deps.db.updateTable('token_families').set({ revoked_at: new Date() }).where('user', '=', agentA.user).execute();
+    expect((await get(contactA, bearer(token))).statusCode).toBe(401);
+    expect((await get('not-a-uuid', bearer(token))).statusCode).toBe(401);
+  });
+
+  it('answers the same record as the list, and 404 once the contact is deleted', async () => {
+    const agent = await crmUser(t.deps, { brand: officeA });
+    const listed = (await t.app.inject({ method: 'GET', url: '/contacts?q=office', headers: agent.headers })).json().data[0];
+    const one = await get(contactA, agent.bare);
+    expect(one.json().data).toEqual(listed);
+    expect((await t.app.inject({ method: 'DELETE', url: `/contacts/${contactA}`, headers: agent.bare })).statusCode).toBe(204);
+    expect((await get(contactA, agent.bare)).statusCode).toBe(404);
+    expect((await get(contactA, admin.bare)).statusCode).toBe(404);
+  });
+});

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { prefixQuery } from '../../lib/search-words.js';
-import { countContacts, DENSE_MATCHES, listContacts } from './contacts.repository.js';
+import { countContacts, DENSE_MATCHES, findContactsPage, listContacts } from './contacts.repository.js';
 import { CONTACT_ORDER_KEYS } from './contacts.schemas.js';
 import { crmUser } from './contacts.test-support.js';
 
@@ -104,6 +104,27 @@ describe('page strategies', () => {
         const walked = await listContacts(t.deps.db, { ...page, total: DENSE_MATCHES + 1 });
         expect(walked.map((c) => c.id)).toEqual(sorted.map((c) => c.id));
         expect(sorted.length).toBe(Math.min(limit, total - start));
+      }
+    }
+  });
+});
+
+describe('one-statement page', () => {
+  it.each(CONTACT_ORDER_KEYS.flatMap((order) => [[order, false], [order, true]] as const))('order %s (descending: %s): the page and total of one statement are those of the count and the page query', async (order, descending) => {
+    const filters = [
+      { brand: member.brand, query: prefixQuery('e'), tags: [] },
+      { brand: member.brand, query: null, tags: ['vip', 'seller'] },
+      { brand: member.brand, query: prefixQuery('nobody'), tags: [] },
+      { brand: member.brand, query: null, tags: [] },
+    ];
+    for (const filter of filters) {
+      const total = await countContacts(t.deps.db, filter);
+      for (const [start, limit] of [[0, 50], [1, 2], [total, 5], [total + 3, 5]] as const) {
+        const page = { ...filter, order, descending, start, limit };
+        const expected = await listContacts(t.deps.db, { ...page, total });
+        const found = await findContactsPage(t.deps.db, page);
+        expect(found.total).toBe(total);
+        expect(found.rows).toEqual(expected);
       }
     }
   });

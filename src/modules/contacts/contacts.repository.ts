@@ -1,7 +1,8 @@
 // All SQL of contacts. Writers go through contactColumns() so derived columns are written with every change.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Compilable, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { preparedQuery } from '../../db/prepared.js';
+import { bearerQuery, type BearerRow } from '../auth/tokens.repository.js';
 import { reachOf, type ReachColumns } from '../brands/access.js';
 import { displayNameOf, emailKeysOf, nextTouchOf, searchLexemes, sortFieldOf } from './contacts.derive.js';
 import type { ContactFields } from './contacts.input.js';
@@ -85,6 +86,27 @@ export const findContactWithReach = preparedQuery<[string, string | null], Conta
       select ${columns}, reach.* from contacts c cross join ${reachOf(sql`c.brand`, userId)}
       where c.id = ${id}::uuid and c.deleted_at is null`;
     return { compile: () => query.compile(db) };
+  },
+);
+
+/** A bearer row with the contact's columns and the reach of the token's user on its brand (null: no such contact). */
+export type BearerWithContact = BearerRow & { [K in keyof (ContactRow & ReachColumns)]: (ContactRow & ReachColumns)[K] | null };
+
+/**
+ * `GET /contacts/:id` in ONE round trip (platform/auth.ts `config.bearerRead`): the bearer lookup with the live
+ * contact and the reach of the token's user on its brand joined laterally, as one prepared statement. A
+ * contact id that is not a uuid is passed as null (no contact): the route's schema answers it with a 400.
+ */
+export const findBearerWithContact = preparedQuery<[Buffer, string | null], BearerWithContact>(
+  'contacts.find-bearer-with-contact',
+  [Buffer.alloc(32), '00000000-0000-0000-0000-00000000c0c1'],
+  (db, tokenHash, id) => {
+    const columns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
+    const contact = sql<ContactRow & ReachColumns>`(
+      select ${columns}, reach.* from contacts c cross join ${reachOf(sql`c.brand`, sql.ref('f.user'))}
+      where c.id = ${id}::uuid and c.deleted_at is null
+    )`;
+    return bearerQuery(db, tokenHash).leftJoinLateral(contact.as('ct'), (join) => join.onTrue()).selectAll('ct') as unknown as Compilable<BearerWithContact>;
   },
 );
 
@@ -179,6 +201,50 @@ export async function listContacts(db: Kysely<DB>, page: ContactPage): Promise<C
     .offset(page.start)
     .limit(page.limit)
     .execute();
+}
+
+export interface ContactPageRequest extends ContactFilter {
+  order: ContactOrderKey;
+  descending: boolean;
+  start: number;
+  limit: number;
+}
+
+/**
+ * A page of contacts and the exact total, in one statement when the filter matches at most DENSE_MATCHES
+ * contacts (the typed-prefix case). Counting and paging separately made PostgreSQL fetch every match from the
+ * heap twice: a prefix such as `oli` matches ~5 % of a brand, one heap page per match, and those visits are
+ * the whole cost (EXPLAIN: 6,000 heap blocks per pass on 120,000 contacts). Here the matches' ids and order
+ * keys are read ONCE (at most DENSE_MATCHES + 1 of them), counted, and the page is the top of them. When the
+ * cap is reached the matches are dense: the exact count and the walk of the order index follow (listContacts).
+ */
+export async function findContactsPage(db: Kysely<DB>, request: ContactPageRequest): Promise<{ rows: ContactRow[]; total: number }> {
+  if (request.query !== null || request.tags.length > 0) {
+    const sparse = await sparsePage(db, request);
+    if (sparse) return sparse;
+  }
+  const total = await countContacts(db, request);
+  return { rows: await listContacts(db, { ...request, total }), total };
+}
+
+const pageColumns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
+
+/** The sparse case of findContactsPage: null when the filter matches more than DENSE_MATCHES contacts. */
+async function sparsePage(db: Kysely<DB>, request: ContactPageRequest): Promise<{ rows: ContactRow[]; total: number } | null> {
+  const matches = filtered(db, request).select(['id', sql.ref(ORDER_COLUMN[request.order]).as('k')]).limit(DENSE_MATCHES + 1);
+  const direction = sql.raw(request.descending ? 'desc' : 'asc');
+  const nulls = sql.raw(request.order === 'last_touch' ? ' nulls last' : '');
+  const result = await sql<ContactRow & { total: number }>`
+    with m as materialized ${matches}
+    select n.total, ${pageColumns}
+    from (select count(*)::int as total from m) n
+    left join (select id, k from m order by k ${direction}${nulls}, id ${direction} offset ${request.start} limit ${request.limit}) p on true
+    left join contacts c on c.id = p.id
+    order by p.k ${direction}${nulls}, p.id ${direction}
+  `.execute(db);
+  const total = result.rows[0]?.total ?? 0;
+  if (total > DENSE_MATCHES) return null;
+  return { rows: result.rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row), total };
 }
 
 export async function countContacts(db: Kysely<DB>, filter: ContactFilter): Promise<number> {

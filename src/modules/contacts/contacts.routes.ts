@@ -17,9 +17,11 @@ import {
   ListContactsQuery,
   MAX_CONTACTS_PER_REQUEST,
 } from './contacts.schemas.js';
-import { createContacts, deleteContacts, getContact, listContacts, listTags, updateContact } from './contacts.service.js';
+import { contactBearerRead, createContacts, deleteContacts, getContact, listContacts, listTags, updateContact } from './contacts.service.js';
+import type { BearerWithContact } from './contacts.repository.js';
 
 const TAGS = ['Contacts'];
+
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const BRAND_NOTE = 'The brand is X-RECHAT-BRAND, else the active brand; the caller needs the CRM ACL there (else 403).';
 /** 1,000 full contacts are larger than the default 1 MiB. */
@@ -93,8 +95,10 @@ export const contactRoutes: FeatureRoutes = async (app, { deps }) => {
         querystring: ContactQuery,
         response: { 200: Envelope(ContactRecord), ...ERRORS },
       },
+      // The token, the contact and the caller's reach on its brand: one round trip (platform/auth.ts).
+      config: { bearerRead: contactBearerRead(deps) },
     },
-    async (request) => ok(await getContact(deps, actorOf(request), request.params.id, associationsOf(request))),
+    async (request) => ok(await getContact(deps, actorOf(request), request.params.id, associationsOf(request), request.bearerRead as BearerWithContact | null)),
   );
 
   app.patch(

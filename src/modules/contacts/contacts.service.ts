@@ -6,8 +6,9 @@ import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { recordEvents } from '../../events/outbox.js';
 import { replanTriggersOfContacts } from '../triggers/planner.js';
-import type { Actor } from '../../platform/auth.js';
-import { assertReach, reachFrom, requireAccess } from '../brands/access.js';
+import type { Actor, BearerRead } from '../../platform/auth.js';
+import { isUuid } from '../../lib/uuid.js';
+import { assertReach, reachFrom, requireAccess, type ReachColumns } from '../brands/access.js';
 import { findLiveBrand } from '../brands/brands.repository.js';
 import { prefixQuery } from '../../lib/search-words.js';
 import { applyContactInput, EMPTY_CONTACT, isCleanText, type ContactFields } from './contacts.input.js';
@@ -68,9 +69,25 @@ export async function requireReachableContacts(db: Deps['db'], actor: Actor, ids
   for (const brand of new Set(brands.values())) await requireAccess(db, actor, brand, 'CRM', { denied: 'notFound' });
 }
 
-export async function getContact(deps: Deps, actor: Actor, id: string, associations: Set<string>): Promise<ContactRecord> {
+/**
+ * `config.bearerRead` of `GET /contacts/:id` (platform/auth.ts): the token, the contact of the path and the
+ * caller's reach on its brand in one round trip. Authentication runs before the schema checks the path, so an
+ * `:id` that is not a uuid reads no contact (the schema then answers 400).
+ */
+export function contactBearerRead(deps: Deps): BearerRead {
+  return (tokenHash, request) => {
+    const id = (request.params as { id?: unknown } | undefined)?.id;
+    return repo.findBearerWithContact(deps.database, tokenHash, typeof id === 'string' && isUuid(id) ? id : null);
+  };
+}
+
+/**
+ * `withBearer`: the contact and its reach as bearer authentication read them (repo.findBearerWithContact), else
+ * they are read here.
+ */
+export async function getContact(deps: Deps, actor: Actor, id: string, associations: Set<string>, withBearer?: repo.BearerWithContact | null): Promise<ContactRecord> {
   // The same rule as reachableContact, with the contact and its brand's reach read in one round trip.
-  const found = await repo.findContactWithReach(deps.database, id, actor.userId);
+  const found = withBearer ? (withBearer.id === null ? undefined : (withBearer as unknown as repo.ContactRow & ReachColumns)) : await repo.findContactWithReach(deps.database, id, actor.userId);
   if (!found) throw errors.notFound('Contact');
   assertReach(actor, reachFrom(found), 'CRM', { denied: 'notFound' });
   const [record] = await presentContacts(deps.db, [found], associations);
@@ -153,9 +170,7 @@ export async function listContacts(deps: Deps, actor: Actor, brand: string, quer
     if (!isCleanText(tag)) throw errors.invalidField(`tags.${i}`, 'must be text without the NUL character');
   });
   const filter: repo.ContactFilter = { brand, query: query.q ? prefixQuery(query.q) : null, tags: tags.map((t) => t.trim()) };
-  // The count first: it is the exact total, and it tells the page query how dense the matches are.
-  const total = await repo.countContacts(deps.db, filter);
-  const rows = await repo.listContacts(deps.db, { ...filter, order: key, descending, start: query.start, limit: query.limit, total });
+  const { rows, total } = await repo.findContactsPage(deps.db, { ...filter, order: key, descending, start: query.start, limit: query.limit });
   return { records: await presentContacts(deps.db, rows, associations), total };
 }
 
