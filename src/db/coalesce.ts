@@ -67,3 +67,22 @@ export function coalesced<In, Out>(runAll: RunAll<In, Out>): (db: Kysely<DB>, in
     return coalescer.run(input);
   };
 }
+
+/** Rows read by id, one statement per turn (`read` answers the rows found); each caller gets its own or none. */
+export function coalescedLookup<Row extends { id: string }>(read: (db: Kysely<DB>, ids: string[]) => Promise<Row[]>): (db: Kysely<DB>, id: string) => Promise<Row | undefined> {
+  return coalesced<string, Row | undefined>(async (db, ids) => {
+    const rows = new Map((await read(db, [...new Set(ids)])).map((row) => [row.id, row]));
+    return (id) => rows.get(id);
+  });
+}
+
+/**
+ * Writes that move rows on, one statement per turn (`write` answers the ids it moved): each caller learns whether
+ * its row moved. A row moves once, so the same id twice in a turn (a repeated job) is true for the first only.
+ */
+export function coalescedMoves<In>(write: (db: Kysely<DB>, inputs: In[]) => Promise<Set<string>>, idOf: (input: In) => string): (db: Kysely<DB>, input: In) => Promise<boolean> {
+  return coalesced<In, boolean>(async (db, inputs) => {
+    const moved = await write(db, inputs);
+    return (input) => moved.delete(idOf(input));
+  });
+}
