@@ -88,8 +88,8 @@ async function benchStreamLatency(deps: Deps, url: string, fixture: FoundationFi
 }
 
 /** Deps on the bench database that can enqueue (the queue started, no workers). */
-async function benchQueueDeps(config: Deps['config'], workers = false): Promise<Deps> {
-  const deps = await createDeps(config, { workers });
+async function benchQueueDeps(config: Deps['config']): Promise<Deps> {
+  const deps = await createDeps(config, { workers: false });
   await startJobs(deps);
   return deps;
 }
