@@ -2,6 +2,8 @@
 // scenarios whose targets are stated as p95.
 import autocannon from 'autocannon';
 import http from 'node:http';
+import { cpuBetween } from './cpu.js';
+import { meterOf } from './processes.js';
 
 export interface LoadResult {
   name: string;
@@ -11,6 +13,18 @@ export interface LoadResult {
   p50: number;
   p95?: number;
   p99: number;
+  /** CPU milliseconds per request of the server under load and its database sessions (bench/lib/cpu.ts). */
+  cpuMs?: number;
+}
+
+/** Runs `load` and adds the CPU per request of the server at `url`, when the bench started that server. */
+async function metered(url: string, load: () => Promise<LoadResult>): Promise<LoadResult> {
+  const meter = meterOf(url);
+  if (!meter) return load();
+  const before = await meter.read();
+  const result = await load();
+  const used = cpuBetween(before, await meter.read());
+  return result.requests > 0 ? { ...result, cpuMs: used / result.requests } : result;
 }
 
 export interface CannonOptions {
@@ -26,6 +40,10 @@ export interface CannonOptions {
 }
 
 export async function cannon(options: CannonOptions): Promise<LoadResult> {
+  return metered(options.url, () => unmeteredCannon(options));
+}
+
+async function unmeteredCannon(options: CannonOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 10,
@@ -55,6 +73,10 @@ export interface LoopRequest {
 
 /** Closed loop: `concurrency` workers each send the next request as soon as the last answered. */
 export async function closedLoop(name: string, baseUrl: string, next: (i: number) => LoopRequest, options: { concurrency?: number; requests: number }): Promise<LoadResult> {
+  return metered(baseUrl, () => unmeteredClosedLoop(name, baseUrl, next, options));
+}
+
+async function unmeteredClosedLoop(name: string, baseUrl: string, next: (i: number) => LoopRequest, options: { concurrency?: number; requests: number }): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency ?? 4 });
   const latencies: number[] = [];
   let errors = 0;

@@ -1,6 +1,7 @@
 // Servers under test run in their own processes so the load generator does not share their event loop.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cpuMeter, type CpuMeter } from './cpu.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -9,8 +10,17 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** CPU meters of the running servers by origin: the load generators report the CPU per request of the server they load. */
+const meters = new Map<string, CpuMeter>();
+
+export function meterOf(url: string): CpuMeter | undefined {
+  return meters.get(new URL(url).origin);
+}
+
 export async function startProcess(args: string[], env: Record<string, string>, port: number): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // PGAPPNAME names the server's database sessions (node-postgres reads it), so its meter finds them.
+  const applicationName = `bench-server-${port}`;
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), PGAPPNAME: applicationName }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -24,13 +34,18 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  const meter = env.DATABASE_URL && child.pid !== undefined ? cpuMeter(child.pid, env.DATABASE_URL, applicationName) : undefined;
+  if (meter) meters.set(new URL(url).origin, meter);
   return {
     url,
-    stop: () =>
-      new Promise((resolve) => {
+    stop: async () => {
+      meters.delete(new URL(url).origin);
+      await meter?.close();
+      await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
-      }),
+      });
+    },
   };
 }

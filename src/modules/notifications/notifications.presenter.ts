@@ -16,13 +16,20 @@ const distinct = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is 
 export async function presentFeed(db: Kysely<DB>, rows: FeedRow[], now: Date): Promise<NotificationRecord[]> {
   const userIds = distinct(rows.map((r) => (r.object_class === 'User' ? r.object : null)));
   const listingIds = distinct(rows.map((r) => (r.subject_class === 'Listing' ? r.subject : null)));
+  const { users, listings } = await loadEmbeddedRecords(db, userIds, listingIds, now);
+  return rows.map((row) => presentRow(row, users, listings));
+}
+
+/** The records a page embeds: its `User` objects and `Listing` subjects, by id (a missing one is absent). */
+export async function loadEmbeddedRecords(db: Kysely<DB>, userIds: string[], listingIds: string[], now: Date): Promise<{ users: Map<string, UserRecord>; listings: Map<string, ListingRecord> }> {
   const [users, listings] = await Promise.all([
     Promise.all(userIds.map((id) => userRowQuery(db, id).executeTakeFirst())),
     loadListingRecords(db, listingIds, now),
   ]);
-  const userById = new Map<string, UserRecord>(users.flatMap((row) => (row ? [[row.id, toUserRecord(row, now)] as const] : [])));
-  const listingById = new Map<string, ListingRecord>(listings.map((l) => [l.id, l]));
-  return rows.map((row) => presentRow(row, userById, listingById));
+  return {
+    users: new Map<string, UserRecord>(users.flatMap((row) => (row ? [[row.id, toUserRecord(row, now)] as const] : []))),
+    listings: new Map<string, ListingRecord>(listings.map((l) => [l.id, l])),
+  };
 }
 
 function presentRow(row: FeedRow, users: Map<string, UserRecord>, listings: Map<string, ListingRecord>): NotificationRecord {

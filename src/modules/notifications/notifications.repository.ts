@@ -1,7 +1,6 @@
 // All SQL of the notification feed. Functions take Kysely<DB> (or a transaction) so notify() writes inside the
 // caller's transaction.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { preparedRows } from '../../db/prepared.js';
 import type { DB } from '../../db/types.js';
 import type { NotificationsTable } from './notifications.tables.js';
 
@@ -68,52 +67,6 @@ function feedQuery(db: Kysely<DB>, user: string) {
     .where('r.deleted_at', 'is', null)
     .where('n.deleted_at', 'is', null);
 }
-
-/** A page row with the recipient's counts over the whole feed (the same on every row). */
-export interface FeedPageRow extends FeedRow {
-  feed_total: number | string | null;
-  feed_unseen: number | string | null;
-}
-
-/**
- * One page, newest first, with the feed's counts (see feedCounts), in ONE prepared statement: the feed is what
- * every client polls, and a request of three round trips (token, page, counts) each planned again was a sixth
- * of the baseline's rate. The page is cut from the recipient rows alone, on their feed index ("user", seq desc,
- * live rows only), and only its rows are joined to their notifications: a deep `start` skips index entries, not
- * joins (a 200-row page at OFFSET 2000 of a 10,000 feed, PostgreSQL: 10.9 → 1.5 ms; the first page 0.1 ms). The
- * counts are uncorrelated sub-selects, run once per statement. An empty page has no row to carry them: the
- * caller then reads them alone.
- */
-export const feedPage = preparedRows<[string, number, number], FeedPageRow>(
-  'notifications.feed-page',
-  ['00000000-0000-0000-0000-0000000feed0', -1, -2],
-  (db, user, start, limit) => {
-    const page = db
-      .selectFrom('notification_recipients')
-      .select(['notification', 'seq', 'seen_at', 'acked_at', 'delivered_at'])
-      .where('user', '=', user)
-      .where('deleted_at', 'is', null)
-      .orderBy('seq', 'desc')
-      .offset(start)
-      .limit(limit)
-      .as('r');
-    // A lateral look-up per page row, fenced by OFFSET 0 so the planner keeps it one primary-key probe per row: as
-    // a plain join it hashes the whole notifications table for a 200-row page (11 ms instead of 1.5 ms above).
-    return db
-      .selectFrom(page)
-      .innerJoinLateral(
-        (eb) => eb.selectFrom('notifications').selectAll().whereRef('notifications.id', '=', 'r.notification').where('notifications.deleted_at', 'is', null).offset(0).as('n'),
-        (join) => join.onTrue(),
-      )
-      .selectAll('n')
-      .select(['r.seq', 'r.seen_at', 'r.acked_at', 'r.delivered_at'])
-      .select((eb) => [
-        eb.selectFrom('notification_counts').select('total').where('user', '=', user).as('feed_total'),
-        eb.selectFrom('notification_counts').select('unseen').where('user', '=', user).as('feed_unseen'),
-      ])
-      .orderBy('r.seq', 'desc');
-  },
-);
 
 /** The recipient's feed after a position, oldest first (stream resumption). */
 export async function feedAfter(db: Kysely<DB>, user: string, seq: number, limit: number): Promise<FeedRow[]> {

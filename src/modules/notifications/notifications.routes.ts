@@ -3,10 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { userIdOf } from '../../platform/auth.js';
-import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
+import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
 import { DeleteNotificationsBody, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, FeedQuery, MAX_DELETE_IDS, NotificationParams, NotificationRecord } from './notifications.schemas.js';
-import { deleteNotifications, getNotification, listFeed, markSeen } from './notifications.service.js';
+import { deleteNotifications, feedBearerRead, feedJson, getNotification, markSeen, type BearerWithFeed } from './notifications.service.js';
 
 const TAGS = ['Notifications'];
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
@@ -40,6 +40,7 @@ export const notificationRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
     '/notifications',
     {
+      config: { bearerRead: feedBearerRead(deps) },
       schema: {
         tags: TAGS,
         summary: 'Your notifications, newest first',
@@ -48,9 +49,11 @@ export const notificationRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: ListEnvelope(NotificationRecord, { new: Type.Integer({ description: 'Unseen notifications, all pages' }) }), ...ERRORS },
       },
     },
-    async (request) => {
-      const { records, total, unseen } = await listFeed(deps, userIdOf(request), request.query);
-      return okList(records, total, { new: unseen });
+    // The body comes as JSON text (feed-json.ts), which Fastify sends as it is: the schema above describes it, and
+    // its serializer writes the records embedded in it.
+    async (request, reply) => {
+      const body = await feedJson(deps, userIdOf(request), request.query, request.bearerRead as BearerWithFeed | null, (value, schema) => reply.serializeInput(value, schema));
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 

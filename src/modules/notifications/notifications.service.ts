@@ -2,15 +2,47 @@
 // answers 404). Seen-state changes announce the new unseen count to the live stream in the same transaction.
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
+import type { BearerRead } from '../../platform/auth.js';
+import { feedBody, type Serialize } from './feed-json.js';
+import { feedPageJson, findBearerWithFeedPage, MARKER_NONCE, type BearerWithFeedPage, type FeedPageJson } from './feed-page.repository.js';
 import { presentFeed } from './notifications.presenter.js';
 import * as repo from './notifications.repository.js';
-import type { FeedQuery, NotificationRecord } from './notifications.schemas.js';
+import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type FeedQuery, type NotificationRecord } from './notifications.schemas.js';
+import { MAX_START } from '../../platform/schemas.js';
 
-export async function listFeed(deps: Deps, user: string, query: FeedQuery) {
-  const rows = await repo.feedPage(deps.database, user, query.start, query.limit);
-  const first = rows[0];
-  const counts = first ? { total: Number(first.feed_total ?? 0), unseen: Number(first.feed_unseen ?? 0) } : await repo.feedCounts(deps.db, user);
-  return { records: await presentFeed(deps.db, rows, deps.clock.now()), total: counts.total, unseen: counts.unseen };
+interface Paging {
+  start: number;
+  limit: number;
+}
+
+/** The bearer row of GET /notifications with the page it read, and the paging that page was read with. */
+export type BearerWithFeed = BearerWithFeedPage & { paging: Paging };
+
+/**
+ * `config.bearerRead` of GET /notifications (platform/auth.ts): the token and the first page in one round trip.
+ * Authentication runs before the query string is validated, so the paging is read from it as the schema would
+ * take it, with the defaults for anything else; feedJson reads the page again if validation took it otherwise.
+ */
+export function feedBearerRead(deps: Deps): BearerRead {
+  return async (tokenHash, request) => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const paging = { start: rawInteger(query.start, 0, MAX_START, 0), limit: rawInteger(query.limit, 1, FEED_MAX_LIMIT, FEED_DEFAULT_LIMIT) };
+    const row = await findBearerWithFeedPage(deps.database, tokenHash, paging.start, paging.limit, MARKER_NONCE);
+    return row && { ...row, paging };
+  };
+}
+
+function rawInteger(value: unknown, min: number, max: number, fallback: number): number {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isInteger(n) && n >= min && n <= max ? n : fallback;
+}
+
+/** The body of GET /notifications: newest first, `info.new` the unseen count over the whole feed. */
+export async function feedJson(deps: Deps, user: string, query: FeedQuery, withBearer: BearerWithFeed | null, serialize: Serialize): Promise<string> {
+  const read = withBearer !== null && withBearer.page !== null && withBearer.paging.start === query.start && withBearer.paging.limit === query.limit;
+  const page = read ? (withBearer as FeedPageJson) : await feedPageJson(deps.database, user, query.start, query.limit, MARKER_NONCE);
+  if (!page) throw new Error('the feed page statement answers one row');
+  return feedBody(deps.db, page, deps.clock.now(), serialize);
 }
 
 export async function getNotification(deps: Deps, user: string, id: string): Promise<NotificationRecord> {

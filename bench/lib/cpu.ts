@@ -1,0 +1,54 @@
+// CPU spent serving a scenario: the server process plus its PostgreSQL backends. On this shared 2-core machine
+// req/s swings 2× with whatever else runs, but the CPU one request costs hardly moves, so a scenario's CPU per
+// request next to the baseline's says "how much more work is this request" even when req/s cannot.
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+
+const TICKS_PER_SECOND = 100; // USER_HZ, the unit of /proc/<pid>/stat times (getconf CLK_TCK)
+
+/** Cumulative user + system CPU of a process (all its threads), in milliseconds; 0 once it is gone. */
+async function processCpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat === null) return 0;
+  // Fields after the command name (which may hold spaces, hence the last ')'): utime is the 14th, stime the 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** CPU milliseconds used so far by each process: the server and its database sessions open at call time. */
+export type CpuSnapshot = Map<number, number>;
+
+export interface CpuMeter {
+  read(): Promise<CpuSnapshot>;
+  close(): Promise<void>;
+}
+
+/** CPU milliseconds used between two snapshots (a session opened in between counts from zero). */
+export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): number {
+  let ms = 0;
+  for (const [pid, now] of after) ms += now - (before.get(pid) ?? 0);
+  return ms;
+}
+
+/**
+ * Meters `pid` and the PostgreSQL sessions named `applicationName` (the server's pool connects with
+ * PGAPPNAME set to it; bench/lib/processes.ts does that). Backends are read from /proc, so the database must run
+ * on this machine, as it does for the bench.
+ */
+export function cpuMeter(pid: number, databaseUrl: string, applicationName: string): CpuMeter {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'bench-cpu-meter' });
+  const connected = client.connect();
+  return {
+    async read() {
+      await connected;
+      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [applicationName]);
+      const pids = [pid, ...rows.map((r) => r.pid)];
+      const times = await Promise.all(pids.map(processCpuMs));
+      return new Map(pids.map((p, i) => [p, times[i]!]));
+    },
+    async close() {
+      await connected.catch(() => undefined);
+      await client.end();
+    },
+  };
+}
