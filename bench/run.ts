@@ -1,8 +1,10 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--keep]
+//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--keep]
 // `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
 // scenarios on them (1,000,000 takes a few minutes to seed).
+// --keep keeps the bench database after the run, and a run with --keep finds it again: seeding is skipped for what
+// it already holds (the alerts suite seeds only missing listings and reuses its saved searches).
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench
 // creates and drops its own database there.
 import { randomBytes } from 'node:crypto';
@@ -11,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { closeDeps, createDeps, startJobs } from '../src/deps.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import { DEFAULT_SERVER_URL, dropDatabase, recreateDatabase } from './lib/database.js';
+import { DEFAULT_SERVER_URL, dropDatabase, recreateDatabase, reuseOrCreateDatabase } from './lib/database.js';
 import type { LoadResult } from './lib/load.js';
 import { startProcess } from './lib/processes.js';
 import { sql } from 'kysely';
@@ -29,7 +31,7 @@ import { benchBrandTriggerPlanning } from './triggers.bench.js';
 import { benchExtmailSync } from './extmail.bench.js';
 import { benchNotifications } from './notifications.bench.js';
 import { benchWebhooks, printWebhookTable } from './webhooks.bench.js';
-import { benchAlertMatching, type AlertMix } from './alerts.bench.js';
+import { benchAlertMatching, benchAlertPipeline, benchSavedSearchList, prepareAlertSearches, type AlertMix } from './alerts.bench.js';
 import { argon2MillisecondsPerHash, benchBaseline, benchPasswordGrant, benchRefreshGrant, benchUsersSelf, createFoundationFixture, refreshTokens } from './foundation.bench.js';
 
 const { values: args } = parseArgs({
@@ -52,6 +54,11 @@ const { values: args } = parseArgs({
     'alert-events': { type: 'string', default: '10000' },
     // Saved-search mixes measured one after the other (bench/alerts.bench.ts says what each holds).
     'alert-mix': { type: 'string', default: 'dense,neighbourhood' },
+    // The pipeline figure: listing events recorded per second, for this many seconds, with the workers running.
+    'alert-rate': { type: 'string', default: '2000' },
+    'alert-seconds': { type: 'string', default: '10' },
+    // Events matched and delivered first, not counted (the worker process's compiled WHEREs warm up).
+    'alert-warm-up': { type: 'string', default: '4000' },
     'search-requests': { type: 'string', default: '300' },
     // Closed-loop concurrencies of the search scenarios. On a 2-core machine the load generator, Node and
     // PostgreSQL share the cores, so c=4 measures queueing as much as a request's own cost: both are shown.
@@ -72,7 +79,7 @@ const wants = (suite: string) => !only || only.has(suite);
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
 // BENCH_DATABASE: another name when several benches share one PostgreSQL server (each drops and recreates its own).
 const databaseName = process.env.BENCH_DATABASE ?? 'gable_bench';
-const databaseUrl = await recreateDatabase(serverUrl, databaseName);
+const { url: databaseUrl, reused } = args.keep ? await reuseOrCreateDatabase(serverUrl, databaseName) : { url: await recreateDatabase(serverUrl, databaseName), reused: false };
 const secretKey = randomBytes(32).toString('hex');
 const env = { DATABASE_URL: databaseUrl, SECRET_KEY: secretKey, LOG_LEVEL: 'warn', WORKERS_IN_PROCESS: 'false' };
 
@@ -86,6 +93,7 @@ const queueReady = () => (queueStarted ??= startJobs(deps));
 
 const results: LoadResult[] = [];
 const notes: string[] = [];
+if (reused) notes.push(`bench database ${databaseName} kept from an earlier --keep run`);
 // BENCH_PORT: another first port (baseline; Gable on the next) when several benches run on one machine.
 const firstPort = Number(process.env.BENCH_PORT ?? 3901);
 const baselineServer = await startProcess(['bin/run-ts.js', 'bench/servers/baseline.ts'], env, firstPort);
@@ -169,16 +177,28 @@ try {
     }
   }
   if (wants('alerts')) {
-    // Matching needs listings: the `listings` suite seeds them; alone, this suite seeds --listings itself.
+    // Matching needs listings: the `listings` suite seeds them; alone, this suite seeds --listings itself (on a
+    // kept database, only the listings missing).
     if (!wants('listings')) {
-      await seedListings(deps, { count: listingCount, concurrency: 2, onProgress: progress('seeding listings') });
-      await sql`vacuum (analyze) listings`.execute(deps.db);
+      const have = Number((await sql<{ n: string }>`select count(*) as n from listings where deleted_at is null`.execute(deps.db)).rows[0]!.n);
+      if (have < listingCount) {
+        const seeded = await seedListings(deps, { count: listingCount - have, concurrency: 2, onProgress: progress('seeding listings') });
+        await sql`vacuum (analyze) listings`.execute(deps.db);
+        notes.push(`alerts: ${seeded.created} listings seeded in ${seeded.seconds.toFixed(0)} s (${have} kept)`);
+      } else notes.push(`alerts: ${have} listings kept from an earlier run`);
     }
     await queueReady(); // matching enqueues delivery jobs (no workers here: they wait in the queue)
+    const load = async () => (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ');
+    const searches = Number(args['saved-searches']);
     for (const mix of args['alert-mix'].split(',') as AlertMix[]) {
       if (mix !== 'dense' && mix !== 'neighbourhood') throw new Error(`--alert-mix: unknown mix ${String(mix)} (dense, neighbourhood)`);
-      const r = await benchAlertMatching(deps, fixture, { searches: Number(args['saved-searches']), events: Number(args['alert-events']), mix });
-      notes.push(`alerts (${mix} mix): ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches (${(r.matches / r.events).toFixed(1)} per event); load ${(await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ')}`);
+      const prepared = await prepareAlertSearches(deps, fixture, { searches, mix });
+      notes.push(`alerts (${mix} mix): ${searches} saved searches in ${prepared.brands.length} brands ${prepared.reused ? 'kept from an earlier run' : `inserted in ${prepared.seconds.toFixed(0)} s`}`);
+      const r = await benchAlertMatching(deps, { searches, events: Number(args['alert-events']) });
+      notes.push(`alerts (${mix} mix), 1. job handler in process: ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches (${(r.matches / r.events).toFixed(1)} per event); load ${await load()}`);
+      const p = await benchAlertPipeline(deps, { rate: Number(args['alert-rate']), seconds: Number(args['alert-seconds']), warmUpEvents: Number(args['alert-warm-up']), env, workerPort: firstPort + 4 });
+      notes.push(`alerts (${mix} mix), 2. pipeline (worker process): ${p.recorded} events recorded at ${Math.round(p.offeredPerSecond)}/s → matched at ${Math.round(p.matchedPerSecond)} events/s end to end (lag p50 ${(p.matchLagP50Ms / 1000).toFixed(2)} s, p99 ${(p.matchLagP99Ms / 1000).toFixed(2)} s); event → in-app notification p50 ${(p.notifyP50Ms / 1000).toFixed(2)} s, p99 ${(p.notifyP99Ms / 1000).toFixed(2)} s over ${p.notifiedEvents} events (${p.notifications} notifications); drained ${p.drainSeconds.toFixed(1)} s after the last event (after a warm-up of ${p.warmUpEvents} events in ${p.warmUpSeconds.toFixed(0)} s)${p.unfinished ? `, ${p.unfinished} events or matches NOT done when the wait ended` : ''}; load ${await load()}`);
+      for (const c of searchConcurrencies) results.push(await benchSavedSearchList(gable.url, fixture, prepared.brands[0]!, { requests: Number(args['search-requests']), concurrency: c }));
     }
   }
   printTable(results, baseline);

@@ -14,6 +14,18 @@ export async function recreateDatabase(serverUrl: string, name: string): Promise
   return url.toString();
 }
 
+/** The kept database of an earlier `--keep` run when there is one (`reused`), otherwise a fresh one. */
+export async function reuseOrCreateDatabase(serverUrl: string, name: string): Promise<{ url: string; reused: boolean }> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+  await client.end();
+  if (!rowCount) return { url: await recreateDatabase(serverUrl, name), reused: false };
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), reused: true };
+}
+
 export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();

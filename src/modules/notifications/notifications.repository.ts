@@ -26,6 +26,16 @@ export async function insertNotification(db: Kysely<DB>, row: NewNotification): 
     .executeTakeFirstOrThrow();
 }
 
+/** Several notifications in one insert (ids chosen by the caller). */
+export async function insertNotifications(db: Kysely<DB>, rows: (NewNotification & { id: string })[]): Promise<NotificationRow[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insertInto('notifications')
+    .values(rows.map((row) => ({ ...row, data: row.data === null ? null : JSON.stringify(row.data), updated_at: row.created_at })))
+    .returningAll()
+    .execute();
+}
+
 /** The live users among `ids` (a deleted user gets nothing). */
 export async function liveUsers(db: Kysely<DB>, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
@@ -39,6 +49,16 @@ export async function insertRecipients(db: Kysely<DB>, notification: string, use
     .insertInto('notification_recipients')
     .values(users.map((user) => ({ notification, user, created_at: at })))
     .returning(['user', 'seq'])
+    .execute();
+}
+
+/** Recipients of several notifications in one insert; feed positions are drawn in the order of `rows`. */
+export async function insertRecipientsMany(db: Kysely<DB>, rows: { notification: string; user: string }[], at: Date): Promise<{ notification: string; user: string; seq: number }[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insertInto('notification_recipients')
+    .values(rows.map((row) => ({ ...row, created_at: at })))
+    .returning(['notification', 'user', 'seq'])
     .execute();
 }
 

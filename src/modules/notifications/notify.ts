@@ -6,7 +6,8 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../deps.js';
 import * as repo from './notifications.repository.js';
-import { enqueuePushes } from './push.service.js';
+import { randomUUID } from 'node:crypto';
+import { enqueuePushes, enqueuePushesMany } from './push.service.js';
 
 export interface NotifyInput {
   /** User ids. Duplicates, deleted users and `exclude`d users are left out. */
@@ -57,13 +58,55 @@ export const DEFAULT_TRANSPORTS = ['push'] as const;
  * Answers null (and writes nothing) when no recipient is left.
  */
 export async function notify(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'config' | 'queue' | 'metrics'>, input: NotifyInput): Promise<Notified | null> {
-  if (input.action.trim() === '' || input.message.trim() === '') throw new Error('notify: action and message must not be empty');
-  const excluded = new Set((input.exclude ?? []).map((id) => id.toLowerCase()));
+  const excluded = checkedExclusions(input);
   const wanted = [...new Set(input.recipients.map((id) => id.toLowerCase()))].filter((id) => !excluded.has(id));
   const users = await repo.liveUsers(trx, wanted);
   if (users.length === 0) return null;
   const at = deps.clock.now();
-  const row = await repo.insertNotification(trx, {
+  const row = await repo.insertNotification(trx, newNotification(input, excluded, at));
+  const recipients = await repo.insertRecipients(trx, row.id, users, at);
+  await repo.announce(trx, recipients.map((r) => ({ u: r.user, n: row.id, s: r.seq })));
+  if (row.transports.includes('push')) await enqueuePushes(trx, deps, row, recipients.map((r) => r.user), at);
+  return { id: row.id, recipients };
+}
+
+/**
+ * notify() for many notifications at once, with the same rows, feed order and stream messages as calling it for
+ * each input in turn, in a fixed number of statements (saved-search delivery writes hundreds per job). Answers one
+ * entry per input, null where no recipient was left.
+ */
+export async function notifyMany(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'config' | 'queue' | 'metrics'>, inputs: readonly NotifyInput[]): Promise<(Notified | null)[]> {
+  const wanted = inputs.map((input) => {
+    const excluded = checkedExclusions(input);
+    return { excluded, users: [...new Set(input.recipients.map((id) => id.toLowerCase()))].filter((id) => !excluded.has(id)) };
+  });
+  const live = new Set(await repo.liveUsers(trx, [...new Set(wanted.flatMap((w) => w.users))]));
+  const at = deps.clock.now();
+  // Ids chosen here, so each input finds its row and its recipients whatever order the inserts return them in.
+  const planned = inputs.map((input, i) => {
+    const users = wanted[i]!.users.filter((user) => live.has(user));
+    return users.length === 0 ? null : { id: randomUUID(), users, row: newNotification(input, wanted[i]!.excluded, at) };
+  });
+  const written = planned.filter((p) => p !== null);
+  if (written.length === 0) return planned.map(() => null);
+  const rows = new Map((await repo.insertNotifications(trx, written.map((p) => ({ ...p.row, id: p.id })))).map((row) => [row.id, row]));
+  // Feed positions in the order notify() would have given them: recipients inserted in input order.
+  const seqs = await repo.insertRecipientsMany(trx, written.flatMap((p) => p.users.map((user) => ({ notification: p.id, user }))), at);
+  const recipientsOf = new Map<string, { user: string; seq: number }[]>();
+  for (const r of seqs) recipientsOf.set(r.notification, [...(recipientsOf.get(r.notification) ?? []), { user: r.user, seq: r.seq }]);
+  const notified = written.map((p) => ({ row: rows.get(p.id)!, recipients: (recipientsOf.get(p.id) ?? []).sort((a, b) => a.seq - b.seq) }));
+  await repo.announce(trx, notified.flatMap(({ row, recipients }) => recipients.map((r) => ({ u: r.user, n: row.id, s: r.seq }))));
+  await enqueuePushesMany(trx, deps, notified.filter(({ row }) => row.transports.includes('push')).map(({ row, recipients }) => ({ notification: row, users: recipients.map((r) => r.user) })), at);
+  return planned.map((p) => (p === null ? null : { id: p.id, recipients: recipientsOf.get(p.id) ?? [] }));
+}
+
+function checkedExclusions(input: NotifyInput): Set<string> {
+  if (input.action.trim() === '' || input.message.trim() === '') throw new Error('notify: action and message must not be empty');
+  return new Set((input.exclude ?? []).map((id) => id.toLowerCase()));
+}
+
+function newNotification(input: NotifyInput, excluded: Set<string>, at: Date): repo.NewNotification {
+  return {
     action: input.action,
     notification_type: input.notification_type ?? `${input.subject_class ?? ''}${input.action}${input.object_class ?? ''}`,
     message: input.message,
@@ -87,9 +130,5 @@ export async function notify(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'c
     transports: [...(input.transports ?? DEFAULT_TRANSPORTS)],
     phone_number: input.phone_number ?? null,
     created_at: at,
-  });
-  const recipients = await repo.insertRecipients(trx, row.id, users, at);
-  await repo.announce(trx, recipients.map((r) => ({ u: r.user, n: row.id, s: r.seq })));
-  if (row.transports.includes('push')) await enqueuePushes(trx, deps, row, recipients.map((r) => r.user), at);
-  return { id: row.id, recipients };
+  };
 }

@@ -59,6 +59,30 @@ export async function enqueuePushes(
   return queued;
 }
 
+/**
+ * enqueuePushes for several notifications at once: the same ledger rows and jobs, in a fixed number of statements
+ * (one device look-up per app named, one ledger insert, jobs in one enqueue).
+ */
+export async function enqueuePushesMany(trx: Transaction<DB>, deps: Pick<Deps, 'config' | 'queue' | 'metrics'>, items: { notification: { id: string; app: string | null }; users: string[] }[], at: Date): Promise<number> {
+  const byApp = new Map<string | null, Set<string>>();
+  for (const item of items) byApp.set(item.notification.app, new Set([...(byApp.get(item.notification.app) ?? []), ...item.users]));
+  const devicesByApp = new Map<string | null, Awaited<ReturnType<typeof repo.devicesOf>>>();
+  for (const [app, users] of byApp) devicesByApp.set(app, await repo.devicesOf(trx, [...users], app));
+  const wanted: repo.NewDelivery[] = [];
+  for (const item of items) {
+    const users = new Set(item.users);
+    for (const device of devicesByApp.get(item.notification.app) ?? []) {
+      if (!users.has(device.user)) continue;
+      wanted.push({ notification: item.notification.id, user: device.user, token: device.id, provider: device.provider, app: device.app, status: isConfigured(deps.config, device.provider) ? 'pending' : 'skipped' });
+    }
+  }
+  const rows = await repo.insertDeliveries(trx, wanted, at);
+  for (const row of rows) if (row.status === 'skipped') deps.metrics.pushes.inc({ provider: row.provider, outcome: 'skipped' });
+  const pending = rows.filter((row) => row.status !== 'skipped');
+  await deps.queue.enqueueMany(trx, pushTask, pending.map((row) => ({ delivery: row.id, attempt: 1 })));
+  return pending.length;
+}
+
 export async function attemptPush(deps: Deps, deliveryId: string, attempt: number): Promise<void> {
   const row = await batched.deliveryForAttempt(deps.db, deliveryId);
   if (!row || row.status !== 'pending' || row.attempts !== attempt - 1) return; // handled already: a repeated job

@@ -10,7 +10,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../deps.js';
 import { queueMessages } from '../../mail/mail.service.js';
-import { notify } from '../notifications/notify.js';
+import { notifyMany } from '../notifications/notify.js';
 import { alertMessage, listingCards, type AlertEmail, type ListingCard } from './delivery.email.js';
 import { DIGEST_FREQUENCIES, nextOccurrence } from './delivery.schedule.js';
 import { unsubscribeUrl } from './delivery.unsubscribe.js';
@@ -43,24 +43,25 @@ export async function deliverMatches(deps: Deps, matchIds: readonly string[]): P
     if (matches.length === 0) return { notified: 0, emails: 0 };
     const live = matches.filter((match) => match.deleted_at === null);
     const cards = new Map((await listingCards(trx, deps.config, [...new Set(live.map((m) => m.listing))])).map((card) => [card.id, card]));
-    let notified = 0;
-    for (const match of live) {
-      const card = cards.get(match.listing);
-      if (!card || !match.created_by) continue;
-      const done = await notify(trx, deps, {
-        recipients: [match.created_by],
+    // One notification per match, written together (notifyMany: the rows and feed order of one notify() each).
+    const notifying = live.filter((match) => cards.has(match.listing) && match.created_by);
+    const notifiedRows = await notifyMany(
+      trx,
+      deps,
+      notifying.map((match) => ({
+        recipients: [match.created_by!],
         action: match.event_type,
         notification_type: `Listing${match.event_type}User`,
-        message: MESSAGES[match.event_type]!(card),
+        message: MESSAGES[match.event_type]!(cards.get(match.listing)!),
         title: match.title ?? match.proposed_title,
         subject: match.listing,
         subject_class: 'Listing',
         object: match.created_by,
         object_class: 'User',
         data: { saved_search: match.saved_search, listing: match.listing, event: match.event },
-      });
-      if (done) notified++;
-    }
+      })),
+    );
+    const notified = notifiedRows.filter((row) => row !== null).length;
     const bySearch = new Map<string, { title: string; listings: string[] }>();
     for (const match of live) {
       const entry = bySearch.get(match.saved_search) ?? { title: match.title ?? match.proposed_title, listings: [] };

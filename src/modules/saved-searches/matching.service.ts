@@ -4,6 +4,7 @@
 // means exactly "running the search now finds this listing" — no second matcher restating the criteria.
 // Confirmation and storage are one statement per batch of events (searches grouped by shape: matching.confirm.ts).
 // Matches are stored one row per (search, event); a retried job inserts nothing twice.
+import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { compileStoredSearch } from '../listings/search/search.service.js';
@@ -37,6 +38,8 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     const events = await trx
       .selectFrom('listing_events')
       .select(['id', 'listing', 'type', 'created_at'])
+      // Stored with each match as is (microseconds: a JS Date would keep milliseconds).
+      .select(sql<string>`created_at::text`.as('created_text'))
       .where('id', 'in', [...eventIds])
       .where('matched_at', 'is', null)
       .orderBy('id')
@@ -50,10 +53,12 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     // Each confirmed (search, listing) pair matches every event of that listing in the batch. The pairs come back
     // and go in again as arrays: joined to the events inside one statement, the planner (expecting a few pairs)
     // compared every pair with every event — 8 million comparisons for a job of 500 events.
-    const eventsOf = new Map<string, string[]>();
-    for (const event of events) eventsOf.set(event.listing, [...(eventsOf.get(event.listing) ?? []), event.id]);
+    const eventsOf = new Map<string, typeof events>();
+    for (const event of events) eventsOf.set(event.listing, [...(eventsOf.get(event.listing) ?? []), event]);
     const pairs = confirmed ? (await confirmed.execute(trx)).rows : [];
-    const matches = pairs.flatMap((pair) => (eventsOf.get(pair.listing) ?? []).map((event) => ({ saved_search: pair.saved_search, event })));
+    const matches = pairs.flatMap((pair) =>
+      (eventsOf.get(pair.listing) ?? []).map((event) => ({ saved_search: pair.saved_search, event: event.id, listing: event.listing, event_type: event.type, event_at: event.created_text })),
+    );
     const found = matches.length;
     const inserted: MatchedEvent[] = await insertMatches(trx, matches, now);
     await trx.updateTable('listing_events').set({ matched_at: now }).where('id', 'in', events.map((event) => event.id)).execute();
@@ -111,7 +116,10 @@ async function compiledOrNull(deps: Deps, search: StoredSearch): Promise<Compile
     where = null;
   }
   if (key !== null && !where?.timed) {
-    if (compiledWheres.size >= MAX_CACHED_WHERES) compiledWheres.clear();
+    // The oldest entry makes room (a Map iterates in insertion order): emptying the whole map when full made every
+    // job after it compile all its searches again, a storm each time 100,000 searches had been kept.
+    compiledWheres.delete(search.id);
+    if (compiledWheres.size >= MAX_CACHED_WHERES) compiledWheres.delete(compiledWheres.keys().next().value!);
     compiledWheres.set(search.id, { criteria: key, where });
   }
   return where;
