@@ -113,9 +113,10 @@ export function listingSearchScenarios(f: ListingSearchFixture): Scenario[] {
 }
 
 /** Each scenario in a closed loop: `requests` requests from `concurrency` workers, after a short warm-up. */
-export async function benchListingSearch(url: string, fixture: ListingSearchFixture, options: { requests?: number; concurrency?: number } = {}): Promise<LoadResult[]> {
+export async function benchListingSearch(url: string, fixture: ListingSearchFixture, options: { requests?: number; concurrency?: number; only?: string[] } = {}): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
-  for (const scenario of listingSearchScenarios(fixture)) {
+  const wanted = (name: string) => !options.only || options.only.some((word) => name.includes(word));
+  for (const scenario of listingSearchScenarios(fixture).filter((s) => wanted(s.name))) {
     await closedLoop(`warm-up ${scenario.name}`, url, scenario.request, { concurrency: 2, requests: 10 });
     results.push(await closedLoop(scenario.name, url, scenario.request, { concurrency: options.concurrency ?? 4, requests: options.requests ?? 200 }));
   }

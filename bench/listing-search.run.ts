@@ -1,6 +1,8 @@
 // Runs bench/listing-search.bench.ts against an already seeded PostgreSQL database:
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/gable_bench_search node bin/run-ts.js bench/listing-search.run.ts \
-//     [--requests 200] [--concurrency 4] [--strategies] [--around -96.797,32.7767,30]
+//     [--requests 200] [--concurrency 4] [--strategies] [--around -96.797,32.7767,30] [--port 3903] [--scenarios deep,text]
+// --port: the server's port (several benches on one machine); --scenarios: only scenarios whose name contains one
+// of these words (A/B of one change without re-running the other eight).
 // (seed first: DATABASE_URL=… npx gable migrate && DATABASE_URL=… npx gable seed listings --count 1000000)
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -9,17 +11,17 @@ import { closeDeps, createDeps } from '../src/deps.js';
 import { benchListingSearch, compareTotalStrategies, createListingSearchFixture } from './listing-search.bench.js';
 import { startProcess } from './lib/processes.js';
 
-const { values: args } = parseArgs({ options: { requests: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '4' }, strategies: { type: 'boolean', default: false }, around: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { requests: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '4' }, strategies: { type: 'boolean', default: false }, around: { type: 'string' }, port: { type: 'string', default: '3903' }, scenarios: { type: 'string' } } });
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('DATABASE_URL must name the seeded database');
 const env = { DATABASE_URL: databaseUrl, SECRET_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', WORKERS_IN_PROCESS: 'false' };
 const deps = await createDeps(loadConfig(env));
-const server = await startProcess(['bin/gable.js', 'serve'], env, 3903);
+const server = await startProcess(['bin/gable.js', 'serve'], env, Number(args.port));
 try {
   // --around lon,lat,km: centre the map scenarios on one metro (seeded data clusters in metros).
   const [longitude, latitude, km] = (args.around ?? '').split(',').map(Number);
   const fixture = await createListingSearchFixture(deps, args.around ? { around: { longitude: longitude!, latitude: latitude!, km: km! } } : {});
-  const results = await benchListingSearch(server.url, fixture, { requests: Number(args.requests), concurrency: Number(args.concurrency) });
+  const results = await benchListingSearch(server.url, fixture, { requests: Number(args.requests), concurrency: Number(args.concurrency), ...(args.scenarios ? { only: args.scenarios.split(',') } : {}) });
   console.log(`\n${fixture.listings} listings, concurrency ${args.concurrency}\n`);
   console.log('| scenario | requests | non-2xx | req/s | p50 ms | p95 ms | p99 ms |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
