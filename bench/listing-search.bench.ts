@@ -15,6 +15,7 @@ import { closedLoop, type LoadResult, type LoopRequest } from './lib/load.js';
 
 export interface ListingSearchFixture {
   brand: string;
+  userId: string;
   accessToken: string;
   /** Listing bounding box (x = longitude, y = latitude). */
   box: { minX: number; minY: number; maxX: number; maxY: number };
@@ -84,7 +85,7 @@ export async function createListingSearchFixture(deps: Deps, options: FixtureOpt
       .executeTakeFirstOrThrow();
     await deps.db.insertInto('user_agents').values({ user: foundation.userId, agent: agent.id }).onConflict((oc) => oc.doNothing()).execute();
   }
-  return { brand: membership.brand, accessToken: foundation.accessToken, box, boundary: boundary.id, agents, listings: s.n };
+  return { brand: membership.brand, userId: foundation.userId, accessToken: foundation.accessToken, box, boundary: boundary.id, agents, listings: s.n };
 }
 
 export interface Scenario {

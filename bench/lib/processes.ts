@@ -20,8 +20,11 @@ export function meterOf(url: string): CpuMeter | undefined {
 export async function startProcess(args: string[], env: Record<string, string>, port: number): Promise<ServerProcess> {
   // PGAPPNAME names the server's database sessions (node-postgres reads it), so its meter finds them.
   const applicationName = `bench-server-${port}`;
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), PGAPPNAME: applicationName }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
+  // A server already listening there (another bench on the machine) would answer the health check below, and the
+  // figures would be that server's: refuse instead (BENCH_PORT / --port pick another).
+  if (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then(() => true, () => false)) throw new Error(`port ${port} is already in use: choose another`);
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), PGAPPNAME: applicationName }, stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
