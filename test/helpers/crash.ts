@@ -21,8 +21,11 @@ export interface CrashHarness {
   startWorker(): ChildProcess;
 }
 
-/** `sinkDelayMs`: the relay's pace per message (a real relay's pace lets a kill land mid-run). */
-export function useCrashHarness(options: { sinkDelayMs?: number } = {}): CrashHarness {
+/**
+ * `sinkDelayMs`: the relay's pace per message (a real relay's pace lets a kill land mid-run). `env`: more
+ * configuration for the worker and the test's own deps (e.g. the networks a webhook may be sent to).
+ */
+export function useCrashHarness(options: { sinkDelayMs?: number; env?: Record<string, string> } = {}): CrashHarness {
   let database: TestDatabase;
   let dataDir: string;
   let sink: SmtpSink;
@@ -39,6 +42,7 @@ export function useCrashHarness(options: { sinkDelayMs?: number } = {}): CrashHa
       SMTP_URL: sink.url,
       DATA_DIR: dataDir,
       ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      ...options.env,
     };
   });
 
