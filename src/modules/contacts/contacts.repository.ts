@@ -154,8 +154,8 @@ export async function softDeleteContacts(db: Kysely<DB>, ids: string[], reason: 
 
 export interface ContactFilter {
   brand: string;
-  /** tsquery text (contacts.derive.ts prefixQuery). */
-  query: string | null;
+  /** Words of `q` (lib/search-words.ts prefixTerms), each matching a word of the contact as a prefix; none: no q. */
+  words: string[];
   tags: string[];
 }
 
@@ -178,9 +178,21 @@ const ORDER_COLUMN = { display_name: 'sort_field', created_at: 'created_at', upd
  */
 export const DENSE_MATCHES = 10_000;
 
+/**
+ * The upper end of the range of words starting with `prefix` in byte order (collate "C", as contact_words.word
+ * is): search words are letters and digits, and none starts with the prefix and sorts after it followed by
+ * U+10FFFF (a noncharacter). A range, not `like`, so a prepared or generic plan uses the index as well.
+ */
+const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
+
+/** The words of the brand's live contacts starting with `prefix` (contact_words). */
+function withWord(db: Kysely<DB>, brand: string, prefix: string) {
+  return db.selectFrom('contact_words').where('brand', '=', brand).where('word', '>=', prefix).where('word', '<', prefixEnd(prefix));
+}
+
 function filtered(db: Kysely<DB>, filter: ContactFilter) {
   let query = db.selectFrom('contacts').where('brand', '=', filter.brand).where('deleted_at', 'is', null);
-  if (filter.query) query = query.where(sql<boolean>`search_tsv @@ ${filter.query}::tsquery`);
+  for (const word of filter.words) query = query.where('id', 'in', withWord(db, filter.brand, word).select('contact'));
   if (filter.tags.length > 0) query = query.where(sql<boolean>`tags && ${filter.tags}::text[]`);
   return query;
 }
@@ -189,7 +201,7 @@ export async function listContacts(db: Kysely<DB>, page: ContactPage): Promise<C
   if (page.start >= page.total) return [];
   const column = sql.ref(ORDER_COLUMN[page.order]);
   const direction = sql.raw(page.descending ? 'desc' : 'asc');
-  const sparse = (page.query !== null || page.tags.length > 0) && page.total <= DENSE_MATCHES;
+  const sparse = (page.words.length > 0 || page.tags.length > 0) && page.total <= DENSE_MATCHES;
   // An expression of the key (same order) that no index provides, so the planner sorts the matches.
   const key = !sparse ? column : page.order === 'display_name' ? sql`(${column} || '')` : sql`(${column} + interval '0')`;
   // Only last_touch has nulls (never touched): last in both directions, like its two indexes.
@@ -219,7 +231,7 @@ export interface ContactPageRequest extends ContactFilter {
  * cap is reached the matches are dense: the exact count and the walk of the order index follow (listContacts).
  */
 export async function findContactsPage(db: Kysely<DB>, request: ContactPageRequest): Promise<{ rows: ContactRow[]; total: number }> {
-  if (request.query !== null || request.tags.length > 0) {
+  if (request.words.length > 0 || request.tags.length > 0) {
     const sparse = await sparsePage(db, request);
     if (sparse) return sparse;
   }
@@ -229,9 +241,24 @@ export async function findContactsPage(db: Kysely<DB>, request: ContactPageReque
 
 const pageColumns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
 
+/**
+ * The matches of a filter (id) with their order key (k). Words alone in +display_name order (what a search box
+ * asks) are answered from contact_words only, an index-only range scan per word that never visits a contact:
+ * the longest word's matches, intersected with each other word's.
+ */
+function matchesWithKeys(db: Kysely<DB>, request: ContactPageRequest, limit: number) {
+  if (request.order !== 'display_name' || request.tags.length > 0 || request.words.length === 0) {
+    return filtered(db, request).select(['id', sql.ref(ORDER_COLUMN[request.order]).as('k')]).limit(limit);
+  }
+  const [first, ...others] = [...request.words].sort((a, b) => b.length - a.length) as [string, ...string[]];
+  let query = withWord(db, request.brand, first).select(['contact as id', 'sort_field as k']).distinct();
+  for (const word of others) query = query.intersect(withWord(db, request.brand, word).select(['contact as id', 'sort_field as k']));
+  return db.selectFrom(query.as('w')).select(['w.id', 'w.k']).limit(limit);
+}
+
 /** The sparse case of findContactsPage: null when the filter matches more than DENSE_MATCHES contacts. */
 async function sparsePage(db: Kysely<DB>, request: ContactPageRequest): Promise<{ rows: ContactRow[]; total: number } | null> {
-  const matches = filtered(db, request).select(['id', sql.ref(ORDER_COLUMN[request.order]).as('k')]).limit(DENSE_MATCHES + 1);
+  const matches = matchesWithKeys(db, request, DENSE_MATCHES + 1);
   const direction = sql.raw(request.descending ? 'desc' : 'asc');
   const nulls = sql.raw(request.order === 'last_touch' ? ' nulls last' : '');
   const result = await sql<ContactRow & { total: number }>`

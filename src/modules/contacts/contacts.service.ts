@@ -10,7 +10,7 @@ import type { Actor, BearerRead } from '../../platform/auth.js';
 import { isUuid } from '../../lib/uuid.js';
 import { assertReach, reachFrom, requireAccess, type ReachColumns } from '../brands/access.js';
 import { findLiveBrand } from '../brands/brands.repository.js';
-import { prefixQuery } from '../../lib/search-words.js';
+import { prefixTerms } from '../../lib/search-words.js';
 import { applyContactInput, EMPTY_CONTACT, isCleanText, type ContactFields } from './contacts.input.js';
 import { presentContact, presentContacts } from './contacts.presenter.js';
 import * as repo from './contacts.repository.js';
@@ -169,7 +169,7 @@ export async function listContacts(deps: Deps, actor: Actor, brand: string, quer
   tags.forEach((tag, i) => {
     if (!isCleanText(tag)) throw errors.invalidField(`tags.${i}`, 'must be text without the NUL character');
   });
-  const filter: repo.ContactFilter = { brand, query: query.q ? prefixQuery(query.q) : null, tags: tags.map((t) => t.trim()) };
+  const filter: repo.ContactFilter = { brand, words: query.q ? prefixTerms(query.q) : [], tags: tags.map((t) => t.trim()) };
   const { rows, total } = await repo.findContactsPage(deps.db, { ...filter, order: key, descending, start: query.start, limit: query.limit });
   return { records: await presentContacts(deps.db, rows, associations), total };
 }
