@@ -1,5 +1,5 @@
 // All SQL of contacts. Writers go through contactColumns() so derived columns are written with every change.
-import { sql, type Compilable, type Kysely, type Selectable } from 'kysely';
+import { sql, type Compilable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { bearerQuery, type BearerRow } from '../auth/tokens.repository.js';
@@ -65,6 +65,28 @@ export async function insertContacts(db: Kysely<DB>, contacts: NewContact[]): Pr
     rows.push(...inserted);
   }
   return rows;
+}
+
+/**
+ * From here to fillContactWords, in this transaction, inserted contacts get no words (contact_words) yet: a bulk
+ * import writes them all at its end in one statement in index order, far cheaper than one insert of words per
+ * statement of contacts (migration 2026-11-28T0100-contact-words). Updates and deletes keep their words as always.
+ */
+export async function deferContactWords(trx: Transaction<DB>): Promise<void> {
+  await sql`select set_config('gable.defer_contact_words', 'on', true)`.execute(trx);
+}
+
+/** Writes the words of these contacts (inserted since deferContactWords) and ends the deferral. */
+export async function fillContactWords(trx: Transaction<DB>, ids: string[]): Promise<void> {
+  await sql`select set_config('gable.defer_contact_words', 'off', true)`.execute(trx);
+  if (ids.length === 0) return;
+  await sql`
+    insert into contact_words (brand, word, sort_field, contact)
+    select c.brand, w.word, c.sort_field, c.id
+    from contacts c, unnest(tsvector_to_array(c.search_tsv)) as w(word)
+    where c.id = any(${ids}::uuid[]) and c.deleted_at is null
+    order by 1, 2, 3, 4
+  `.execute(trx);
 }
 
 export async function findContact(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<ContactRow | undefined> {

@@ -181,16 +181,20 @@ export async function listTags(deps: Deps, actor: Actor, brand: string) {
 
 /**
  * Writes checked contacts into a brand (an operator's import: no actor), all in one transaction, in batches of
- * 1,000 with their events. Answers how many were created.
+ * 1,000 with their events; their search words are written once at the end (repo.deferContactWords). Answers how
+ * many were created.
  */
 export async function importContacts(deps: Deps, brand: string, fields: ContactFields[], onProgress?: (done: number, total: number) => void): Promise<number> {
   if (!(await findLiveBrand(deps.db, brand))) throw errors.notFound('Brand');
   const BATCH = 1000;
   await deps.db.transaction().execute(async (trx) => {
+    await repo.deferContactWords(trx);
+    const ids: string[] = [];
     for (let i = 0; i < fields.length; i += BATCH) {
-      await insertContactsIn(trx, deps, brand, null, fields.slice(i, i + BATCH), 'import_csv');
+      ids.push(...(await insertContactsIn(trx, deps, brand, null, fields.slice(i, i + BATCH), 'import_csv')).map((row) => row.id));
       onProgress?.(Math.min(i + BATCH, fields.length), fields.length);
     }
+    await repo.fillContactWords(trx, ids);
   });
   return fields.length;
 }
