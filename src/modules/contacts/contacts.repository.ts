@@ -111,21 +111,37 @@ export const findContactWithReach = preparedQuery<[string, string | null], Conta
   },
 );
 
-/** A bearer row with the contact's columns and the reach of the token's user on its brand (null: no such contact). */
-export type BearerWithContact = BearerRow & { [K in keyof (ContactRow & ReachColumns)]: (ContactRow & ReachColumns)[K] | null };
+/** The timestamp columns of a contact: text in JSON, Dates in a ContactRow. */
+const CONTACT_TIMESTAMPS = ['last_touch', 'next_touch', 'created_at', 'updated_at', 'deleted_at'] as const satisfies readonly (typeof CONTACT_COLUMNS)[number][];
+
+/**
+ * A contact row read as one JSON value (row_to_json of CONTACT_COLUMNS): its timestamps become Dates, as pg
+ * parses them in a column (both keep whole milliseconds); the rest is already what pg would answer (arrays,
+ * numbers, booleans, the address).
+ */
+export function contactRowOfJson(json: Record<string, unknown>): ContactRow {
+  for (const column of CONTACT_TIMESTAMPS) if (json[column] !== null) json[column] = new Date(json[column] as string);
+  return json as unknown as ContactRow;
+}
+
+/** A bearer row with the contact (one JSON value, null: no such contact) and the reach of the token's user on its brand. */
+export type BearerWithContact = BearerRow & { contact: Record<string, unknown> | null } & { [K in keyof ReachColumns]: ReachColumns[K] | null };
 
 /**
  * `GET /contacts/:id` in ONE round trip (platform/auth.ts `config.bearerRead`): the bearer lookup with the live
  * contact and the reach of the token's user on its brand joined laterally, as one prepared statement. A
- * contact id that is not a uuid is passed as null (no contact): the route's schema answers it with a 400.
+ * contact id that is not a uuid is passed as null (no contact): the route's schema answers it with a 400. The
+ * contact comes back as ONE json column: pg describes and parses every column of every execution, and the 42
+ * columns of a contact were a tenth of the request's CPU time (profile of the bench).
  */
 export const findBearerWithContact = preparedQuery<[Buffer, string | null], BearerWithContact>(
   'contacts.find-bearer-with-contact',
   [Buffer.alloc(32), '00000000-0000-0000-0000-00000000c0c1'],
   (db, tokenHash, id) => {
     const columns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
-    const contact = sql<ContactRow & ReachColumns>`(
-      select ${columns}, reach.* from contacts c cross join ${reachOf(sql`c.brand`, sql.ref('f.user'))}
+    const contact = sql<{ contact: Record<string, unknown> } & ReachColumns>`(
+      select (select row_to_json(x) from (select ${columns}) x) as contact, reach.*
+      from contacts c cross join ${reachOf(sql`c.brand`, sql.ref('f.user'))}
       where c.id = ${id}::uuid and c.deleted_at is null
     )`;
     return bearerQuery(db, tokenHash).leftJoinLateral(contact.as('ct'), (join) => join.onTrue()).selectAll('ct') as unknown as Compilable<BearerWithContact>;
@@ -265,17 +281,19 @@ const pageColumns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column
 
 /**
  * The matches of a filter (id) with their order key (k). Words alone in +display_name order (what a search box
- * asks) are answered from contact_words only, an index-only range scan per word that never visits a contact:
- * the longest word's matches, intersected with each other word's.
+ * asks) are answered from contact_words only, index-only range scans that never visit a contact: the words of
+ * the shortest prefix (the most entries, read once) whose contact also has a word of each other prefix (each a
+ * hashed semi-join; the longer prefix is the smaller hash). `noah j` on 120,000 contacts: 8 ms this way, 11–17 ms
+ * as an INTERSECT of the two scans.
  */
 function matchesWithKeys(db: Kysely<DB>, request: ContactPageRequest, limit: number) {
   if (request.order !== 'display_name' || request.tags.length > 0 || request.words.length === 0) {
     return filtered(db, request).select(['id', sql.ref(ORDER_COLUMN[request.order]).as('k')]).limit(limit);
   }
-  const [first, ...others] = [...request.words].sort((a, b) => b.length - a.length) as [string, ...string[]];
-  let query = withWord(db, request.brand, first).select(['contact as id', 'sort_field as k']).distinct();
-  for (const word of others) query = query.intersect(withWord(db, request.brand, word).select(['contact as id', 'sort_field as k']));
-  return db.selectFrom(query.as('w')).select(['w.id', 'w.k']).limit(limit);
+  const [shortest, ...others] = [...request.words].sort((a, b) => a.length - b.length) as [string, ...string[]];
+  let query = withWord(db, request.brand, shortest).select(['contact as id', 'sort_field as k']).distinct();
+  for (const word of others) query = query.where('contact', 'in', withWord(db, request.brand, word).select('contact'));
+  return query.limit(limit);
 }
 
 /** The sparse case of findContactsPage: null when the filter matches more than DENSE_MATCHES contacts. */

@@ -87,10 +87,16 @@ export function contactBearerRead(deps: Deps): BearerRead {
  */
 export async function getContact(deps: Deps, actor: Actor, id: string, associations: Set<string>, withBearer?: repo.BearerWithContact | null): Promise<ContactRecord> {
   // The same rule as reachableContact, with the contact and its brand's reach read in one round trip.
-  const found = withBearer ? (withBearer.id === null ? undefined : (withBearer as unknown as repo.ContactRow & ReachColumns)) : await repo.findContactWithReach(deps.database, id, actor.userId);
+  let found: { row: repo.ContactRow; reach: ReachColumns } | undefined;
+  if (withBearer) {
+    if (withBearer.contact !== null) found = { row: repo.contactRowOfJson(withBearer.contact), reach: withBearer as ReachColumns };
+  } else {
+    const row = await repo.findContactWithReach(deps.database, id, actor.userId);
+    if (row) found = { row, reach: row };
+  }
   if (!found) throw errors.notFound('Contact');
-  assertReach(actor, reachFrom(found), 'CRM', { denied: 'notFound' });
-  const [record] = await presentContacts(deps.db, [found], associations);
+  assertReach(actor, reachFrom(found.reach), 'CRM', { denied: 'notFound' });
+  const [record] = await presentContacts(deps.db, [found.row], associations);
   return record as ContactRecord;
 }
 
