@@ -21,14 +21,22 @@ export function lexemesOf(texts: readonly (string | null | undefined)[]): string
 }
 
 /**
+ * The words of `q`, each to match as a prefix. Text that looks like a phone number ("(214) 555-01", "+1 214") is
+ * one run of digits. Empty when q has no words.
+ */
+export function prefixTerms(q: string): string[] {
+  const trimmed = q.trim();
+  const digits = trimmed.replace(/\D/g, '');
+  return /^[\d\s()+.-]+$/.test(trimmed) && digits.length >= 3 ? [digits] : words(trimmed).slice(0, 20);
+}
+
+/**
  * The tsquery text of `q`: every word must match as a prefix. Text that looks like a phone number
  * ("(214) 555-01", "+1 214") is one run of digits. Words are letters and digits only, so the text needs no
  * quoting beyond the quotes around each. null when q has no words.
  */
 export function prefixQuery(q: string): string | null {
-  const trimmed = q.trim();
-  const digits = trimmed.replace(/\D/g, '');
-  const terms = /^[\d\s()+.-]+$/.test(trimmed) && digits.length >= 3 ? [digits] : words(trimmed).slice(0, 20);
+  const terms = prefixTerms(q);
   if (terms.length === 0) return null;
   return terms.map((t) => `'${t}':*`).join(' & ');
 }

@@ -1,4 +1,5 @@
 // Create, read, update, delete of one contact; the derived fields; the outbox events of each change.
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { crmUser, outboxRows } from './contacts.test-support.js';
@@ -125,6 +126,15 @@ describe('update', () => {
     await t.deps.db.updateTable('contacts').set({ last_touch: new Date('2026-01-01T00:00:00Z') }).where('id', '=', contact.id).execute();
     const res = await t.app.inject({ method: 'PATCH', url: `/contacts/${contact.id}`, headers: member.bare, payload: { touch_freq: 7 } });
     expect(res.json().data.next_touch).toBe(Date.parse('2026-01-08T00:00:00Z') / 1000);
+  });
+
+  it('reads timestamps alike in GET /contacts/:id (one JSON column) and in lists (columns): whole milliseconds', async () => {
+    const contact = (await create({ first_name: 'Micro', touch_freq: 3 })).json().data;
+    await sql`update contacts set last_touch = '2026-01-01T00:00:00.123987Z', next_touch = '1969-07-20T20:17:40.999999Z' where id = ${contact.id}`.execute(t.deps.db);
+    const got = (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}`, headers: member.bare })).json().data;
+    expect([got.last_touch, got.next_touch]).toEqual([Date.parse('2026-01-01T00:00:00.123Z') / 1000, Date.parse('1969-07-20T20:17:40.999Z') / 1000]);
+    const listed = (await t.app.inject({ method: 'GET', url: '/contacts?q=micro', headers: member.bare })).json().data;
+    expect(listed).toEqual([got]);
   });
 });
 

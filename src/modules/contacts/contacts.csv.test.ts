@@ -8,6 +8,8 @@ import { runGable } from '../../../test/helpers/cli.js';
 import { createBrand } from '../../../test/helpers/factories.js';
 import { parseContactsCsv, parseMappings } from './contacts.csv.js';
 import { importContacts } from './contacts.service.js';
+import { findContactsPage } from './contacts.repository.js';
+import { prefixTerms } from '../../lib/search-words.js';
 
 const t = useTestApp();
 let dir: string;
@@ -86,6 +88,11 @@ describe('importing', () => {
     ]);
     const events = await t.deps.db.selectFrom('domain_events').select('event').where('brand', '=', brand).execute();
     expect(events).toEqual([{ event: 'create' }, { event: 'create' }]);
+    // their search words, written once at the end of the import (deferred)
+    const search = (q: string) => findContactsPage(t.deps.db, { brand, words: prefixTerms(q), tags: [], order: 'display_name', descending: false, start: 0, limit: 10 });
+    const found = await search('garc');
+    expect([found.total, found.rows.map((r) => r.display_name)]).toEqual([1, ['Maria Garcia']]);
+    expect((await search('brien')).total).toBe(1);
   });
 
   it('the command refuses a bad file before opening any database', async () => {

@@ -2,7 +2,7 @@
 // GET /contacts/tags.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { prefixQuery } from '../../lib/search-words.js';
+import { prefixTerms } from '../../lib/search-words.js';
 import { countContacts, DENSE_MATCHES, findContactsPage, listContacts } from './contacts.repository.js';
 import { CONTACT_ORDER_KEYS } from './contacts.schemas.js';
 import { crmUser } from './contacts.test-support.js';
@@ -95,7 +95,7 @@ describe('search', () => {
 
 describe('page strategies', () => {
   it.each(CONTACT_ORDER_KEYS.flatMap((order) => [[order, false], [order, true]] as const))('order %s (descending: %s): walking the order index and sorting the matches give the same pages', async (order, descending) => {
-    for (const filter of [{ brand: member.brand, query: prefixQuery('e'), tags: [] }, { brand: member.brand, query: null, tags: ['vip', 'seller'] }]) {
+    for (const filter of [{ brand: member.brand, words: prefixTerms('e'), tags: [] }, { brand: member.brand, words: [], tags: ['vip', 'seller'] }]) {
       const total = await countContacts(t.deps.db, filter);
       expect(total).toBeGreaterThan(1);
       for (const [start, limit] of [[0, 50], [1, 2]] as const) {
@@ -112,10 +112,10 @@ describe('page strategies', () => {
 describe('one-statement page', () => {
   it.each(CONTACT_ORDER_KEYS.flatMap((order) => [[order, false], [order, true]] as const))('order %s (descending: %s): the page and total of one statement are those of the count and the page query', async (order, descending) => {
     const filters = [
-      { brand: member.brand, query: prefixQuery('e'), tags: [] },
-      { brand: member.brand, query: null, tags: ['vip', 'seller'] },
-      { brand: member.brand, query: prefixQuery('nobody'), tags: [] },
-      { brand: member.brand, query: null, tags: [] },
+      { brand: member.brand, words: prefixTerms('e'), tags: [] },
+      { brand: member.brand, words: [], tags: ['vip', 'seller'] },
+      { brand: member.brand, words: prefixTerms('nobody'), tags: [] },
+      { brand: member.brand, words: [], tags: [] },
     ];
     for (const filter of filters) {
       const total = await countContacts(t.deps.db, filter);
@@ -163,5 +163,45 @@ describe('tags and paging', () => {
       ],
       info: { count: 3, total: 3 },
     });
+  });
+});
+
+describe('search words follow every change (contact_words, kept by triggers)', () => {
+  it('a rename, a touch, a delete, a bulk create and a bulk delete', async () => {
+    const own = await crmUser(t.deps);
+    const search = async (q: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/contacts?q=${encodeURIComponent(q)}`, headers: own.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      expect(body.info.total).toBe(body.data.length);
+      return (body.data as { display_name: string }[]).map((c) => c.display_name);
+    };
+    const created = await t.app.inject({ method: 'POST', url: '/contacts', headers: own.headers, payload: { first_name: 'Quentin', last_name: 'Quill' } });
+    const id = created.json().data.id as string;
+    expect(await search('quen')).toEqual(['Quentin Quill']);
+
+    const renamed = await t.app.inject({ method: 'PATCH', url: `/contacts/${id}`, headers: own.headers, payload: { first_name: 'Rupert', emails: ['rq@words.example'] } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await search('quen')).toEqual([]);
+    expect(await search('rup qui')).toEqual(['Rupert Quill']);
+    expect(await search('words')).toEqual(['Rupert Quill']);
+
+    // a change that leaves the words alone keeps them (once, not twice)
+    await t.deps.db.updateTable('contacts').set({ last_touch: new Date('2026-05-01T00:00:00Z') }).where('id', '=', id).execute();
+    expect(await search('rup')).toEqual(['Rupert Quill']);
+    const rows = await t.deps.db.selectFrom('contact_words').select('word').where('contact', '=', id).orderBy('word').execute();
+    expect(rows.map((r) => r.word)).toEqual(['example', 'quill', 'rq', 'rupert', 'words']);
+
+    expect((await t.app.inject({ method: 'DELETE', url: `/contacts/${id}`, headers: own.headers })).statusCode).toBe(204);
+    expect(await search('rup')).toEqual([]);
+    expect(await t.deps.db.selectFrom('contact_words').select('word').where('contact', '=', id).execute()).toEqual([]);
+
+    const bulk = await t.app.inject({ method: 'POST', url: '/contacts', headers: own.headers, payload: { contacts: [{ first_name: 'Sam', last_name: 'Quill' }, { first_name: 'Sue', last_name: 'Quill' }] } });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    expect(await search('quill')).toEqual(['Sam Quill', 'Sue Quill']);
+    expect(await search('s quill')).toEqual(['Sam Quill', 'Sue Quill']);
+    const ids = (bulk.json().data as { id: string }[]).map((c) => c.id);
+    expect((await t.app.inject({ method: 'DELETE', url: '/contacts', headers: own.headers, payload: { ids } })).statusCode).toBe(204);
+    expect(await search('quill')).toEqual([]);
   });
 });

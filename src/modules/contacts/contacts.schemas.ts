@@ -1,8 +1,8 @@
 // Wire shapes of contacts (spec §2.7 + decisions §14, docs/contacts.md): the write body shared by create and
 // update, the record, the list query. Strings are bounded; semantic checks (phone numbers, calendar dates, NUL)
 // are in contacts.input.ts so that they can name the field, also inside a bulk body.
-import { Type, type Static } from '@sinclair/typebox';
-import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid, optionalNullable as optional } from '../../platform/schemas.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { EpochSeconds, ExpansionQuery, PagingQuery, Uuid, optionalNullable as optional } from '../../platform/schemas.js';
 import { TriggerRecord } from '../triggers/triggers.schemas.js';
 
 /** Optional, and null clears it. `type: [T, 'null']` rather than anyOf (see search.schemas.ts). */
@@ -80,7 +80,12 @@ export const CreateContactsBody = Type.Composite([
 ]);
 export type CreateContactsBody = Static<typeof CreateContactsBody>;
 
-const NullableString = Nullable(Type.String());
+/**
+ * `T | null` of the record, as `type: [T, 'null']`: fast-json-stringify serialises an anyOf by validating the value
+ * against each branch, ~2 µs of every contact written (the record has 30 nullable fields), a type list by typeof.
+ */
+const OrNull = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
+const NullableString = OrNull(Type.String());
 
 
 export const ContactRecord = Type.Object(
@@ -91,17 +96,17 @@ export const ContactRecord = Type.Object(
     partner_name: NullableString,
     brand: Uuid,
     brand_id: Uuid,
-    user_id: Nullable(Uuid),
+    user_id: OrNull(Uuid),
     sort_field: Type.String(),
-    last_touch: Nullable(EpochSeconds),
+    last_touch: OrNull(EpochSeconds),
     last_touch_action: NullableString,
-    next_touch: Nullable(EpochSeconds),
-    touch_freq: Nullable(Type.Integer()),
+    next_touch: OrNull(EpochSeconds),
+    touch_freq: OrNull(Type.Integer()),
     ios_address_book_id: NullableString,
     android_address_book_id: NullableString,
     created_at: EpochSeconds,
     updated_at: EpochSeconds,
-    deleted_at: Nullable(EpochSeconds),
+    deleted_at: OrNull(EpochSeconds),
     created_for: NullableString,
     updated_for: NullableString,
     deleted_for: NullableString,

@@ -10,7 +10,7 @@ import type { Actor, BearerRead } from '../../platform/auth.js';
 import { isUuid } from '../../lib/uuid.js';
 import { assertReach, reachFrom, requireAccess, type ReachColumns } from '../brands/access.js';
 import { findLiveBrand } from '../brands/brands.repository.js';
-import { prefixQuery } from '../../lib/search-words.js';
+import { prefixTerms } from '../../lib/search-words.js';
 import { applyContactInput, EMPTY_CONTACT, isCleanText, type ContactFields } from './contacts.input.js';
 import { presentContact, presentContacts } from './contacts.presenter.js';
 import * as repo from './contacts.repository.js';
@@ -87,10 +87,16 @@ export function contactBearerRead(deps: Deps): BearerRead {
  */
 export async function getContact(deps: Deps, actor: Actor, id: string, associations: Set<string>, withBearer?: repo.BearerWithContact | null): Promise<ContactRecord> {
   // The same rule as reachableContact, with the contact and its brand's reach read in one round trip.
-  const found = withBearer ? (withBearer.id === null ? undefined : (withBearer as unknown as repo.ContactRow & ReachColumns)) : await repo.findContactWithReach(deps.database, id, actor.userId);
+  let found: { row: repo.ContactRow; reach: ReachColumns } | undefined;
+  if (withBearer) {
+    if (withBearer.contact !== null) found = { row: repo.contactRowOfJson(withBearer.contact), reach: withBearer as ReachColumns };
+  } else {
+    const row = await repo.findContactWithReach(deps.database, id, actor.userId);
+    if (row) found = { row, reach: row };
+  }
   if (!found) throw errors.notFound('Contact');
-  assertReach(actor, reachFrom(found), 'CRM', { denied: 'notFound' });
-  const [record] = await presentContacts(deps.db, [found], associations);
+  assertReach(actor, reachFrom(found.reach), 'CRM', { denied: 'notFound' });
+  const [record] = await presentContacts(deps.db, [found.row], associations);
   return record as ContactRecord;
 }
 
@@ -169,7 +175,7 @@ export async function listContacts(deps: Deps, actor: Actor, brand: string, quer
   tags.forEach((tag, i) => {
     if (!isCleanText(tag)) throw errors.invalidField(`tags.${i}`, 'must be text without the NUL character');
   });
-  const filter: repo.ContactFilter = { brand, query: query.q ? prefixQuery(query.q) : null, tags: tags.map((t) => t.trim()) };
+  const filter: repo.ContactFilter = { brand, words: query.q ? prefixTerms(query.q) : [], tags: tags.map((t) => t.trim()) };
   const { rows, total } = await repo.findContactsPage(deps.db, { ...filter, order: key, descending, start: query.start, limit: query.limit });
   return { records: await presentContacts(deps.db, rows, associations), total };
 }
@@ -181,16 +187,20 @@ export async function listTags(deps: Deps, actor: Actor, brand: string) {
 
 /**
  * Writes checked contacts into a brand (an operator's import: no actor), all in one transaction, in batches of
- * 1,000 with their events. Answers how many were created.
+ * 1,000 with their events; their search words are written once at the end (repo.deferContactWords). Answers how
+ * many were created.
  */
 export async function importContacts(deps: Deps, brand: string, fields: ContactFields[], onProgress?: (done: number, total: number) => void): Promise<number> {
   if (!(await findLiveBrand(deps.db, brand))) throw errors.notFound('Brand');
   const BATCH = 1000;
   await deps.db.transaction().execute(async (trx) => {
+    await repo.deferContactWords(trx);
+    const ids: string[] = [];
     for (let i = 0; i < fields.length; i += BATCH) {
-      await insertContactsIn(trx, deps, brand, null, fields.slice(i, i + BATCH), 'import_csv');
+      ids.push(...(await insertContactsIn(trx, deps, brand, null, fields.slice(i, i + BATCH), 'import_csv')).map((row) => row.id));
       onProgress?.(Math.min(i + BATCH, fields.length), fields.length);
     }
+    await repo.fillContactWords(trx, ids);
   });
   return fields.length;
 }

@@ -103,8 +103,17 @@ export interface LeadChannelsTable {
   deleted_at: Timestamp | null;
 }
 
+/** The words of contact search (migration 2026-11-28T0100-contact-words): written by triggers on contacts, never by the API. */
+export interface ContactWordsTable {
+  brand: string;
+  word: string;
+  sort_field: string;
+  contact: string;
+}
+
 export interface ContactsTables {
   contacts: ContactsTable;
+  contact_words: ContactWordsTable;
   contact_activities: ContactActivitiesTable;
   lead_channels: LeadChannelsTable;
 }
