@@ -47,6 +47,9 @@ describe('the feed page written by PostgreSQL', () => {
       delivered_at = '2026-03-04 05:06:07.000001+00' where "user" = ${reader.id} and seq = (select min(seq) from notification_recipients where "user" = ${reader.id})`.execute(t.deps.db);
     await sql`update notifications n set created_at = '2026-05-06 07:08:09.123456+00' from notification_recipients r
       where r.notification = n.id and r."user" = ${reader.id} and n.message = ${lookalike}`.execute(t.deps.db);
+    // A notification changed after it was written (nothing does today; the feed's stored part must follow).
+    await sql`update notifications n set title = 'Changed', data = '{"changed": true}' from notification_recipients r
+      where r.notification = n.id and r."user" = ${reader.id} and n.object_class = 'Contact'`.execute(t.deps.db);
 
     const res = await t.app.inject({ url: '/notifications?limit=200', headers: reader.headers });
     expect(res.statusCode, res.body).toBe(200);
@@ -62,6 +65,7 @@ describe('the feed page written by PostgreSQL', () => {
     expect(rich.subjects).toEqual([expect.objectContaining({ id: listing, type: 'listing' })]);
     expect(rich.data).toMatchObject({ nested: { lookalike } });
     expect(feed.data[variants.length - 3]).toMatchObject({ objects: [], subjects: [], message: lookalike });
+    expect(feed.data[0]).toMatchObject({ title: 'Changed', data: { changed: true } });
   });
 
   it('writes epoch seconds exactly as the presenter does, for any microsecond from 1900 to 2100', async () => {

@@ -2,9 +2,11 @@
 //
 // Why: the feed is what every client polls. Read as rows, a page of 20 cost more than four times the baseline's
 // CPU: a second round trip for the token, 700 fields parsed (100 of them timestamps), 20 records built and then
-// serialized again. Here PostgreSQL writes each record (row_to_json) and the server sends the text as it came.
-// The record is the one of notifications.presenter.ts (which GET /notifications/:id and the stream still use);
-// notifications.feed-json.test.ts holds the two to the same answer.
+// serialized again. Here the page is JSON text from PostgreSQL, which the server sends as it came: each record is
+// the notification's own part, kept as JSON on its row by a trigger (`record_json`, migration 2026-11-28T0600:
+// written once, read by every poll), completed with the recipient's state. The record is the one of
+// notifications.presenter.ts (which GET /notifications/:id and the stream still use); feed-json.test.ts holds
+// the two to the same answer.
 //
 // What PostgreSQL cannot write are the embedded records (`objects` as user records, `subjects` as listing
 // records): their presenters are ours. Their place is left as a marker, `"<nonce>U<user id>"` or
@@ -31,7 +33,7 @@ export interface FeedPageJson {
  * exact microseconds divided by 10^6, rounded once, so the milliseconds it gives are off by less than 0.00025 (for
  * dates before 2100), and a whole millisecond is 0.001 from the next: adding 0.0005 before the floor makes it exact.
  */
-export const epoch = (column: string) => sql<number | null>`floor(date_part('epoch', ${sql.ref(column)}) * 1000 + 0.0005) / 1000`;
+export const epoch = (column: string) => sql<number | null>`(floor(date_part('epoch', ${sql.ref(column)}) * 1000 + 0.0005) / 1000)`;
 
 /** The page `start`/`limit` of `user`'s feed, newest first, with the feed's counts: one row, always. */
 function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit: number, nonce: string) {
@@ -44,7 +46,7 @@ function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit
   // (0.4–1.4 ms, more than running it).
   return sql<FeedPageJson>`(
     select
-      coalesce('[' || string_agg(row_to_json(x)::text, ',' order by p.seq desc) || ']', '[]') as page,
+      coalesce('[' || string_agg(x.json, ',' order by p.seq desc) || ']', '[]') as page,
       count(*)::int as count,
       coalesce((select c.total from notification_counts c where c."user" = ${user}), 0)::int as total,
       coalesce((select c.unseen from notification_counts c where c."user" = ${user}), 0)::int as unseen
@@ -52,22 +54,21 @@ function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit
       select notification, seq, seen_at, acked_at, delivered_at from notification_recipients
       where "user" = ${user} and deleted_at is null order by seq desc offset (select ${start}::int) limit (select ${limit}::int)
     ) p
-    cross join lateral (select * from notifications where id = p.notification and deleted_at is null offset 0) n
     cross join lateral (
-      select n.id, 'notification' as type, n.action, n.notification_type, n.message, n.title,
-        n.object, n.object_class, n.subject, n.subject_class,
-        n.auxiliary_object, n.auxiliary_object_class, n.auxiliary_subject, n.auxiliary_subject_class,
-        n.extra_object_class, n.extra_subject_class, n.room, n.recommendation, null::uuid[] as recommendations,
-        n.exclude, n.data, n.sound, n.app, n.transports, n.phone_number,
-        p.seen_at is not null as seen, ${epoch('p.seen_at')} as seen_at, ${epoch('p.acked_at')} as acked_at,
-        ${epoch('p.delivered_at')} as delivered_at,
-        case when n.object_class = 'User' then
-          case when n.object is null then '[]'::json else json_build_array(${nonce} || 'U' || n.object) end
-        end as objects,
-        case when n.subject_class = 'Listing' then
-          case when n.subject is null then '[]'::json else json_build_array(${nonce} || 'L' || n.subject) end
-        end as subjects,
-        ${epoch('n.created_at')} as created_at, ${epoch('n.updated_at')} as updated_at, ${epoch('n.deleted_at')} as deleted_at
+      select record_json, object, object_class, subject, subject_class from notifications
+      where id = p.notification and deleted_at is null offset 0
+    ) n
+    cross join lateral (
+      select left(n.record_json, -1)
+        || ',"seen":' || (p.seen_at is not null)::text
+        || ',"seen_at":' || coalesce(${epoch('p.seen_at')}::text, 'null')
+        || ',"acked_at":' || coalesce(${epoch('p.acked_at')}::text, 'null')
+        || ',"delivered_at":' || coalesce(${epoch('p.delivered_at')}::text, 'null')
+        || ',"objects":' || case when n.object_class is distinct from 'User' then 'null' when n.object is null then '[]'
+             else '["' || ${nonce} || 'U' || n.object || '"]' end
+        || ',"subjects":' || case when n.subject_class is distinct from 'Listing' then 'null' when n.subject is null then '[]'
+             else '["' || ${nonce} || 'L' || n.subject || '"]' end
+        || '}' as json
     ) x
   )`;
 }

@@ -32,6 +32,8 @@ export interface NotificationsTable {
   created_at: Timestamp;
   updated_at: UpdatedAt;
   deleted_at: LaterTimestamp;
+  /** The notification's part of its feed record as JSON, written by a trigger (migration 2026-11-28T0600). */
+  record_json: ColumnType<string, never, never>;
 }
 
 export interface NotificationRecipientsTable {
