@@ -5,8 +5,8 @@
 //   - boundaries: an outer ring's box (boundary_rings.box, GiST) does, and the search names that boundary;
 //   - agents/offices: the search's anchor keys (GIN) overlap the keys the listing's own slots produce;
 //   - brands:     the search names a brand whose subtree holds a live member linked to one of the listing's agents.
-// Then two cheap checks on the candidate rows (implied by the engine's own predicates): the price range and the
-// listing statuses.
+// Then two cheap checks (implied by the engine's own predicates): the price range and the listing statuses, from
+// columns generated from the criteria; the points branch tests them inside its index.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 
@@ -27,13 +27,16 @@ export interface Candidate {
 
 export async function candidateSearches(db: Kysely<DB>, listingIds: readonly string[]): Promise<Candidate[]> {
   if (listingIds.length === 0) return [];
-  // Implied by the engine's own predicates, so only a narrowing of the superset.
-  const inRange = sql`(s.criteria->>'minimum_price' is null or t.price >= (s.criteria->>'minimum_price')::numeric)
-    and (s.criteria->>'maximum_price' is null or t.price <= (s.criteria->>'maximum_price')::numeric)
-    and (jsonb_typeof(s.criteria->'listing_statuses') is distinct from 'array' or s.criteria->'listing_statuses' @> to_jsonb(t.status))`;
+  // Implied by the engine's own predicates, so only a narrowing of the superset. Both tests read columns generated
+  // from the criteria (migration 2026-11-28T0500): `price_range` is the inclusive [minimum, maximum] (unbounded
+  // where unset) and `statuses` the listing statuses (null: no filter). A listing without a price passes only a
+  // search without price bounds (the engine's `price >= $n` is null there), hence the whole line as its probe.
+  const inStatuses = sql`(s.statuses is null or t.status = any(s.statuses))`;
+  const inRange = sql`s.price_range @> t.price_probe and ${inStatuses}`;
   const { rows } = await sql<Candidate>`
     with recursive target as (
-      select l.id, l.price, l.status, l.agent_muis,
+      select l.id, l.status, l.agent_muis,
+        case when l.price is null then '(,)'::numrange else numrange(l.price, l.price, '[]') end as price_probe,
         case when l.location is null then null
           else box(point(l.location[0] - ${NEAR}::float8, l.location[1] - ${NEAR}::float8), point(l.location[0] + ${NEAR}::float8, l.location[1] + ${NEAR}::float8)) end as near,
         array_remove(array['la:' || l.list_agent_mui, 'sa:' || l.selling_agent_mui, 'lo:' || l.list_office_mls_id, 'so:' || l.selling_office_mls_id], null)
@@ -56,12 +59,15 @@ export async function candidateSearches(db: Kysely<DB>, listingIds: readonly str
       join brands p on p.id = b.parent and p.deleted_at is null
       where mb.depth < ${MAX_BRAND_DEPTH}
     ),
-    -- The price range and statuses are tested in each branch, on the search row its index lookup just read: a
-    -- last join reading every candidate search again by key cost a third of the statement at 100,000 searches.
+    -- The price range and statuses are tested in each branch: a last join reading every candidate search again by
+    -- key cost a third of the statement at 100,000 searches. The box branch reads neither the search rows: its
+    -- GiST index holds the box and the price range as keys and the id and statuses as INCLUDE columns (an
+    -- index-only scan, ADR 0033); the other branches test them on the row their lookup read.
     candidates as (
       select t.id as listing, s.id as saved_search
-        from target t join saved_searches s on s.area && t.near and s.deleted_at is null and s.area is not null
-        where ${inRange}
+        from target t join saved_searches s
+          on s.area && t.near and s.price_range @> t.price_probe and s.deleted_at is null and s.area is not null
+        where ${inStatuses}
       union
       select t.id, s.id
         from target t join saved_searches s on s.anchor_keys && t.keys and s.deleted_at is null

@@ -120,10 +120,38 @@ describe('matching listing events', () => {
 
   it('the index columns follow the criteria on PATCH', async () => {
     const id = await save({ agents: ['AG-9'] });
-    const read = () => t.deps.db.selectFrom('saved_searches').select(['area', 'anchor_keys']).where('id', '=', id).executeTakeFirstOrThrow();
-    expect(await read()).toEqual({ area: null, anchor_keys: ['a:AG-9'] });
-    const res = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { agents: null, points: around(-96, 33, 0.5), offices: ['OF-1'] } });
+    const read = () => t.deps.db.selectFrom('saved_searches').select(['area', 'anchor_keys', 'price_range', 'statuses']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await read()).toEqual({ area: null, anchor_keys: ['a:AG-9'], price_range: '(,)', statuses: null });
+    const res = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { agents: null, points: around(-96, 33, 0.5), offices: ['OF-1'], minimum_price: 250_000, listing_statuses: ['Active', 'Pending'] } });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await read()).toEqual({ area: '(-95.5,33.5),(-96.5,32.5)', anchor_keys: ['o:OF-1'] });
+    expect(await read()).toEqual({ area: '(-95.5,33.5),(-96.5,32.5)', anchor_keys: ['o:OF-1'], price_range: '[250000,)', statuses: ['Active', 'Pending'] });
+    const max = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { minimum_price: null, maximum_price: 300_000.5, listing_statuses: null } });
+    expect(max.statusCode, max.body).toBe(200);
+    expect(await read()).toMatchObject({ price_range: '(,300000.5]', statuses: null });
+  });
+
+  it('candidates are narrowed by the price range (bounds inclusive) and statuses in every branch; a listing without a price only by searches without price bounds', async () => {
+    const [lon, lat] = [-97.3, 32.7];
+    const at = (mls: string, fields: Record<string, unknown>) =>
+      sampleListing(mls, { list_agent_mui: 'AG-NARROW', co_list_agent_mui: null, list_office_mls_id: 'OF-NARROW', ...fields, property: { ...(sampleListing('x').property as object), address: { city: 'Fort Worth', state: 'TX', location: { latitude: lat, longitude: lon } } } });
+    const unbounded = await save({ points: around(lon, lat) });
+    const exactly = await save({ points: around(lon, lat), minimum_price: 400_000, maximum_price: 400_000 });
+    const below = await save({ points: around(lon, lat), maximum_price: 399_999 });
+    const above = await save({ points: around(lon, lat), minimum_price: 400_001 });
+    const pending = await save({ points: around(lon, lat), listing_statuses: ['Pending'] });
+    const activeOrPending = await save({ points: around(lon, lat), listing_statuses: ['Pending', 'Active'] });
+    const agentAny = await save({ list_agents: ['AG-NARROW'] });
+    const agentExactly = await save({ list_agents: ['AG-NARROW'], minimum_price: 400_000, maximum_price: 400_000 });
+    const agentBelow = await save({ list_agents: ['AG-NARROW'], maximum_price: 100_000 });
+    const agentPending = await save({ list_agents: ['AG-NARROW'], listing_statuses: ['Pending'] });
+
+    await ingest([at('N-1', { price: 400_000 }), at('N-2', { price: null })]);
+    const ids = await t.deps.db.selectFrom('listings').select(['id', 'mls_number']).where('mls_number', 'in', ['N-1', 'N-2']).execute();
+    const id = (mls: string) => ids.find((row) => row.mls_number === mls)!.id;
+    const candidates = await candidateSearches(t.deps.db, [id('N-1'), id('N-2')]);
+    const of = (mls: string) => candidates.filter((c) => c.listing === id(mls)).map((c) => c.saved_search).sort();
+    expect(of('N-1')).toEqual([unbounded, exactly, activeOrPending, agentAny, agentExactly].sort());
+    expect(of('N-2')).toEqual([unbounded, activeOrPending, agentAny].sort());
+    for (const excluded of [below, above, pending, agentBelow, agentPending]) expect(candidates.map((c) => c.saved_search)).not.toContain(excluded);
   });
 });

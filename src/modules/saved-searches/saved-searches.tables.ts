@@ -25,6 +25,10 @@ export interface SavedSearchesTable {
   area: ColumnType<string | null, never, never>;
   /** Generated from criteria: agent/office anchors as prefixed keys (la:, sa:, a:, lo:, so:, o:), for matching. */
   anchor_keys: ColumnType<string[], never, never>;
+  /** Generated from criteria (migration 2026-11-28T0500): [minimum_price, maximum_price], unbounded where unset. */
+  price_range: ColumnType<string, never, never>;
+  /** Generated from criteria: the listing statuses it keeps, null for any. */
+  statuses: ColumnType<string[] | null, never, never>;
 }
 
 export interface SavedSearchBrandsTable {
