@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -71,6 +72,59 @@ describe('loadConfig', () => {
     const base64 = Buffer.from(KEY, 'hex').toString('base64');
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: base64 }).secretKey.toString('hex')).toBe(KEY);
     expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: 'short' })).toThrow(/32 bytes/);
+  });
+
+  it('reads per-app push settings (<VARIABLE>_<APP>), each falling back to the shared one, and keeps the shared ones as they were', () => {
+    const dataDir = tempDir();
+    const keyFile = join(dataDir, 'AuthKey.p8');
+    writeFileSync(keyFile, generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const apns = { APNS_KEY_FILE: keyFile, APNS_KEY_ID: 'KEY1', APNS_TEAM_ID: 'TEAM1', APNS_TOPIC: 'com.example.main' };
+    const brokerage = generateVapidKeys();
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      PUSH_APPS: 'brokerage-ios,other.app',
+      ...apns,
+      APNS_TOPIC_BROKERAGE_IOS: 'com.brokerage.ios',
+      VAPID_PUBLIC_KEY_BROKERAGE_IOS: brokerage.publicKey,
+      VAPID_PRIVATE_KEY_BROKERAGE_IOS: brokerage.privateKey,
+    });
+    expect(config.push.apns).toMatchObject({ topic: 'com.example.main', keyId: 'KEY1', url: 'https://api.push.apple.com' });
+    expect(config.push.apps.get('brokerage-ios')?.apns).toMatchObject({ topic: 'com.brokerage.ios', keyId: 'KEY1', teamId: 'TEAM1' });
+    expect(config.push.apps.get('brokerage-ios')?.vapid?.publicKey).toBe(brokerage.publicKey);
+    // Apps without settings of their own use the very shared objects (and so share senders and cached tokens).
+    expect(config.push.apps.get('other.app')?.apns).toBe(config.push.apns);
+    expect(config.push.apps.get('rechat')?.vapid).toBe(config.push.vapid);
+    expect(config.push.apps.get('other.app')?.fcm).toBeNull();
+  });
+
+  it('reports bad per-app push settings with the variable at fault, all at once', () => {
+    const dataDir = tempDir();
+    let error: unknown;
+    try {
+      loadConfig({
+        DATA_DIR: dataDir,
+        PUSH_APPS: 'brokerage-ios,web,a-b,a.b',
+        APNS_TOPIC_BROKERAGE_IOS: 'com.brokerage.ios',
+        VAPID_PUBLIC_KEY_WEB: generateVapidKeys().publicKey,
+        FCM_CREDENTIALS_WEB: join(dataDir, 'missing.json'),
+        APNS_TOPIC_BROKERAGE_ANDROID: 'typo',
+        APNS_URL_WEB: 'ftp://apns.example',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^APNs of app brokerage-ios needs APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC, each as its own _BROKERAGE_IOS variable or the shared one/),
+        'Web Push of app web needs VAPID_PUBLIC_KEY_WEB and VAPID_PRIVATE_KEY_WEB together',
+        expect.stringMatching(/^FCM_CREDENTIALS_WEB .*missing\.json must be a readable service-account JSON file/),
+        expect.stringMatching(/^APNS_TOPIC_BROKERAGE_ANDROID names no configured app/),
+        expect.stringMatching(/^PUSH_APPS: the apps a-b and a\.b would share the variable suffix _A_B/),
+      ]),
+    );
+    expect(problems).toHaveLength(new Set(problems).size);
   });
 
   it('always runs workers in-process in embedded mode', () => {

@@ -62,7 +62,7 @@ export interface Config {
   readonly microsoftGraphUrl: string;
   /** Minutes between the periodic syncs of each linked mailbox (EXTMAIL_SYNC_INTERVAL_MINUTES). */
   readonly extmailSyncMinutes: number;
-  /** Push provider credentials and URLs (config-push.ts); a null provider's pushes are recorded as skipped. */
+  /** Push provider credentials and URLs, shared and per app (config-push.ts, ADR 0032); a null provider's pushes are recorded as skipped. */
   readonly push: PushConfig;
   /** Listing page of alert emails: `{id}`, `{mls}` and `{mls_number}` are replaced (docs/saved-searches.md). */
   readonly listingUrl: string;
@@ -124,7 +124,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!/^https?:\/\//.test(listingUrl)) problems.push('LISTING_URL must be an http(s) URL template, e.g. https://example.com/listings/{id}');
   const embedded = databaseUrl === null;
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
-  const push = parsePushConfig(read, embedded, dataDir, baseUrl, problems);
+  const push = parsePushConfig(read, Object.keys(env).filter((name) => read(name) !== undefined), pushApps, embedded, dataDir, baseUrl, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({

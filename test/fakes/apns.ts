@@ -32,13 +32,11 @@ export interface FakeApns {
 
 const TLS_DIR = new URL('./tls/', import.meta.url);
 
-export async function startFakeApns(dir: string): Promise<FakeApns> {
+/** Another `topic`, `keyId` and `teamId` (and its own signing key) stand for a second app's credentials. */
+export async function startFakeApns(dir: string, { topic = 'com.example.gable', keyId = 'TESTKEY123', teamId = 'TEAM456789' }: { topic?: string; keyId?: string; teamId?: string } = {}): Promise<FakeApns> {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const keyFile = join(dir, 'AuthKey_TESTKEY123.p8');
+  const keyFile = join(dir, `AuthKey_${keyId}.p8`);
   writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  const keyId = 'TESTKEY123';
-  const teamId = 'TEAM456789';
-  const topic = 'com.example.gable';
   const scripts = new Map<string, ApnsAnswer[]>();
   const server = http2.createSecureServer({ key: readFileSync(new URL('loopback.key', TLS_DIR)), cert: readFileSync(new URL('loopback.crt', TLS_DIR)) });
   const fake: Omit<FakeApns, 'url' | 'close'> = {

@@ -44,10 +44,10 @@ function checkAssertion(jwt: string, key: KeyObject, clientEmail: string, audien
   if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.exp - claims.iat > 3600 || claims.exp <= claims.iat) throw new Error('iat/exp');
 }
 
-export async function startFakeFcm(dir: string): Promise<FakeFcm> {
+/** `projectId` names another Firebase project (its own service account, key and credentials file): a second app. */
+export async function startFakeFcm(dir: string, { projectId = 'gable-test' }: { projectId?: string } = {}): Promise<FakeFcm> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const projectId = 'gable-test';
-  const clientEmail = 'push@gable-test.iam.gserviceaccount.com';
+  const clientEmail = `push@${projectId}.iam.gserviceaccount.com`;
   const issued = new Set<string>();
   const scripts = new Map<string, FcmAnswer[]>();
   const fake: Omit<FakeFcm, 'url' | 'tokenUrl' | 'credentialsFile' | 'close'> = {
@@ -98,7 +98,7 @@ export async function startFakeFcm(dir: string): Promise<FakeFcm> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const credentialsFile = join(dir, 'fcm-service-account.json');
+  const credentialsFile = join(dir, `fcm-service-account-${projectId}.json`);
   writeFileSync(
     credentialsFile,
     JSON.stringify({ type: 'service_account', project_id: projectId, client_email: clientEmail, private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), token_uri: `${origin}/token` }),

@@ -43,7 +43,7 @@ export async function enqueuePushes(
       token: device.id,
       provider: device.provider,
       app: device.app,
-      status: isConfigured(deps.config, device.provider) ? 'pending' : 'skipped',
+      status: isConfigured(deps.config, device.provider, device.app) ? 'pending' : 'skipped',
     })),
     at,
   );
@@ -73,7 +73,7 @@ export async function enqueuePushesMany(trx: Transaction<DB>, deps: Pick<Deps, '
     const users = new Set(item.users);
     for (const device of devicesByApp.get(item.notification.app) ?? []) {
       if (!users.has(device.user)) continue;
-      wanted.push({ notification: item.notification.id, user: device.user, token: device.id, provider: device.provider, app: device.app, status: isConfigured(deps.config, device.provider) ? 'pending' : 'skipped' });
+      wanted.push({ notification: item.notification.id, user: device.user, token: device.id, provider: device.provider, app: device.app, status: isConfigured(deps.config, device.provider, device.app) ? 'pending' : 'skipped' });
     }
   }
   const rows = await repo.insertDeliveries(trx, wanted, at);
@@ -94,9 +94,9 @@ export async function attemptPush(deps: Deps, deliveryId: string, attempt: numbe
     await repo.advanceDelivery(deps.db, row.id, row.attempts, { ...base, status: 'dropped', last_status: null, last_error: reason });
     return;
   }
-  const sender = senderFor(deps, row.provider);
+  const sender = senderFor(deps, row.provider, row.app);
   if (!sender) {
-    await repo.advanceDelivery(deps.db, row.id, row.attempts, { ...base, status: 'skipped', last_status: null, last_error: `${row.provider} is not configured` });
+    await repo.advanceDelivery(deps.db, row.id, row.attempts, { ...base, status: 'skipped', last_status: null, last_error: `${row.provider} is not configured for app ${row.app}` });
     deps.metrics.pushes.inc({ provider: row.provider, outcome: 'skipped' });
     return;
   }

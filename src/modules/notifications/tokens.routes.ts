@@ -1,12 +1,12 @@
 // Device-token registration (spec §4.8, decisions §10, §13; docs/notifications.md). Wiring only.
 import { Type } from '@sinclair/typebox';
-import { errors } from '../../errors.js';
+import { MAIN_PUSH_APP } from '../../config.js';
 import { userIdOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
 import { UserRecord } from '../users/users.schemas.js';
-import { AppTokenParams, RegisterTokenBody, TokenParams } from './tokens.schemas.js';
-import { registerToken, unregisterToken } from './tokens.service.js';
+import { AppTokenParams, RegisterTokenBody, TokenParams, VapidKeyQuery } from './tokens.schemas.js';
+import { registerToken, unregisterToken, vapidPublicKey } from './tokens.service.js';
 
 const TAGS = ['Notifications'];
 const RESPONSES = { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) };
@@ -26,15 +26,14 @@ export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'The Web Push (VAPID) public key',
-        description: 'A browser app subscribes with this key, then registers the subscription JSON as a token (`provider` `webpush`). 404 when Web Push is not configured.',
+        description:
+          'A browser app subscribes with this key, then registers the subscription JSON as a token (`provider` `webpush`) with the same `app`. ' +
+          'Each app may have its own key; `app` defaults to the main app `rechat`. 400 when `app` is not a configured app; 404 when Web Push is not configured for it.',
+        querystring: VapidKeyQuery,
         response: { 200: Envelope(VapidPublicKey), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async () => {
-      const vapid = deps.config.push.vapid;
-      if (!vapid) throw errors.notFound('Web Push configuration');
-      return ok({ type: 'vapid_public_key' as const, public_key: vapid.publicKey });
-    },
+    async (request) => ok({ type: 'vapid_public_key' as const, public_key: vapidPublicKey(deps, request.query.app ?? MAIN_PUSH_APP) }),
   );
 
   // Both paths are in use by existing clients (decisions §10): one handler, two route table entries.

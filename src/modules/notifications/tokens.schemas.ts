@@ -17,3 +17,7 @@ export type RegisterTokenBody = Static<typeof RegisterTokenBody>;
 const TokenRef = Type.String({ minLength: 1, maxLength: 255, description: 'The device_id given at registration, or the channel itself (e.g. an APNs token)' });
 export const AppTokenParams = Type.Object({ app: Type.String({ minLength: 1, maxLength: 64 }), id: TokenRef });
 export const TokenParams = Type.Object({ id: TokenRef });
+
+export const VapidKeyQuery = Type.Object({
+  app: Type.Optional(Type.String({ minLength: 1, maxLength: 64, default: 'rechat', description: 'The app key whose key to answer (each app may have its own VAPID keys); default `rechat`, the main app' })),
+});

@@ -2,6 +2,7 @@
 // `rechat`, or a brokerage's own app) configured on the server with PUSH_APPS: it decides which provider
 // credentials (APNs topic, FCM project, VAPID keys) push to the device. A token is unique per (app, channel):
 // registering a device that another user registered moves it to the caller (the phone changed hands).
+import { providersOf } from '../../config-push.js';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { hashToken } from '../../lib/crypto.js';
@@ -11,8 +12,16 @@ import { checkChannel } from './tokens.channel.js';
 import * as repo from './tokens.repository.js';
 import type { RegisterTokenBody } from './tokens.schemas.js';
 
-function requireKnownApp(deps: Deps, app: string): void {
+export function requireKnownApp(deps: Deps, app: string): void {
   if (!deps.config.pushApps.includes(app)) throw errors.invalidField('app', `is not a known app; known apps: ${deps.config.pushApps.join(', ')}`);
+}
+
+/** The Web Push public key `app`'s browsers subscribe with (its own, or the shared one); 404 when it has none. */
+export function vapidPublicKey(deps: Deps, app: string): string {
+  requireKnownApp(deps, app);
+  const vapid = providersOf(deps.config.push, app).vapid;
+  if (!vapid) throw errors.notFound('Web Push configuration');
+  return vapid.publicKey;
 }
 
 export async function registerToken(deps: Deps, user: string, body: RegisterTokenBody): Promise<UserRecord> {
