@@ -133,13 +133,14 @@ async function benchFanOut(options: NotificationsBenchOptions): Promise<{ result
     const started = performance.now();
     worker = await starting;
     for (;;) {
-      const row = await sql<{ open: string }>`select count(*) filter (where status = 'pending') as open from push_deliveries`.execute(enqueuer.db);
+      const row = await sql<{ open: string }>`select count(*) filter (where status = 'pending') as open from push_deliveries where "user" = any(${users}::uuid[])`.execute(enqueuer.db);
       if (Number(row.rows[0]!.open) === 0) break;
       if (Date.now() > deadline) throw new Error(`pushes still pending after ${((Date.now() - started) / 1000).toFixed(0)} s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const seconds = (performance.now() - started) / 1000;
-    const counts = await sql<{ status: string; n: string }>`select status, count(*) as n from push_deliveries group by status`.execute(enqueuer.db);
+    // This run's pushes only: a kept bench database (--keep) holds the earlier runs' too.
+    const counts = await sql<{ status: string; n: string }>`select status, count(*) as n from push_deliveries where "user" = any(${users}::uuid[]) group by status`.execute(enqueuer.db);
     const sent = Number(counts.rows.find((r) => r.status === 'sent')?.n ?? 0);
     const notes = [
       `push fan-out: ${options.notifications} notifications → ${sent} Web Push pushes accepted by the loopback service (${fake.accepted.length} decrypted, ${fake.problems.length} refused) in ${seconds.toFixed(1)} s from the first = ${Math.round(sent / seconds)} pushes/s (1 worker process: 8 workers × batches of 50); notify() + enqueue: ${Math.round(options.notifications / enqueueSeconds)} notifications/s`,
