@@ -45,11 +45,10 @@ function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit
   // never settles on the shared plan, and plans the whole statement, bearer joins included, on every request
   // (0.4–1.4 ms, more than running it).
   return sql<FeedPageJson>`(
-    select
+    select fp.page, fp.count, coalesce(c.total, 0)::int as total, coalesce(c.unseen, 0)::int as unseen
+    from (select
       coalesce('[' || string_agg(x.json, ',' order by p.seq desc) || ']', '[]') as page,
-      count(*)::int as count,
-      coalesce((select c.total from notification_counts c where c."user" = ${user}), 0)::int as total,
-      coalesce((select c.unseen from notification_counts c where c."user" = ${user}), 0)::int as unseen
+      count(*)::int as count
     from (
       select notification, seq, seen_at, acked_at, delivered_at from notification_recipients
       where "user" = ${user} and deleted_at is null order by seq desc offset (select ${start}::int) limit (select ${limit}::int)
@@ -70,6 +69,8 @@ function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit
              else '["' || ${nonce} || 'L' || n.subject || '"]' end
         || '}' as json
     ) x
+    ) fp
+    left join notification_counts c on c."user" = ${user}
   )`;
 }
 
