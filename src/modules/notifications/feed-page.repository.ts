@@ -3,8 +3,9 @@
 // Why: the feed is what every client polls. Read as rows, a page of 20 cost more than four times the baseline's
 // CPU: a second round trip for the token, 700 fields parsed (100 of them timestamps), 20 records built and then
 // serialized again. Here the page is JSON text from PostgreSQL, which the server sends as it came: each record is
-// the notification's own part, kept as JSON on its row by a trigger (`record_json`, migration 2026-11-28T0600:
-// written once, read by every poll), completed with the recipient's state. The record is the one of
+// the notification's own part, kept as JSON on its row by a trigger (`record_head`, migrations 2026-11-28T0600 and
+// T0900: written once, read by every poll; kept open, without its closing brace, so that a read appends to it
+// without cutting it), completed with the recipient's state. The record is the one of
 // notifications.presenter.ts (which GET /notifications/:id and the stream still use); feed-json.test.ts holds
 // the two to the same answer.
 //
@@ -54,11 +55,11 @@ function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit
       where "user" = ${user} and deleted_at is null order by seq desc offset (select ${start}::int) limit (select ${limit}::int)
     ) p
     cross join lateral (
-      select record_json, object, object_class, subject, subject_class from notifications
+      select record_head, object, object_class, subject, subject_class from notifications
       where id = p.notification and deleted_at is null offset 0
     ) n
     cross join lateral (
-      select left(n.record_json, -1)
+      select n.record_head
         || ',"seen":' || (p.seen_at is not null)::text
         || ',"seen_at":' || coalesce(${epoch('p.seen_at')}::text, 'null')
         || ',"acked_at":' || coalesce(${epoch('p.acked_at')}::text, 'null')

@@ -33,8 +33,8 @@ export async function loadEmbeddedRecords(db: Kysely<DB>, userIds: string[], lis
 }
 
 /**
- * The feed record. GET /notifications writes the same record in SQL (the `record_json` trigger of migration
- * 2026-11-28T0600 and feed-page.repository.ts): a field changed here must change there, with a migration that
+ * The feed record. GET /notifications writes the same record in SQL (the `record_head` trigger of migrations
+ * 2026-11-28T0600 and T0900, and feed-page.repository.ts): a field changed here must change there, with a migration that
  * replaces the trigger function and rewrites the rows; feed-json.test.ts fails until both agree.
  */
 function presentRow(row: FeedRow, users: Map<string, UserRecord>, listings: Map<string, ListingRecord>): NotificationRecord {

@@ -8,7 +8,7 @@ import type { NotificationsTable } from './notifications.tables.js';
 export const STREAM_CHANNEL = 'gable_notifications';
 
 export type NotificationRow = Selectable<NotificationsTable>;
-export type NewNotification = Omit<NotificationRow, 'id' | 'updated_at' | 'deleted_at' | 'data' | 'record_json'> & { data: Record<string, unknown> | null };
+export type NewNotification = Omit<NotificationRow, 'id' | 'updated_at' | 'deleted_at' | 'data' | 'record_head'> & { data: Record<string, unknown> | null };
 
 /** A notification as one recipient sees it: the shared row plus their own state of it. */
 export interface FeedRow extends NotificationRow {

@@ -32,8 +32,11 @@ export interface NotificationsTable {
   created_at: Timestamp;
   updated_at: UpdatedAt;
   deleted_at: LaterTimestamp;
-  /** The notification's part of its feed record as JSON, written by a trigger (migration 2026-11-28T0600). */
-  record_json: ColumnType<string, never, never>;
+  /**
+   * The notification's part of its feed record as JSON without its closing brace (the feed appends the recipient's
+   * state), written by a trigger (migrations 2026-11-28T0600 and T0900).
+   */
+  record_head: ColumnType<string, never, never>;
 }
 
 export interface NotificationRecipientsTable {

@@ -20,9 +20,9 @@ async function written(deps: Deps, ids: (string | null)[], names: Map<string, st
   const deliveries = await deps.db.selectFrom('push_deliveries').select(['notification', 'user', 'provider', 'app', 'status']).where('notification', 'in', real).execute();
   return {
     found: ids.map((id) => id !== null),
-    // record_json (the feed's stored part) holds the ids and times: feed-json.test.ts checks it.
+    // record_head (the feed's stored part) holds the ids and times: feed-json.test.ts checks it.
     notifications: notifications
-      .map(({ id, created_at: _c, updated_at: _u, record_json: _j, exclude, ...rest }) => ({ ...rest, exclude: exclude?.map((user) => names.get(user) ?? user) ?? null, at: position.get(id) }))
+      .map(({ id, created_at: _c, updated_at: _u, record_head: _j, exclude, ...rest }) => ({ ...rest, exclude: exclude?.map((user) => names.get(user) ?? user) ?? null, at: position.get(id) }))
       .sort((a, b) => a.at! - b.at!),
     // Each user's feed in its order (the order of one notification's recipients among themselves is not promised).
     feed: [...names.values()].map((name) => recipients.filter((r) => names.get(r.user) === name).map((r) => position.get(r.notification))),
