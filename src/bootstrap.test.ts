@@ -6,6 +6,8 @@ import { prepareEmbedded } from './bootstrap.js';
 import { startStep } from './db/first-start.repository.js';
 import type { Deps } from './deps.js';
 import { FIRST_START_LISTINGS, listingsStep, seedListings } from './modules/listings/listings.seed.js';
+import { loadBoundaries, populationsStep } from './modules/boundaries/boundaries.loader.js';
+import { shippedBoundaries } from './modules/boundaries/boundaries.shipped.js';
 
 describe('first start', () => {
   const t = useTestApp();
@@ -38,5 +40,19 @@ describe('first start', () => {
     expect(ran).toBe(false);
     const row = await t.deps.db.selectFrom('first_start_steps').selectAll().where('name', '=', step.name).executeTakeFirstOrThrow();
     expect(row.completed_at).not.toBeNull();
+  });
+
+  it('sets the shipped populations on boundaries an older server loaded without them, once', async () => {
+    await loadBoundaries(t.deps.db, shippedBoundaries({ countries: false, stateFips: ['01'] })); // no populations
+    const population = async (externalId: string) =>
+      (await t.deps.db.selectFrom('boundaries').select('population').where('external_id', '=', externalId).executeTakeFirstOrThrow()).population;
+    expect(await population('us-county:01045')).toBeNull();
+
+    await prepareEmbedded(embedded, [populationsStep]);
+    expect(Number(await population('us-county:01045'))).toBe(49_172); // Dale County
+    expect(Number(await population('us-state:01'))).toBe(4_903_185); // Alabama, the sum of its counties
+    expect(await t.deps.db.selectFrom('first_start_steps').select('completed_at').where('name', '=', populationsStep.name).executeTakeFirstOrThrow()).toEqual({
+      completed_at: expect.any(Date),
+    });
   });
 });

@@ -8,7 +8,7 @@
 import type { Deps } from './deps.js';
 import { completeStep, findStep, startStep } from './db/first-start.repository.js';
 import { demoSeedStep } from './modules/users/demo-seed.first-start.js';
-import { boundariesStep } from './modules/boundaries/boundaries.loader.js';
+import { boundariesStep, populationsStep } from './modules/boundaries/boundaries.loader.js';
 import { listingsStep } from './modules/listings/listings.seed.js';
 import { demoContactsStep } from './modules/contacts/contacts.demo.js';
 import { templateLibraryStep } from './modules/templates/templates.library.js';
@@ -22,7 +22,7 @@ export interface FirstStartStep {
 }
 
 // Listings last: their synthetic agents are linked to the demo users, which must exist by then.
-export const firstStartSteps: FirstStartStep[] = [boundariesStep, demoSeedStep, demoContactsStep, listingsStep, templateLibraryStep];
+export const firstStartSteps: FirstStartStep[] = [boundariesStep, populationsStep, demoSeedStep, demoContactsStep, listingsStep, templateLibraryStep];
 
 export async function prepareEmbedded(deps: Deps, steps: FirstStartStep[] = firstStartSteps): Promise<void> {
   if (!deps.config.embedded) return;

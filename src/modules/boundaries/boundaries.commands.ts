@@ -13,13 +13,13 @@ const MAX_PROBLEMS_SHOWN = 50;
 export function registerBoundaryCommands(seed: Command, importCmd: Command): void {
   seed
     .command('boundaries')
-    .description('load the shipped boundaries: Natural Earth countries, US Census states and counties (idempotent)')
+    .description('load the shipped boundaries: Natural Earth countries, US Census states and counties with their 2019 populations (idempotent)')
     .action(async () => {
       await withDeps({}, async (deps) => {
         const progress = progressReporter('boundaries');
-        const written = await seedShippedBoundaries(deps.db, {}, progress.update);
+        const { boundaries, populationsSet } = await seedShippedBoundaries(deps.db, {}, progress.update);
         progress.stop();
-        console.log(`boundaries: ${written} loaded`);
+        console.log(`boundaries: ${boundaries} loaded; population (Census 2019 estimates) set on ${populationsSet} (figures already loaded are kept)`);
       });
     });
 
@@ -51,7 +51,7 @@ export function registerBoundaryCommands(seed: Command, importCmd: Command): voi
       }
       await withDeps({}, async (deps) => {
         const progress = progressReporter(file);
-        const written = await loadBoundaries(deps.db, boundaries, progress.update);
+        const written = await loadBoundaries(deps.db, boundaries, { onProgress: progress.update });
         progress.stop();
         console.log(`${file}: ${written} boundaries imported`);
       });

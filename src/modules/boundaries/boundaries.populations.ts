@@ -1,7 +1,10 @@
-// Populations for the shipped US states and counties, from a CSV the operator downloads: the Census Bureau's
-// county population estimates ("co-est<vintage>-alldata.csv": SUMLEV, STATE, COUNTY, POPESTIMATE<year>…), or any
-// CSV with a `fips` (or `GEOID`) column and a `population` column. No package on the registry ships these figures,
-// so none are shipped with the code (docs/boundaries.md). Search ranks equally relevant matches by population.
+// Populations of the US states and counties, which search ranks equally relevant matches by. Shipped: the Census
+// Bureau's Vintage 2019 county estimates (census/us-county-population-2019.csv, public domain), states summed from
+// their counties, applied by `gable seed boundaries` and the first start. Imported: the Census Bureau's county
+// estimates file of any vintage ("co-est<vintage>-alldata.csv": SUMLEV, STATE, COUNTY, POPESTIMATE<year>…), or any
+// CSV with a `fips` (or `GEOID`) column and a `population` column (docs/boundaries.md).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 
@@ -103,25 +106,63 @@ export function parsePopulationCsv(text: string, options: { column?: string } = 
   return { rows, problems, column };
 }
 
+const SHIPPED_FILE = new URL('./census/us-county-population-2019.csv', import.meta.url);
+
+/**
+ * The shipped figures (U.S. Census Bureau, Vintage 2019 county population estimates, public domain) with every
+ * state as the sum of its counties. Throws on a malformed file: the file ships with the code.
+ */
+export function shippedPopulations(): PopulationRow[] {
+  const { rows, problems } = parsePopulationCsv(readFileSync(SHIPPED_FILE, 'utf8'));
+  if (problems.length > 0) throw new Error(`${fileURLToPath(SHIPPED_FILE)}: ${problems.join('; ')}`);
+  return withStateTotals(rows);
+}
+
+/** Adds, for each state the rows give no figure of its own, the sum of its counties (counties partition a state). */
+export function withStateTotals(rows: readonly PopulationRow[]): PopulationRow[] {
+  const given = new Set(rows.map((row) => row.externalId));
+  const totals = new Map<string, number>();
+  for (const row of rows) {
+    const state = /^us-county:(\d{2})\d{3}$/.exec(row.externalId)?.[1];
+    if (state && !given.has(`us-state:${state}`)) totals.set(state, (totals.get(state) ?? 0) + row.population);
+  }
+  return [...rows, ...[...totals].map(([state, population]) => ({ externalId: `us-state:${state}`, population }))];
+}
+
 const ROWS_PER_STATEMENT = 500;
 
 /** Sets the populations of the rows that exist (idempotent); answers how many matched and which ids did not. */
 export async function applyPopulations(db: Kysely<DB>, rows: readonly PopulationRow[]): Promise<{ updated: number; unmatched: string[] }> {
   return db.transaction().execute(async (trx) => {
-    let updated = 0;
-    const matched = new Set<string>();
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      const batch = rows.slice(i, i + ROWS_PER_STATEMENT);
-      const ids = batch.map((row) => row.externalId);
-      const populations = batch.map((row) => row.population);
-      const result = await sql<{ external_id: string }>`
-        update boundaries set population = given.population, updated_at = now()
-        from unnest(${ids}::text[], ${populations}::bigint[]) as given(external_id, population)
-        where boundaries.external_id = given.external_id and boundaries.deleted_at is null
-        returning boundaries.external_id`.execute(trx);
-      for (const row of result.rows) matched.add(row.external_id);
-      updated += result.rows.length;
-    }
-    return { updated, unmatched: rows.filter((row) => !matched.has(row.externalId)).map((row) => row.externalId) };
+    const matched = await setPopulations(trx, rows, { onlyUnknown: false });
+    return { updated: matched.size, unmatched: rows.filter((row) => !matched.has(row.externalId)).map((row) => row.externalId) };
   });
+}
+
+/**
+ * Sets the populations of the rows that exist, in the caller's transaction; with `onlyUnknown`, only where none is
+ * known yet (the shipped figures never replace imported ones). Answers the external ids it set.
+ */
+export async function setPopulations(db: Kysely<DB>, rows: readonly PopulationRow[], options: { onlyUnknown: boolean }): Promise<Set<string>> {
+  const set = new Set<string>();
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const batch = rows.slice(i, i + ROWS_PER_STATEMENT);
+    const ids = batch.map((row) => row.externalId);
+    const populations = batch.map((row) => row.population);
+    const result = await sql<{ external_id: string }>`
+      update boundaries set population = given.population, updated_at = now()
+      from unnest(${ids}::text[], ${populations}::bigint[]) as given(external_id, population)
+      where boundaries.external_id = given.external_id and boundaries.deleted_at is null
+        and (${!options.onlyUnknown}::boolean or boundaries.population is null)
+      returning boundaries.external_id`.execute(db);
+    for (const row of result.rows) set.add(row.external_id);
+  }
+  return set;
+}
+
+/** Whether a live boundary among these external ids has no population yet. */
+export async function lacksPopulation(db: Kysely<DB>, externalIds: readonly string[]): Promise<boolean> {
+  const row = await sql<{ lacking: boolean }>`
+    select exists (select 1 from boundaries where external_id = any(${externalIds}::text[]) and population is null and deleted_at is null) as lacking`.execute(db);
+  return row.rows[0]?.lacking ?? false;
 }

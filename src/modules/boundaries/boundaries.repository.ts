@@ -42,7 +42,7 @@ export interface BoundarySearchFilters {
 
 const BOUNDARIES_PER_STATEMENT = 200;
 const RINGS_PER_STATEMENT = 1000;
-// Larger areas first among equally relevant matches (no population in the shipped data).
+// Larger areas first among equally relevant matches of unknown or equal population (countries, territories).
 const TYPE_ORDER = sql`array_position(array['country', 'state', 'county', 'city', 'postal_code', 'neighborhood'], boundaries.boundary_type)`;
 
 function selectBoundaries(db: Kysely<DB>, withGeometry: boolean) {

@@ -1,6 +1,7 @@
 // The shipped catalogue: Natural Earth countries (npm world-atlas, 1:50m) and US Census states and counties (npm
-// us-atlas, 1:10m), TopoJSON converted to GeoJSON with topojson-client. Neither source carries population, so it
-// stays null rather than invented.
+// us-atlas, 1:10m), TopoJSON converted to GeoJSON with topojson-client. Neither source carries population: the
+// US states and counties get the shipped Census figures (boundaries.populations.ts) in the same load; countries
+// and territories stay null rather than invented.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { feature } from 'topojson-client';
