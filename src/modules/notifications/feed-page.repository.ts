@@ -5,7 +5,8 @@
 // serialized again. Here the page is JSON text from PostgreSQL, which the server sends as it came: each record is
 // the notification's own part, kept as JSON on its row by a trigger (`record_head`, migrations 2026-11-28T0600 and
 // T0900: written once, read by every poll; kept open, without its closing brace, so that a read appends to it
-// without cutting it), completed with the recipient's state. The record is the one of
+// without cutting it), completed with the recipient's state, kept as a JSON fragment on the recipient's row by a
+// trigger too (`state_json`, migration 2026-11-28T0910: written when a time of it changes). The record is the one of
 // notifications.presenter.ts (which GET /notifications/:id and the stream still use); feed-json.test.ts holds
 // the two to the same answer.
 //
@@ -28,14 +29,6 @@ export interface FeedPageJson {
   unseen: number;
 }
 
-/**
- * Epoch seconds with the milliseconds the presenter keeps (a JS Date holds no more, floored). In double precision,
- * not numeric: `extract` and numeric arithmetic cost twice as much, and a page has 120 of these. date_part is the
- * exact microseconds divided by 10^6, rounded once, so the milliseconds it gives are off by less than 0.00025 (for
- * dates before 2100), and a whole millisecond is 0.001 from the next: adding 0.0005 before the floor makes it exact.
- */
-export const epoch = (column: string) => sql<number | null>`(floor(date_part('epoch', ${sql.ref(column)}) * 1000 + 0.0005) / 1000)`;
-
 /** The page `start`/`limit` of `user`'s feed, newest first, with the feed's counts: one row, always. */
 function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit: number, nonce: string) {
   // The page is cut from the recipient rows alone, on their feed index ("user", seq desc, live rows only), and
@@ -51,7 +44,7 @@ function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit
       coalesce('[' || string_agg(x.json, ',' order by p.seq desc) || ']', '[]') as page,
       count(*)::int as count
     from (
-      select notification, seq, seen_at, acked_at, delivered_at from notification_recipients
+      select notification, seq, state_json from notification_recipients
       where "user" = ${user} and deleted_at is null order by seq desc offset (select ${start}::int) limit (select ${limit}::int)
     ) p
     cross join lateral (
@@ -59,11 +52,7 @@ function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit
       where id = p.notification and deleted_at is null offset 0
     ) n
     cross join lateral (
-      select n.record_head
-        || ',"seen":' || (p.seen_at is not null)::text
-        || ',"seen_at":' || coalesce(${epoch('p.seen_at')}::text, 'null')
-        || ',"acked_at":' || coalesce(${epoch('p.acked_at')}::text, 'null')
-        || ',"delivered_at":' || coalesce(${epoch('p.delivered_at')}::text, 'null')
+      select n.record_head || p.state_json
         || ',"objects":' || case when n.object_class is distinct from 'User' then 'null' when n.object is null then '[]'
              else '["' || ${nonce} || 'U' || n.object || '"]' end
         || ',"subjects":' || case when n.subject_class is distinct from 'Listing' then 'null' when n.subject is null then '[]'

@@ -48,6 +48,8 @@ export interface NotificationRecipientsTable {
   delivered_at: LaterTimestamp;
   deleted_at: LaterTimestamp;
   created_at: CreatedAt;
+  /** `seen`, `seen_at`, `acked_at`, `delivered_at` as a JSON fragment for the feed, written by a trigger (2026-11-28T0910). */
+  state_json: ColumnType<string, never, never>;
 }
 
 /** A recipient's feed counts, kept by triggers (migration 2026-11-26T0200-notification-counts). */
