@@ -230,11 +230,12 @@ function printTable(rows: LoadResult[], baseline: LoadResult): void {
   const fmt = (n: number | undefined, digits = 1) => (n === undefined ? '–' : n.toFixed(digits));
   // × baseline CPU: the baseline's CPU per request over the scenario's (server + its database sessions), the
   // figure that holds still when other work on the machine moves req/s (bench/lib/cpu.ts).
+  const cpuSplit = (r: LoadResult) => (r.cpuMs === undefined ? '–' : `${fmt(r.cpuMs, 3)} (${fmt(r.serverCpuMs, 3)} + ${fmt(r.cpuMs - (r.serverCpuMs ?? 0), 3)})`);
   const cpuRatio = (r: LoadResult) => (r.cpuMs && baseline.cpuMs ? (baseline.cpuMs / r.cpuMs).toFixed(2) : '–');
-  console.log('\n| scenario | requests | non-2xx | req/s | p50 ms | p95 ms | p99 ms | × baseline req/s | CPU ms/req | × baseline CPU |');
+  console.log('\n| scenario | requests | non-2xx | req/s | p50 ms | p95 ms | p99 ms | × baseline req/s | CPU ms/req (server + database) | × baseline CPU |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.requests} | ${r.errors} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${(r.rps / baseline.rps).toFixed(2)} | ${fmt(r.cpuMs, 3)} | ${cpuRatio(r)} |`);
+    console.log(`| ${r.name} | ${r.requests} | ${r.errors} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${(r.rps / baseline.rps).toFixed(2)} | ${cpuSplit(r)} | ${cpuRatio(r)} |`);
   }
   console.log();
 }

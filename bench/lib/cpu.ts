@@ -23,11 +23,19 @@ export interface CpuMeter {
   close(): Promise<void>;
 }
 
-/** CPU milliseconds used between two snapshots (a session opened in between counts from zero). */
-export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): number {
-  let ms = 0;
-  for (const [pid, now] of after) ms += now - (before.get(pid) ?? 0);
-  return ms;
+/**
+ * CPU milliseconds used between two snapshots (a session opened in between counts from zero): in all, and by the
+ * server process alone (the first process of a snapshot), so a figure says which side a request's cost is on.
+ */
+export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): { total: number; server: number } {
+  let total = 0;
+  let server: number | null = null;
+  for (const [pid, now] of after) {
+    const used = now - (before.get(pid) ?? 0);
+    total += used;
+    server ??= used;
+  }
+  return { total, server: server ?? 0 };
 }
 
 /**

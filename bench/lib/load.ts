@@ -15,6 +15,8 @@ export interface LoadResult {
   p99: number;
   /** CPU milliseconds per request of the server under load and its database sessions (bench/lib/cpu.ts). */
   cpuMs?: number;
+  /** The part of cpuMs spent in the server process itself (the rest is its database sessions'). */
+  serverCpuMs?: number;
 }
 
 /** Runs `load` and adds the CPU per request of the server at `url`, when the bench started that server. */
@@ -24,7 +26,7 @@ async function metered(url: string, load: () => Promise<LoadResult>): Promise<Lo
   const before = await meter.read();
   const result = await load();
   const used = cpuBetween(before, await meter.read());
-  return result.requests > 0 ? { ...result, cpuMs: used / result.requests } : result;
+  return result.requests > 0 ? { ...result, cpuMs: used.total / result.requests, serverCpuMs: used.server / result.requests } : result;
 }
 
 export interface CannonOptions {
