@@ -7,8 +7,8 @@ import { splitAtAntimeridian } from '../../lib/antimeridian.js';
 import { polylabel } from '../../lib/polylabel.js';
 import { loadBoundaries, seedShippedBoundaries } from './boundaries.loader.js';
 import type { BoundaryInput } from './boundaries.model.js';
-import { boundaryContainsPoint } from './boundaries.geometry.js';
-import { containsPoint } from './boundaries.repository.js';
+import { boundaryContainsPoint, ringsContainPoint } from './boundaries.geometry.js';
+import { containmentRings, containsPoint } from './boundaries.repository.js';
 
 const boundary = (externalId: string, geometry: BoundaryInput['geometry']): BoundaryInput => ({
   externalId, boundaryType: 'neighborhood', title: externalId, country: 'US', state: 'Texas', subtitle: 'Texas, US',
@@ -81,6 +81,38 @@ describe('boundary containment', () => {
       select t.label from (values ('ring', point(2, 2)), ('hole', point(5, 5)), ('edge', point(0, 5)), ('out', point(30, 30))) as t(label, p)
       where ${inDonut} order by t.label`.execute(database.db);
     expect(rows.map((r) => r.label)).toEqual(['edge', 'ring']);
+  });
+
+  it('gives the same answers with the rings as constants or read by the statement (ringsContainPoint)', async () => {
+    // A grid over both boundaries, plus every edge case above: hole edges, corners, the 1e-6 tolerance from both
+    // sides of an outer edge and of a hole edge, the island, the far square.
+    const points: [number, number][] = [];
+    for (let x = -1; x <= 22; x += 0.25) for (let y = -1; y <= 22; y += 0.25) points.push([x, y]);
+    for (const d of [0, 1e-7, -1e-7, 1e-5, -1e-5]) {
+      for (const [x, y] of [[0, 5], [10, 5], [5, 0], [5, 10], [4, 5], [6, 5], [5, 4], [5, 6], [4.5, 5], [5.5, 5], [20, 20.5], [21, 20.5]] as const) points.push([x + d, y], [x, y + d]);
+    }
+    const values = sql.join(points.map(([x, y], i) => sql`(${i}::int, point(${x}::float8, ${y}::float8))`));
+    const inside = async (predicate: (p: ReturnType<typeof sql.ref>) => ReturnType<typeof sql>) => {
+      const { rows } = await sql<{ i: number }>`select t.i from (values ${values}) as t(i, p) where ${predicate(sql.ref('t.p'))} order by t.i`.execute(database.db);
+      return rows.map((row) => row.i);
+    };
+    for (const names of [['donut'], ['multi'], ['donut', 'multi']]) {
+      const boundaryIds = names.map((name) => ids[name]!);
+      const constants = await containmentRings(database.db, boundaryIds);
+      // The listings search's predicate before ringsContainPoint: an exact `p <@ box` of some outer ring (its index
+      // condition) and the table form. (Without the boxes, a point 1e-7 outside the box of one polygon of a
+      // multipolygon but inside the box of them all is inside: the boxes keep the search's answers unchanged.)
+      const outerBoxes = constants.filter((ring) => !ring.isHole).map((ring) => ring.box);
+      const expected = await inside((p) => sql`(${p} <@ any(${outerBoxes}::text[]::box[]) and ${boundaryContainsPoint(boundaryIds, p)})`);
+      expect(expected.length).toBeGreaterThan(100);
+      expect(constants.every((ring) => ring.polygon !== null)).toBe(true);
+      expect(await inside((p) => ringsContainPoint(constants, p)), names.join('+')).toEqual(expected);
+      // Over the inline budget the polygons are read by the statement: same answers.
+      const fromTable = await containmentRings(database.db, boundaryIds, 0);
+      expect(fromTable.every((ring) => ring.polygon === null)).toBe(true);
+      expect(await inside((p) => ringsContainPoint(fromTable, p)), `${names.join('+')} from the table`).toEqual(expected);
+    }
+    expect(await inside((p) => ringsContainPoint([], p))).toEqual([]);
   });
 
   it('uses the GiST index on ring boxes', async () => {

@@ -1,7 +1,7 @@
 // All SQL of the boundaries catalogue. Every function takes Kysely<DB> or a transaction.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { boundaryContainsPoint } from './boundaries.geometry.js';
+import { boundaryContainsPoint, type ContainmentRing } from './boundaries.geometry.js';
 import type { PreparedBoundary } from './boundaries.model.js';
 
 export { boundaryContainsPoint } from './boundaries.geometry.js';
@@ -102,6 +102,23 @@ export async function containsPoint(db: Kysely<DB>, boundaryIds: readonly string
   const point = sql`point(${lon}::float8, ${lat}::float8)`;
   const row = await db.selectNoFrom(boundaryContainsPoint(boundaryIds, point).as('inside')).executeTakeFirstOrThrow();
   return row.inside;
+}
+
+/**
+ * Polygon points of a search's boundaries sent as constants (ringsContainPoint); the rings beyond are read by the
+ * statement itself. A county is at most ~2,000 points; 5,000 keep the parameters under ~200 KB.
+ */
+export const INLINE_RING_POINTS = 5000;
+
+/** The rings of these boundaries for ringsContainPoint: boxes always, polygons while the total stays in budget. */
+export async function containmentRings(db: Kysely<DB>, boundaryIds: readonly string[], inlinePoints = INLINE_RING_POINTS): Promise<ContainmentRing[]> {
+  if (boundaryIds.length === 0) return [];
+  const { rows } = await sql<{ boundary: string; polygon_index: number; ring_index: number; is_hole: boolean; box: string; polygon: string | null }>`
+    select boundary, polygon_index, ring_index, is_hole, box::text as box,
+      case when sum(npoints(polygon)) over (order by boundary, polygon_index, ring_index) <= ${inlinePoints}::int then polygon::text end as polygon
+    from boundary_rings where boundary = any(${[...boundaryIds]}::uuid[])
+    order by boundary, polygon_index, ring_index`.execute(db);
+  return rows.map((row) => ({ boundary: row.boundary, polygonIndex: row.polygon_index, ringIndex: row.ring_index, isHole: row.is_hole, box: row.box, polygon: row.polygon }));
 }
 
 /** Fresh planner statistics after a bulk load: without them the first searches on a new catalogue get poor plans. */

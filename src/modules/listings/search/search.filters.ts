@@ -2,7 +2,7 @@
 // ever holds column names chosen here. Each predicate is written in the form its index answers:
 // `location <@ polygon` (GiST), `agent_muis && array` (GIN), `search_tsv @@ tsquery` (GIN), ranges (btree).
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { boundaryContainsPoint } from '../../boundaries/boundaries.geometry.js';
+import { ringsContainPoint, type ContainmentRing } from '../../boundaries/boundaries.geometry.js';
 import { TRI_STATE_FLAGS, type Location } from './search.schemas.js';
 import type { Criteria } from './search.validation.js';
 
@@ -17,11 +17,13 @@ export interface FilterContext {
    */
   brandAgentMuis?: string[];
   /**
-   * Bounding boxes (box text) of the outer rings of the criteria's boundaries. Optional: when given, a GiST-indexed
-   * `location <@ any(boxes)` pre-filter lets the listing index find the candidates, and the exact containment
-   * test only rechecks them (without it PostgreSQL scanned every listing: 1.3 s on 1M rows).
+   * The rings of the criteria's boundaries (boundaries module, `containmentRings`), resolved by the service after it
+   * checked they exist. Required when criteria.boundaries is set: the containment test takes them as constants, so
+   * the listing index finds the candidates by the outer rings' boxes (and polygon) and each candidate costs a few
+   * comparisons instead of a subquery over boundary_rings (without any box PostgreSQL scanned every listing: 1.3 s
+   * on 1M rows; with the boxes and a subquery per candidate, ~5 µs each).
    */
-  boundaryBoxes?: string[];
+  boundaryRings?: ContainmentRing[];
 }
 
 const col = (name: string) => sql.ref(`l.${name}`);
@@ -72,12 +74,9 @@ export function compileFilters(criteria: Criteria, context: FilterContext): Expr
 
   if (criteria.points) add(sql`${col('location')} <@ ${polygonLiteral(criteria.points)}::polygon`);
   if (criteria.boundaries) {
-    const boxes = context.boundaryBoxes;
-    // One box is answered index-only by the covering GiST index; several need a bitmap scan (GiST has no `= any`).
-    if (boxes?.length === 1) add(sql`${col('location')} <@ ${boxes[0]}::box`);
-    else if (boxes && boxes.length > 1) add(sql`${col('location')} <@ any(${boxes}::text[]::box[])`);
+    if (!context.boundaryRings) throw new Error('compileFilters: boundaries need context.boundaryRings (resolved by the service)');
     // Inside any of them, holes honoured, edges inclusive (boundaries module owns the geometry rules).
-    add(boundaryContainsPoint(criteria.boundaries, col('location')));
+    add(ringsContainPoint(context.boundaryRings, col('location')));
   }
   if (criteria.brands) {
     if (!context.brandAgentMuis) throw new Error('compileFilters: brands need context.brandAgentMuis (resolved by the service)');

@@ -11,6 +11,7 @@ import type { LegacySearchQuery, SearchBody, SearchCriteria, SearchQuery } from 
 import { proposedTitle } from './search.title.js';
 import { ANCHOR_MESSAGE, normalizeCriteria, requireAnchor, resolveSort, type Criteria, type ResolvedSort } from './search.validation.js';
 import { loadSearchResults, type SearchResultRecord } from './search.records.js';
+import { containmentRings } from '../../boundaries/boundaries.repository.js';
 import type { ListingEmbeds } from '../listings.presenter.js';
 
 const DEFAULT_LIMIT = 50;
@@ -74,10 +75,11 @@ export async function compileStoredSearch(deps: Pick<Deps, 'db' | 'clock'>, inpu
 async function compileWithScope(deps: Pick<Deps, 'db' | 'clock'>, criteria: Criteria, scope: string[] | undefined) {
   const brandAgentMuis = scope ? await agentsOfBrands(deps, scope) : undefined;
   const boundaries = criteria.boundaries ? await existingBoundaries(deps, criteria.boundaries) : undefined;
+  const boundaryRings = criteria.boundaries ? await containmentRings(deps.db, [...new Set(criteria.boundaries)]) : undefined;
   const where = compileFilters(criteria, {
     now: deps.clock.now(),
     ...(brandAgentMuis ? { brandAgentMuis } : {}),
-    ...(boundaries ? { boundaryBoxes: boundaries.boxes } : {}),
+    ...(boundaryRings ? { boundaryRings } : {}),
   });
   return { where, boundaries };
 }
@@ -155,8 +157,8 @@ async function agentsOfBrands(deps: Pick<Deps, 'db'>, brandIds: string[]): Promi
   return rows.map((row) => row.mls_unique_id);
 }
 
-/** Unknown or deleted boundaries are a 400 naming them; titles feed proposed_title, outer-ring boxes the index. */
-async function existingBoundaries(deps: Pick<Deps, 'db'>, ids: string[]): Promise<{ titles: string[]; boxes: string[] }> {
+/** Unknown or deleted boundaries are a 400 naming them; their titles feed proposed_title. */
+async function existingBoundaries(deps: Pick<Deps, 'db'>, ids: string[]): Promise<{ titles: string[] }> {
   const rows = await deps.db
     .selectFrom('boundaries')
     .select(['id', 'title', 'overridden_title'])
@@ -166,13 +168,7 @@ async function existingBoundaries(deps: Pick<Deps, 'db'>, ids: string[]): Promis
   const byId = new Map(rows.map((row) => [row.id, row.overridden_title ?? row.title]));
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length > 0) throw errors.invalidField('boundaries', `has unknown boundaries: ${missing.join(', ')}`);
-  const boxes = await deps.db
-    .selectFrom('boundary_rings')
-    .select(sql<string>`box::text`.as('box'))
-    .where('boundary', 'in', ids)
-    .where('is_hole', '=', false)
-    .execute();
-  return { titles: ids.map((id) => byId.get(id)!), boxes: boxes.map((row) => row.box) };
+  return { titles: ids.map((id) => byId.get(id)!) };
 }
 
 /** An HTTP body search: body fields win over the same fields in the query string. */
