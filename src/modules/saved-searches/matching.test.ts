@@ -9,24 +9,13 @@ import { clientHeaders, sampleListing } from '../listings/listings.test-support.
 import { candidateSearches } from './matching.candidates.js';
 import { matchEvents } from './matching.service.js';
 import { matchEventsTask } from './matching.tasks.js';
-
-const around = (lon: number, lat: number, d = 0.05) => [
-  { longitude: lon - d, latitude: lat - d },
-  { longitude: lon + d, latitude: lat - d },
-  { longitude: lon + d, latitude: lat + d },
-  { longitude: lon - d, latitude: lat + d },
-  { longitude: lon - d, latitude: lat - d },
-];
+import { around, saveSearch } from './matching.test-support.js';
 
 describe('matching listing events', () => {
   const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
   let owner: Awaited<ReturnType<typeof crmUser>>;
   let feed: Record<string, string>;
-  const save = async (criteria: object) => {
-    const res = await t.app.inject({ method: 'POST', url: `/brands/${owner.brand}/saved-searches`, headers: owner.bare, payload: criteria });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.id as string;
-  };
+  const save = (criteria: object) => saveSearch(t.app, owner, criteria);
   const ingest = async (records: unknown[]) => {
     const res = await t.app.inject({ method: 'POST', url: '/mls/MATCH/listings', headers: feed, payload: records });
     expect(res.statusCode, res.body).toBe(200);
@@ -96,8 +85,8 @@ describe('matching listing events', () => {
     expect(await matchesOf(gone)).toEqual([]);
   });
 
-  it('matching follows the criteria after a PATCH (compiled WHEREs kept between jobs are kept per criteria)', async () => {
-    // A criterion only the engine's WHERE tests (not the candidates' cheap checks), so the kept WHERE decides.
+  it('matching follows the criteria after a PATCH (the stored compiled WHERE is replaced with the criteria)', async () => {
+    // A criterion only the engine's WHERE tests (not the candidates' cheap checks), so the stored WHERE decides.
     const id = await save({ points: around(-96.81, 32.81), minimum_square_meters: 1 });
     await ingest([sampleListing('M-3', { price: 450_000 })]);
     await runQueuedJobs(t.deps, [matchEventsTask.name]);

@@ -15,13 +15,13 @@ export interface FilterContext {
    * on purpose: with a subquery the planner cannot estimate `agent_muis && …` and, under a price sort, walked the
    * whole price index (8 s on 1M rows) instead of reading the few matching rows (< 1 ms).
    */
-  brandAgentMuis?: string[];
+  brandAgentMuis?: string[] | Expression<string[]>;
   /**
    * Bounding boxes (box text) of the outer rings of the criteria's boundaries. Optional: when given, a GiST-indexed
    * `location <@ any(boxes)` pre-filter lets the listing index find the candidates, and the exact containment
    * test only rechecks them (without it PostgreSQL scanned every listing: 1.3 s on 1M rows).
    */
-  boundaryBoxes?: string[];
+  boundaryBoxes?: string[] | Expression<string[]>;
 }
 
 const col = (name: string) => sql.ref(`l.${name}`);
@@ -74,14 +74,17 @@ export function compileFilters(criteria: Criteria, context: FilterContext): Expr
   if (criteria.boundaries) {
     const boxes = context.boundaryBoxes;
     // One box is answered index-only by the covering GiST index; several need a bitmap scan (GiST has no `= any`).
-    if (boxes?.length === 1) add(sql`${col('location')} <@ ${boxes[0]}::box`);
+    // An expression (the boxes read when evaluated, for matching) is `any` of its array: none found, nothing inside.
+    if (boxes && !Array.isArray(boxes)) add(sql`${col('location')} <@ any(${boxes})`);
+    else if (boxes?.length === 1) add(sql`${col('location')} <@ ${boxes[0]}::box`);
     else if (boxes && boxes.length > 1) add(sql`${col('location')} <@ any(${boxes}::text[]::box[])`);
     // Inside any of them, holes honoured, edges inclusive (boundaries module owns the geometry rules).
     add(boundaryContainsPoint(criteria.boundaries, col('location')));
   }
   if (criteria.brands) {
     if (!context.brandAgentMuis) throw new Error('compileFilters: brands need context.brandAgentMuis (resolved by the service)');
-    add(sql`${col('agent_muis')} && ${texts(context.brandAgentMuis)}`);
+    const agents = context.brandAgentMuis;
+    add(sql`${col('agent_muis')} && ${Array.isArray(agents) ? texts(agents) : agents}`);
   }
 
   for (const flag of TRI_STATE_FLAGS) {
