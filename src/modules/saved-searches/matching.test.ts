@@ -63,6 +63,12 @@ describe('matching listing events', () => {
     expect(forced.outcome.matches).toBeGreaterThan(0);
     expect(forced.inserted.filter((match) => match.saved_search === near)).toEqual([]);
     expect(await matchesOf(near)).toHaveLength(2);
+
+    // Events and matches get version-7 uuids (time first, so a job's keys sit side by side in the indexes).
+    const matches = await t.deps.db.selectFrom('saved_search_matches').select('id').execute();
+    for (const { id } of [...events, ...matches]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const stamp = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+    expect(Math.abs(stamp(matches[0]!.id) - Date.now())).toBeLessThan(3_600_000);
   });
 
   it('candidates come from the index: a search anchored elsewhere is not a candidate; a deleted search never matches', async () => {
