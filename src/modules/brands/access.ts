@@ -1,7 +1,7 @@
 // Brand access, checked in ONE place (decisions §2). A user reaches a brand through a membership in it or in
 // any ancestor; the ACL words of those memberships add up. A brand-bound token (partner flow) reaches only
 // its brand's subtree.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
@@ -105,13 +105,20 @@ export async function reachableBrandIds(db: Kysely<DB>, userId: string, within: 
 
 /** The brand and all its live descendants. */
 export async function subtreeIds(db: Kysely<DB>, brandId: string): Promise<string[]> {
-  const rows = await sql<{ id: string }>`
+  const rows = await subtreeQuery(sql`array[${brandId}]::uuid[]`).execute(db);
+  return rows.rows.map((r) => r.id);
+}
+
+/**
+ * The statement of subtreeIds for several brands (uuid[] expression): each live brand and its live descendants.
+ * Also a subquery (listing search reads brand subtrees in SQL when it compiles a saved search for matching).
+ */
+export function subtreeQuery(brandIds: Expression<string[]>): RawBuilder<{ id: string }> {
+  return sql<{ id: string }>`
     with recursive tree(id, depth) as (
-      select id, 0 from brands where id = ${brandId} and deleted_at is null
+      select id, 0 from brands where id = any(${brandIds}) and deleted_at is null
       union all
       select b.id, t.depth + 1 from brands b join tree t on b.parent = t.id where b.deleted_at is null and t.depth < 32
     )
-    select id from tree
-  `.execute(db);
-  return rows.rows.map((r) => r.id);
+    select id from tree`;
 }

@@ -14,13 +14,15 @@ import type { Candidate } from './matching.candidates.js';
 export interface CompiledWhere {
   text: string;
   values: (string | null)[];
-  /** A value was a time (the engine binds "now" for open houses): the same criteria compile otherwise later. */
-  timed: boolean;
+  /** Positions of the values that are times (the engine binds "now" for open houses, and no other time). */
+  nowParams: number[];
 }
 
-export interface CompiledCandidate {
+/** A candidate search to confirm: its shape's text, its values as a JSON array text, its candidate listings. */
+export interface ShapedCandidate {
   search: string;
-  where: CompiledWhere;
+  text: string;
+  values: string;
   listings: string[];
 }
 
@@ -59,41 +61,31 @@ function asText(value: unknown): string | null {
   return String(value);
 }
 
-/**
- * One string per shape text: the compiled WHEREs kept between jobs (matching.service.ts) then share it instead of
- * each holding a copy of the same few hundred characters.
- */
-const shapeTexts = new Map<string, string>();
-
 /** The engine's predicates as one shape text and its values. */
 export function compileWhere(db: Kysely<DB>, where: Expression<SqlBool>[]): CompiledWhere {
   const compiled = whereClause(where).compile(db);
-  let text = shapeTexts.get(compiled.sql);
-  if (text === undefined) {
-    if (shapeTexts.size >= MAX_CACHED_SHAPES) shapeTexts.clear();
-    shapeTexts.set(compiled.sql, compiled.sql);
-    text = compiled.sql;
-  }
-  return { text, values: compiled.parameters.map(asText), timed: compiled.parameters.some((value) => value instanceof Date) };
+  const nowParams = compiled.parameters.flatMap((value, i) => (value instanceof Date ? [i] : []));
+  return { text: compiled.sql, values: compiled.parameters.map(asText), nowParams };
 }
 
 /**
  * The confirmed (search, listing) pairs of these compiled candidates as one query (null when there are none): one
  * `union all` branch per shape over a JSON array of that shape's searches.
  */
-export async function confirmedPairs(db: Kysely<DB>, candidates: readonly CompiledCandidate[]): Promise<RawBuilder<Candidate> | null> {
-  const shapes = new Map<string, { search: string; listings: string; values: (string | null)[] }[]>();
+export async function confirmedPairs(db: Kysely<DB>, candidates: readonly ShapedCandidate[]): Promise<RawBuilder<Candidate> | null> {
+  const shapes = new Map<string, string[]>();
   for (const candidate of candidates) {
-    const rows = shapes.get(candidate.where.text) ?? [];
-    rows.push({ search: candidate.search, listings: asText(candidate.listings)!, values: candidate.where.values });
-    shapes.set(candidate.where.text, rows);
+    const rows = shapes.get(candidate.text) ?? [];
+    // Ids are uuids and the values already JSON text (as stored): the array is written, not serialized again.
+    rows.push(`{"s":"${candidate.search}","l":${JSON.stringify(asText(candidate.listings))},"v":${candidate.values}}`);
+    shapes.set(candidate.text, rows);
   }
   const branches: RawBuilder<Candidate>[] = [];
   for (const [text, rows] of shapes) {
     const types = await parameterTypes(db, text);
     // `$n` → the n-th value of the row, cast to the type the engine's statement binds it as (JSON array index n-1).
     const predicate = text.replace(/\$(\d+)/g, (_, n: string) => `((p.r->'v'->>${Number(n) - 1})::${types[Number(n) - 1]!})`);
-    const json = JSON.stringify(rows.map((row) => ({ s: row.search, l: row.listings, v: row.values })));
+    const json = `[${rows.join(',')}]`;
     // Each search's few candidate listings are read by primary key, then tested: `offset 0` keeps the predicate out
     // of that lookup. Without it the planner pushed the polygon (or agent) test into the scan and walked the
     // listings index for every search's whole area (~370 listings each on the bench) to keep one or two of them.

@@ -56,6 +56,14 @@ describe('matching equals running the search', () => {
       searches.push({ id: res.json().data.id, criteria });
     }
 
+    // Saved before these changes, matched after them: a stored form reads brands' members and boundaries' rings when
+    // it is evaluated, as a run does. A member of the sub-brand is linked to one more agent; half of the searches'
+    // stored forms are retired, so the job compiles those itself (both paths answer).
+    const member = await createUser(t.deps);
+    await addMembership(t.deps, member.id, fixtures.brands[1]!);
+    await linkAgent(t.deps, member.id, random.pick(['AG2', 'AG4', 'AG5', 'AG6']));
+    await t.deps.db.updateTable('saved_searches').set({ match_version: null }).where('id', 'in', searches.filter((_, i) => i % 2 === 0).map((search) => search.id)).execute();
+
     const events = await t.deps.db
       .insertInto('listing_events')
       .values(listingIds.map((listing) => ({ listing, type: 'BecameAvailable' as const, new_status: 'Active', created_at: NOW })))

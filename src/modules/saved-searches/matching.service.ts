@@ -1,18 +1,17 @@
 // Matching listing events against saved searches (issue 12 item 2; docs/saved-searches.md "Matching").
 // Two steps: the searches' own indexes name the candidates (matching.candidates.ts), then each candidate search is
-// confirmed by the search engine's compiled WHERE (compileStoredSearch) over just the event's listings, so a match
+// confirmed by the search engine's compiled WHERE (compileStoredSearch, stored with each search: matching.forms.ts)
+// over just the event's listings, so a match
 // means exactly "running the search now finds this listing" — no second matcher restating the criteria.
 // Confirmation and storage are one statement per batch of events (searches grouped by shape: matching.confirm.ts).
 // Matches are stored one row per (search, event); a retried job inserts nothing twice.
 import { sql } from 'kysely';
 import type { Deps } from '../../deps.js';
-import { AppError } from '../../errors.js';
-import { compileStoredSearch } from '../listings/search/search.service.js';
 import { DELIVER_BATCH, deliverMatchesTask } from './delivery.tasks.js';
 import { candidateSearches, type Candidate } from './matching.candidates.js';
-import { compileWhere, confirmedPairs, type CompiledCandidate, type CompiledWhere } from './matching.confirm.js';
-import { findStoredSearches, insertMatches, type StoredSearch } from './saved-searches.repository.js';
-import { storedCriteriaOf } from './saved-searches.service.js';
+import { confirmedPairs, type ShapedCandidate } from './matching.confirm.js';
+import { matchFormOf, matchFormVersion, rememberShape, shapesByIds, storeCompiledForms, type CompiledForm } from './matching.forms.js';
+import { findSearchForms, insertMatches, storedCriteriaOf } from './saved-searches.repository.js';
 
 export interface MatchOutcome {
   events: number;
@@ -45,10 +44,11 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
       .orderBy('id')
       .forUpdate()
       .execute();
-    if (events.length === 0) return { outcome: { events: 0, matches: 0 }, inserted: [], lags: [] };
+    if (events.length === 0) return { outcome: { events: 0, matches: 0 }, inserted: [], lags: [], compiled: [] };
     const inTrx = { ...deps, db: trx };
     const listings = [...new Set(events.map((event) => event.listing))];
-    const confirmed = await confirmedPairs(trx, await compileCandidates(inTrx, await candidateSearches(trx, listings)));
+    const { shaped, compiled } = await formCandidates(inTrx, await candidateSearches(trx, listings));
+    const confirmed = await confirmedPairs(trx, shaped);
     const now = deps.clock.now();
     // Each confirmed (search, listing) pair matches every event of that listing in the batch. The pairs come back
     // and go in again as arrays: joined to the events inside one statement, the planner (expecting a few pairs)
@@ -67,8 +67,10 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     for (let i = 0; i < inserted.length; i += DELIVER_BATCH) batches.push({ matches: inserted.slice(i, i + DELIVER_BATCH).map((match) => match.id) });
     await deps.queue.enqueueMany(trx, deliverMatchesTask, batches);
     const lags = events.map((event) => (now.getTime() - event.created_at.getTime()) / 1000);
-    return { outcome: { events: events.length, matches: found }, inserted, lags };
+    return { outcome: { events: events.length, matches: found }, inserted, lags, compiled };
   });
+  // Forms compiled for lack of a current one are stored for the next jobs, after the matches are committed.
+  await storeCompiledForms(deps.db, result.compiled);
   // Counted once committed (a rolled-back run is retried and counted then).
   deps.metrics.alertEventsMatched.inc(result.outcome.events);
   for (const lag of result.lags) deps.metrics.alertMatchingLag.observe(Math.max(0, lag));
@@ -76,51 +78,32 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
   return { outcome: result.outcome, inserted: result.inserted };
 }
 
-/** Each candidate search with its compiled WHERE (the engine's, as a run compiles it) and its candidate listings. */
-async function compileCandidates(deps: Deps, candidates: readonly Candidate[]): Promise<CompiledCandidate[]> {
+/**
+ * Each candidate search with its stored match form (matching.forms.ts) and its candidate listings; a search whose
+ * form is missing or retired is compiled here by the engine (returned, to be stored after the job's transaction).
+ * A search that can no longer run (its form is null) matches nothing, as running it finds nothing.
+ */
+async function formCandidates(deps: Deps, candidates: readonly Candidate[]): Promise<{ shaped: ShapedCandidate[]; compiled: CompiledForm[] }> {
   const listingsOf = new Map<string, string[]>();
   for (const { saved_search: search, listing } of candidates) listingsOf.set(search, [...(listingsOf.get(search) ?? []), listing]);
-  const compiled: CompiledCandidate[] = [];
-  for (const search of await findStoredSearches(deps.db, [...listingsOf.keys()])) {
-    const where = await compiledOrNull(deps, search);
-    if (where) compiled.push({ search: search.id, where, listings: listingsOf.get(search.id)! });
+  const compiled: CompiledForm[] = [];
+  const formed: { search: string; shape: string; values: string }[] = [];
+  for (const row of await findSearchForms(deps.db, [...listingsOf.keys()], matchFormVersion(deps.db))) {
+    if (row.fresh) {
+      if (row.shape !== null) formed.push({ search: row.id, shape: row.shape, values: row.values! });
+      continue;
+    }
+    const form = matchFormOf(deps.db, storedCriteriaOf({ criteria: row.criteria!, brands: row.brands!, boundaries: row.boundaries! }));
+    compiled.push({ search: row.id, updatedAt: row.updated_at, form });
+    if (form) formed.push({ search: row.id, shape: rememberShape(form), values: JSON.stringify(form.values) });
   }
-  return compiled;
-}
-
-/**
- * Compiled WHEREs kept per process, by search id, with the criteria they were compiled from: a job of 500 events
- * has thousands of candidate searches, and the same searches come back job after job (compiling them was a third
- * of a job on the bench). Kept only when the WHERE depends on nothing but the stored criteria: not for searches
- * naming brands or boundaries (the engine reads their agents and rings from the database at each run) nor for a
- * WHERE that binds a time ("now"). Changed criteria no longer equal the kept ones, so the entry is compiled again.
- */
-const compiledWheres = new Map<string, { criteria: string; where: CompiledWhere | null }>();
-const MAX_CACHED_WHERES = 100_000;
-
-/**
- * A search that can no longer run (a boundary it names was deleted: the run answers 400) matches nothing, as
- * running it finds nothing.
- */
-async function compiledOrNull(deps: Deps, search: StoredSearch): Promise<CompiledWhere | null> {
-  const criteria = storedCriteriaOf(search);
-  const cacheable = search.brands.length === 0 && search.boundaries.length === 0;
-  const key = cacheable ? JSON.stringify(criteria) : null;
-  const cached = key === null ? undefined : compiledWheres.get(search.id);
-  if (cached && cached.criteria === key) return cached.where;
-  let where: CompiledWhere | null;
-  try {
-    where = compileWhere(deps.db, await compileStoredSearch(deps, criteria));
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    where = null;
-  }
-  if (key !== null && !where?.timed) {
-    // The oldest entry makes room (a Map iterates in insertion order): emptying the whole map when full made every
-    // job after it compile all its searches again, a storm each time 100,000 searches had been kept.
-    compiledWheres.delete(search.id);
-    if (compiledWheres.size >= MAX_CACHED_WHERES) compiledWheres.delete(compiledWheres.keys().next().value!);
-    compiledWheres.set(search.id, { criteria: key, where });
-  }
-  return where;
+  const shapes = await shapesByIds(deps.db, [...new Set(formed.map((entry) => entry.shape))]);
+  const now = deps.clock.now().toISOString();
+  const shaped = formed.map(({ search, shape, values }) => {
+    const { text, nowParams } = shapes.get(shape)!;
+    // "now" (open houses) is the job's time, as a run now would bind it.
+    const timed = nowParams.length === 0 ? values : JSON.stringify((JSON.parse(values) as (string | null)[]).map((value, i) => (nowParams.includes(i) ? now : value)));
+    return { search, text, values: timed, listings: listingsOf.get(search)! };
+  });
+  return { shaped, compiled };
 }

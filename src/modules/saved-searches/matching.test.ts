@@ -9,24 +9,13 @@ import { clientHeaders, sampleListing } from '../listings/listings.test-support.
 import { candidateSearches } from './matching.candidates.js';
 import { matchEvents } from './matching.service.js';
 import { matchEventsTask } from './matching.tasks.js';
-
-const around = (lon: number, lat: number, d = 0.05) => [
-  { longitude: lon - d, latitude: lat - d },
-  { longitude: lon + d, latitude: lat - d },
-  { longitude: lon + d, latitude: lat + d },
-  { longitude: lon - d, latitude: lat + d },
-  { longitude: lon - d, latitude: lat - d },
-];
+import { around, saveSearch } from './matching.test-support.js';
 
 describe('matching listing events', () => {
   const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
   let owner: Awaited<ReturnType<typeof crmUser>>;
   let feed: Record<string, string>;
-  const save = async (criteria: object) => {
-    const res = await t.app.inject({ method: 'POST', url: `/brands/${owner.brand}/saved-searches`, headers: owner.bare, payload: criteria });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.id as string;
-  };
+  const save = (criteria: object) => saveSearch(t.app, owner, criteria);
   const ingest = async (records: unknown[]) => {
     const res = await t.app.inject({ method: 'POST', url: '/mls/MATCH/listings', headers: feed, payload: records });
     expect(res.statusCode, res.body).toBe(200);
@@ -74,6 +63,12 @@ describe('matching listing events', () => {
     expect(forced.outcome.matches).toBeGreaterThan(0);
     expect(forced.inserted.filter((match) => match.saved_search === near)).toEqual([]);
     expect(await matchesOf(near)).toHaveLength(2);
+
+    // Events and matches get version-7 uuids (time first, so a job's keys sit side by side in the indexes).
+    const matches = await t.deps.db.selectFrom('saved_search_matches').select('id').execute();
+    for (const { id } of [...events, ...matches]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const stamp = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+    expect(Math.abs(stamp(matches[0]!.id) - Date.now())).toBeLessThan(3_600_000);
   });
 
   it('candidates come from the index: a search anchored elsewhere is not a candidate; a deleted search never matches', async () => {
@@ -96,8 +91,8 @@ describe('matching listing events', () => {
     expect(await matchesOf(gone)).toEqual([]);
   });
 
-  it('matching follows the criteria after a PATCH (compiled WHEREs kept between jobs are kept per criteria)', async () => {
-    // A criterion only the engine's WHERE tests (not the candidates' cheap checks), so the kept WHERE decides.
+  it('matching follows the criteria after a PATCH (the stored compiled WHERE is replaced with the criteria)', async () => {
+    // A criterion only the engine's WHERE tests (not the candidates' cheap checks), so the stored WHERE decides.
     const id = await save({ points: around(-96.81, 32.81), minimum_square_meters: 1 });
     await ingest([sampleListing('M-3', { price: 450_000 })]);
     await runQueuedJobs(t.deps, [matchEventsTask.name]);

@@ -2,6 +2,7 @@
 // zone in one statement (sub-selects), so a page of 50 is one query.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
+import type { SearchCriteria } from '../listings/search/search.schemas.js';
 import type { StoredCriteria } from './saved-searches.tables.js';
 
 export interface Schedule {
@@ -77,29 +78,43 @@ export async function countSavedSearches(db: Kysely<DB>, brand: string): Promise
   return Number(row.total);
 }
 
+/** The match form columns a write stores with the criteria (matching.forms.ts matchFormColumns). */
+export interface MatchFormColumns {
+  match_shape: string | null;
+  match_values: string | null;
+  match_version: string;
+  match_for: Date;
+}
+
 export interface SearchWrite extends Schedule {
   title: string | null;
   proposed_title: string;
   criteria: StoredCriteria;
+  match: MatchFormColumns;
 }
 
 export async function insertSavedSearch(db: Kysely<DB>, values: SearchWrite & { brand: string; created_by: string | null; at: Date }): Promise<string> {
-  const { at, criteria, ...rest } = values;
+  const { at, criteria, match, ...rest } = values;
   const row = await db
     .insertInto('saved_searches')
-    .values({ ...rest, from_user: values.created_by, criteria: JSON.stringify(criteria), created_at: at, updated_at: at })
+    .values({ ...rest, ...match, from_user: values.created_by, criteria: JSON.stringify(criteria), created_at: at, updated_at: at })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
 export async function updateSavedSearch(db: Kysely<DB>, id: string, values: SearchWrite, at: Date): Promise<void> {
-  const { criteria, ...rest } = values;
-  await db.updateTable('saved_searches').set({ ...rest, criteria: JSON.stringify(criteria), updated_at: at }).where('id', '=', id).execute();
+  const { criteria, match, ...rest } = values;
+  await db.updateTable('saved_searches').set({ ...rest, ...match, criteria: JSON.stringify(criteria), updated_at: at }).where('id', '=', id).execute();
 }
 
+/** A write that leaves the criteria alone (links): a match form current before stays current. */
 export async function touchSavedSearch(db: Kysely<DB>, id: string, at: Date): Promise<void> {
-  await db.updateTable('saved_searches').set({ updated_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable('saved_searches')
+    .set({ updated_at: at, match_for: sql<Date | null>`case when match_for = updated_at then ${at}::timestamptz else match_for end` })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function softDeleteSavedSearch(db: Kysely<DB>, id: string, at: Date): Promise<void> {
@@ -155,20 +170,53 @@ export async function unlinkContact(db: Kysely<DB>, id: string, contact: string)
   return result.numDeletedRows > 0n;
 }
 
-export type StoredSearch = Pick<SavedSearchRow, 'id' | 'criteria' | 'brands' | 'boundaries'>;
+/** The criteria a stored search holds, as a search body would carry them. */
+export function storedCriteriaOf(row: Pick<SavedSearchRow, 'criteria' | 'brands' | 'boundaries'>): SearchCriteria {
+  return { ...row.criteria, brands: row.brands, boundaries: row.boundaries } as SearchCriteria;
+}
 
-/** The criteria of these live searches with their brands and boundaries (matching confirms candidates with them). */
-export async function findStoredSearches(db: Kysely<DB>, ids: readonly string[]): Promise<StoredSearch[]> {
-  if (ids.length === 0) return [];
-  return (await db
+/** A search's stored match form (matching.forms.ts), or, when it is missing or retired, what to compile it from. */
+export interface SearchForm {
+  id: string;
+  /** updated_at as PostgreSQL's text (exact): a form compiled from this row is stored only for it. */
+  updated_at: string;
+  /** The stored form is current: its shape (null: the search cannot run) and values (JSON array text). */
+  fresh: boolean;
+  shape: string | null;
+  values: string | null;
+  /** Only when not fresh: the criteria with their brands and boundaries. */
+  criteria: StoredCriteria | null;
+  brands: string[] | null;
+  boundaries: string[] | null;
+}
+
+function selectSearchForms(db: Kysely<DB>, version: string) {
+  const fresh = sql<boolean>`(s.match_version is not distinct from ${version} and s.match_for is not distinct from s.updated_at)`;
+  return db
     .selectFrom('saved_searches as s')
-    .select(['s.id', 's.criteria'])
-    .select(sql<string[]>`coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}')`.as('brands'))
-    .select(sql<string[]>`coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}')`.as('boundaries'))
-    // one array parameter: a batch of events can have more candidate searches than a statement has parameters
-    .where(sql<boolean>`s.id = any(${[...ids]}::uuid[])`)
-    .where('s.deleted_at', 'is', null)
-    .execute()) as StoredSearch[];
+    .select(['s.id', sql<string>`s.updated_at::text`.as('updated_at'), fresh.as('fresh'), 's.match_shape as shape', sql<string | null>`s.match_values::text`.as('values')])
+    // read only for a search whose form is to be compiled (a CASE evaluates only the branch it takes)
+    .select(sql<StoredCriteria | null>`case when not ${fresh} then s.criteria end`.as('criteria'))
+    .select(sql<string[] | null>`case when not ${fresh} then coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}') end`.as('brands'))
+    .select(sql<string[] | null>`case when not ${fresh} then coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}') end`.as('boundaries'))
+    .where('s.deleted_at', 'is', null);
+}
+
+/** The match forms of these live searches (the match job confirms its candidates with them). */
+export async function findSearchForms(db: Kysely<DB>, ids: readonly string[], version: string): Promise<SearchForm[]> {
+  if (ids.length === 0) return [];
+  // one array parameter: a batch of events can have more candidate searches than a statement has parameters
+  return (await selectSearchForms(db, version).where(sql<boolean>`s.id = any(${[...ids]}::uuid[])`).execute()) as SearchForm[];
+}
+
+/** Live searches whose match form is missing or retired, by id after `after`. */
+export async function findStaleForms(db: Kysely<DB>, version: string, after: string, limit: number): Promise<SearchForm[]> {
+  return (await selectSearchForms(db, version)
+    .where('s.id', '>', after)
+    .where(sql<boolean>`(s.match_version is distinct from ${version} or s.match_for is distinct from s.updated_at)`)
+    .orderBy('s.id')
+    .limit(limit)
+    .execute()) as SearchForm[];
 }
 
 export interface NewMatch {

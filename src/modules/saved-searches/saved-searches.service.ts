@@ -9,6 +9,7 @@ import type { SearchCriteria } from '../listings/search/search.schemas.js';
 import { checkSavedCriteria, searchListings, type SearchResult } from '../listings/search/search.service.js';
 import { resolveSort } from '../listings/search/search.validation.js';
 import { SearchCriteria as CriteriaSchema } from '../listings/search/search.schemas.js';
+import { matchFormColumns } from './matching.forms.js';
 import { presentSavedSearches } from './saved-searches.presenter.js';
 import * as repo from './saved-searches.repository.js';
 import type { LinkContactsBody, ListSavedSearchesQuery, SavedSearchInput, SavedSearchRecord } from './saved-searches.schemas.js';
@@ -20,10 +21,6 @@ function criteriaOf(input: Partial<SavedSearchInput>): SearchCriteria {
   return Object.fromEntries(CRITERIA_KEYS.filter((key) => key in input).map((key) => [key, input[key]])) as SearchCriteria;
 }
 
-/** The criteria a stored search holds, as a search body would carry them. */
-export function storedCriteriaOf(row: Pick<repo.SavedSearchRow, 'criteria' | 'brands' | 'boundaries'>): SearchCriteria {
-  return { ...row.criteria, brands: row.brands, boundaries: row.boundaries } as SearchCriteria;
-}
 
 async function brandAccess(deps: Deps, actor: Actor, brand: string): Promise<void> {
   await requireAccess(deps.db, actor, brand, 'CRM', { denied: 'forbidden' });
@@ -45,7 +42,8 @@ export async function createSavedSearch(deps: Deps, actor: Actor, brand: string,
   const { brands = [], boundaries = [], ...stored } = criteria;
   const at = deps.clock.now();
   const id = await deps.db.transaction().execute(async (trx) => {
-    const id = await repo.insertSavedSearch(trx, { brand, created_by: actor.userId, title: input.title?.trim() || null, proposed_title: proposedTitle, criteria: stored, ...schedule, at });
+    const match = await matchFormColumns(trx, criteria, at);
+    const id = await repo.insertSavedSearch(trx, { brand, created_by: actor.userId, title: input.title?.trim() || null, proposed_title: proposedTitle, criteria: stored, match, ...schedule, at });
     await repo.replaceBrands(trx, id, brands);
     await repo.replaceBoundaries(trx, id, boundaries);
     await repo.upsertLinks(trx, id, contacts, schedule, at);
@@ -76,7 +74,7 @@ export async function changeSavedSearch(deps: Deps, actor: Actor, brand: string,
     // Locked, then read: two PATCHes of one search merge one after the other, never over the same base.
     if (!(await repo.lockSavedSearch(trx, brand, id))) throw errors.notFound('Saved search');
     const current = (await repo.findSavedSearch(trx, brand, id))!;
-    const merged = mode === 'merge' ? { ...storedCriteriaOf(current), ...criteriaOf(input) } : criteriaOf(input);
+    const merged = mode === 'merge' ? { ...repo.storedCriteriaOf(current), ...criteriaOf(input) } : criteriaOf(input);
     const { criteria, proposedTitle } = await checkSavedCriteria({ ...deps, db: trx }, actor, merged);
     const scheduleSent = input.frequency !== undefined || input.send_time !== undefined || input.send_weekday !== undefined || input.send_monthday !== undefined;
     const schedule = mode === 'replace' || scheduleSent ? scheduleOf(input, mode === 'merge' ? current : null) : pickSchedule(current);
@@ -85,7 +83,7 @@ export async function changeSavedSearch(deps: Deps, actor: Actor, brand: string,
     if (contacts) await requireReachableContacts(trx, actor, contacts);
     const { brands = [], boundaries = [], ...stored } = criteria;
     const at = deps.clock.now();
-    await repo.updateSavedSearch(trx, id, { title, proposed_title: proposedTitle, criteria: stored, ...schedule }, at);
+    await repo.updateSavedSearch(trx, id, { title, proposed_title: proposedTitle, criteria: stored, match: await matchFormColumns(trx, criteria, at), ...schedule }, at);
     await repo.replaceBrands(trx, id, brands);
     await repo.replaceBoundaries(trx, id, boundaries);
     if (contacts) await repo.unlinkOthers(trx, id, contacts);
@@ -136,5 +134,5 @@ export async function runSavedSearch(deps: Deps, actor: Actor, brand: string, id
   await brandAccess(deps, actor, brand);
   const row = await repo.findSavedSearch(deps.db, brand, id);
   if (!row) throw errors.notFound('Saved search');
-  return searchListings(deps, actor, { criteria: storedCriteriaOf(row), sort: resolveSort(undefined, paging.order_by), start: paging.start, limit: paging.limit, anchor: 'required' });
+  return searchListings(deps, actor, { criteria: repo.storedCriteriaOf(row), sort: resolveSort(undefined, paging.order_by), start: paging.start, limit: paging.limit, anchor: 'required' });
 }

@@ -29,6 +29,21 @@ export interface SavedSearchesTable {
   price_range: ColumnType<string, never, never>;
   /** Generated from criteria: the listing statuses it keeps, null for any. */
   statuses: ColumnType<string[] | null, never, never>;
+  /**
+   * The match form (migration 2026-11-28T0700, matching.forms.ts): the shape id (saved_search_shapes), the values
+   * (JSON array), the engine version that compiled them and the updated_at they were compiled for.
+   */
+  match_shape: ColumnType<string | null, string | null | undefined, string | null>;
+  match_values: ColumnType<unknown, string | null | undefined, string | null>;
+  match_version: ColumnType<string | null, string | null | undefined, string | null>;
+  match_for: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface SavedSearchShapesTable {
+  id: string;
+  text: string;
+  now_params: ColumnType<number[], number[] | undefined, number[]>;
+  created_at: CreatedAt;
 }
 
 export interface SavedSearchBrandsTable {
@@ -99,4 +114,5 @@ export interface SavedSearchTables {
   saved_search_matches: SavedSearchMatchesTable;
   saved_search_alerts: SavedSearchAlertsTable;
   saved_search_digests: SavedSearchDigestsTable;
+  saved_search_shapes: SavedSearchShapesTable;
 }

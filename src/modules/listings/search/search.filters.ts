@@ -2,7 +2,7 @@
 // ever holds column names chosen here. Each predicate is written in the form its index answers:
 // `location <@ polygon` (GiST), `agent_muis && array` (GIN), `search_tsv @@ tsquery` (GIN), ranges (btree).
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { ringsContainPoint, type ContainmentRing } from '../../boundaries/boundaries.geometry.js';
+import { boundaryContainsPoint, ringsContainPoint, type ContainmentRing } from '../../boundaries/boundaries.geometry.js';
 import { TRI_STATE_FLAGS, type Location } from './search.schemas.js';
 import type { Criteria } from './search.validation.js';
 
@@ -15,15 +15,18 @@ export interface FilterContext {
    * on purpose: with a subquery the planner cannot estimate `agent_muis && …` and, under a price sort, walked the
    * whole price index (8 s on 1M rows) instead of reading the few matching rows (< 1 ms).
    */
-  brandAgentMuis?: string[];
+  brandAgentMuis?: string[] | Expression<string[]>;
   /**
    * The rings of the criteria's boundaries (boundaries module, `containmentRings`), resolved by the service after it
    * checked they exist. Required when criteria.boundaries is set: the containment test takes them as constants, so
    * the listing index finds the candidates by the outer rings' boxes (and polygon) and each candidate costs a few
    * comparisons instead of a subquery over boundary_rings (without any box PostgreSQL scanned every listing: 1.3 s
-   * on 1M rows; with the boxes and a subquery per candidate, ~5 µs each).
+   * on 1M rows; with the boxes and a subquery per candidate, ~5 µs each). `readWhenEvaluated` (the ids as an SQL
+   * expression) is the stored form of saved-search matching (compileStoredSearch), which must not depend on what
+   * the rings are when it is compiled: the table form of the same rule (boundaryContainsPoint) reads them then;
+   * matching tests a few listings per search, fetched by key, so the per-listing subquery costs little there.
    */
-  boundaryRings?: ContainmentRing[];
+  boundaryRings?: ContainmentRing[] | { readWhenEvaluated: Expression<string[]> };
 }
 
 const col = (name: string) => sql.ref(`l.${name}`);
@@ -76,11 +79,13 @@ export function compileFilters(criteria: Criteria, context: FilterContext): Expr
   if (criteria.boundaries) {
     if (!context.boundaryRings) throw new Error('compileFilters: boundaries need context.boundaryRings (resolved by the service)');
     // Inside any of them, holes honoured, edges inclusive (boundaries module owns the geometry rules).
-    add(ringsContainPoint(context.boundaryRings, col('location')));
+    const rings = context.boundaryRings;
+    add(Array.isArray(rings) ? ringsContainPoint(rings, col('location')) : boundaryContainsPoint(rings.readWhenEvaluated, col('location')));
   }
   if (criteria.brands) {
     if (!context.brandAgentMuis) throw new Error('compileFilters: brands need context.brandAgentMuis (resolved by the service)');
-    add(sql`${col('agent_muis')} && ${texts(context.brandAgentMuis)}`);
+    const agents = context.brandAgentMuis;
+    add(sql`${col('agent_muis')} && ${Array.isArray(agents) ? texts(agents) : agents}`);
   }
 
   for (const flag of TRI_STATE_FLAGS) {

@@ -1,10 +1,10 @@
 // Listing search: validate criteria, check the brands they name, compile, run one statement, present the page.
 // Every endpoint of search.routes.ts (current and deprecated) ends here.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../../../deps.js';
 import { errors } from '../../../errors.js';
 import type { Actor } from '../../../platform/auth.js';
-import { requireAccess, subtreeIds } from '../../brands/access.js';
+import { requireAccess, subtreeIds, subtreeQuery } from '../../brands/access.js';
 import { compileFilters } from './search.filters.js';
 import { runCount, runSearch, type TotalStrategy } from './search.query.js';
 import type { LegacySearchQuery, SearchBody, SearchCriteria, SearchQuery } from './search.schemas.js';
@@ -59,16 +59,32 @@ async function prepare(deps: Deps, actor: Actor | null, request: Omit<SearchRequ
 }
 
 /**
- * The WHERE of a stored search exactly as a run of it compiles it (normalized, anchored, brands standing for their
- * subtrees, boundaries that exist — a 400 otherwise, as the run would answer), for saved-search matching. No
- * actor: the owner's access to the brands was checked when the search was saved. The predicates read `l`, the
- * listings alias of every search statement.
+ * The WHERE of a stored search for saved-search matching: the predicates a run of it compiles (normalized, anchored,
+ * a brand standing for its subtree), except that what a run reads from the database before compiling is read by
+ * subqueries when the WHERE is evaluated instead — the agents of the brands' members, the boundaries' rings (the
+ * table form of the same containment rule), and whether every named brand and boundary still exists (a run answers 404 or 400 otherwise, and finds
+ * nothing: so does this WHERE). It thus depends on the criteria and `now` alone, and can be stored with the search.
+ * No actor: the owner's access to the brands was checked when the search was saved. Reads `l` like every search
+ * statement. Throws the run's 400 when the criteria cannot run (no anchor, a bad ring).
  */
-export async function compileStoredSearch(deps: Pick<Deps, 'db' | 'clock'>, input: SearchCriteria): Promise<Expression<SqlBool>[]> {
+export function compileStoredSearch(input: SearchCriteria, now: Date): Expression<SqlBool>[] {
   const criteria = normalizeCriteria(input);
   requireAnchor(criteria);
-  const scope = criteria.brands ? await existingBrandScope(deps, criteria.brands) : undefined;
-  return (await compileWithScope(deps, criteria, scope)).where;
+  const brands = criteria.brands ? sql<string[]>`${[...new Set(criteria.brands)]}::uuid[]` : undefined;
+  const boundaries = criteria.boundaries ? sql<string[]>`${criteria.boundaries}::uuid[]` : undefined;
+  const where = compileFilters(criteria, {
+    now,
+    ...(brands ? { brandAgentMuis: sql<string[]>`array(${agentsOfBrandsQuery(sql`array(${subtreeQuery(brands)})`)})` } : {}),
+    ...(boundaries ? { boundaryRings: { readWhenEvaluated: boundaries } } : {}),
+  });
+  if (brands) where.push(everyLive('brands', brands));
+  if (boundaries) where.push(everyLive('boundaries', boundaries));
+  return where;
+}
+
+/** Every id names a row of the table that is not deleted (what a run checks before it compiles). */
+function everyLive(table: 'brands' | 'boundaries', ids: Expression<string[]>): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from unnest(${ids}) as named(id) where not exists (select 1 from ${sql.table(table)} as t where t.id = named.id and t.deleted_at is null))`;
 }
 
 /** Criteria → predicates, with the brand scope already resolved (and checked) by the caller. */
@@ -144,17 +160,15 @@ function publiclyDisplayable(): Expression<SqlBool> {
 
 /** mls_unique_id of the agents linked to live members of these brands. */
 async function agentsOfBrands(deps: Pick<Deps, 'db'>, brandIds: string[]): Promise<string[]> {
-  const rows = await deps.db
-    .selectFrom('memberships as m')
-    .innerJoin('user_agents as ua', 'ua.user', 'm.user')
-    .innerJoin('agents as a', 'a.id', 'ua.agent')
-    .select('a.mls_unique_id')
-    .distinct()
-    .where('m.brand', 'in', brandIds)
-    .where('m.deleted_at', 'is', null)
-    .where('a.deleted_at', 'is', null)
-    .execute();
+  const { rows } = await agentsOfBrandsQuery(sql`${brandIds}::uuid[]`).execute(deps.db);
   return rows.map((row) => row.mls_unique_id);
+}
+
+/** The statement of agentsOfBrands for a uuid[] expression (a constant for a run, a subquery for matching). */
+function agentsOfBrandsQuery(brandIds: Expression<string[]>): RawBuilder<{ mls_unique_id: string }> {
+  return sql<{ mls_unique_id: string }>`select distinct a.mls_unique_id
+    from memberships as m join user_agents as ua on ua."user" = m."user" join agents as a on a.id = ua.agent
+    where m.brand = any(${brandIds}) and m.deleted_at is null and a.deleted_at is null`;
 }
 
 /** Unknown or deleted boundaries are a 400 naming them; their titles feed proposed_title. */
