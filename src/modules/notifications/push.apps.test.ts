@@ -1,7 +1,6 @@
 // Per-app provider credentials (decisions §16, ADR 0032) against the loopback fakes: each app's devices are pushed
 // with that app's own APNs key and topic, FCM project and VAPID keys; an app without its own uses the shared
 // ones; an app with neither has its pushes recorded as skipped. Each set of credentials caches its own tokens.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,10 +11,7 @@ import { startFakeApns, type FakeApns } from '../../../test/fakes/apns.js';
 import { startFakeFcm, type FakeFcm } from '../../../test/fakes/fcm.js';
 import { startFakeWebPush, type FakeWebPush } from '../../../test/fakes/webpush.js';
 import { feedUser, sendNotification } from './notifications.test-support.js';
-import { addDevice, deliveriesOf, vapidKeys } from './push.test-support.js';
-
-const fcmToken = () => `${randomBytes(8).toString('base64url')}:APA91b${randomBytes(60).toString('base64url')}`;
-const apnsToken = () => randomBytes(32).toString('hex');
+import { addDevice, apnsEnv, apnsToken, deliveriesOf, fcmEnv, fcmToken, vapidKeys } from './push.test-support.js';
 const [SHARED_VAPID, BROKERAGE_VAPID] = [vapidKeys(), vapidKeys()];
 
 describe('push credentials per app', () => {
@@ -42,24 +38,11 @@ describe('push credentials per app', () => {
       VAPID_PRIVATE_KEY_BROKERAGE_IOS: BROKERAGE_VAPID.privateKey,
       VAPID_SUBJECT_BROKERAGE_IOS: 'mailto:push@brokerage.test',
       // No shared FCM: the main app and brokerage-ios each have their own project, other.app has none.
-      FCM_CREDENTIALS_RECHAT: mainFcm.credentialsFile,
-      FCM_URL_RECHAT: mainFcm.url,
-      FCM_TOKEN_URL_RECHAT: mainFcm.tokenUrl,
-      FCM_CREDENTIALS_BROKERAGE_IOS: brokerageFcm.credentialsFile,
-      FCM_URL_BROKERAGE_IOS: brokerageFcm.url,
-      FCM_TOKEN_URL_BROKERAGE_IOS: brokerageFcm.tokenUrl,
+      ...fcmEnv(mainFcm, '_RECHAT'),
+      ...fcmEnv(brokerageFcm, '_BROKERAGE_IOS'),
       // Shared APNs for rechat and other.app; brokerage-ios has its own key, team, topic and endpoint (same CA).
-      APNS_KEY_FILE: sharedApns.keyFile,
-      APNS_KEY_ID: sharedApns.keyId,
-      APNS_TEAM_ID: sharedApns.teamId,
-      APNS_TOPIC: sharedApns.topic,
-      APNS_URL: sharedApns.url,
-      APNS_CA_FILE: sharedApns.caFile,
-      APNS_KEY_FILE_BROKERAGE_IOS: brokerageApns.keyFile,
-      APNS_KEY_ID_BROKERAGE_IOS: brokerageApns.keyId,
-      APNS_TEAM_ID_BROKERAGE_IOS: brokerageApns.teamId,
-      APNS_TOPIC_BROKERAGE_IOS: brokerageApns.topic,
-      APNS_URL_BROKERAGE_IOS: brokerageApns.url,
+      ...apnsEnv(sharedApns),
+      ...apnsEnv(brokerageApns, '_BROKERAGE_IOS', { withCa: false }),
     });
   });
   const t = useTestApp({ env });

@@ -2,7 +2,7 @@
 // assertion and the access token is cached; APNs on node:http2 with TLS checks the ES256 provider token,
 // apns-topic and apns-push-type. Each: success, retry (5xx, 429 + Retry-After), and the provider's dead-device
 // answer deleting the token (FCM UNREGISTERED; APNs 410 Unregistered, 400 BadDeviceToken).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +14,7 @@ import { startFakeFcm, type FakeFcm } from '../../../test/fakes/fcm.js';
 import { OutboundHttp } from '../../lib/outbound.js';
 import { ApnsSender } from './push.apns.js';
 import { feedUser, sendNotification } from './notifications.test-support.js';
-import { addDevice, deliveriesOf, pushCount, pushJobs } from './push.test-support.js';
-
-const fcmToken = () => `${randomBytes(8).toString('base64url')}:APA91b${randomBytes(60).toString('base64url')}`;
-const apnsToken = () => randomBytes(32).toString('hex');
+import { addDevice, apnsEnv, apnsToken, deliveriesOf, fcmEnv, fcmToken, pushCount, pushJobs } from './push.test-support.js';
 
 describe('FCM and APNs delivery', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gable-push-'));
@@ -30,15 +27,8 @@ describe('FCM and APNs delivery', () => {
     apns = await startFakeApns(dir);
     Object.assign(env, {
       WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
-      FCM_CREDENTIALS: fcm.credentialsFile,
-      FCM_URL: fcm.url,
-      FCM_TOKEN_URL: fcm.tokenUrl,
-      APNS_KEY_FILE: apns.keyFile,
-      APNS_KEY_ID: apns.keyId,
-      APNS_TEAM_ID: apns.teamId,
-      APNS_TOPIC: apns.topic,
-      APNS_URL: apns.url,
-      APNS_CA_FILE: apns.caFile,
+      ...fcmEnv(fcm),
+      ...apnsEnv(apns),
     });
   });
   const t = useTestApp({ env });

@@ -1,12 +1,36 @@
 // Test support for push delivery: a device registered straight in the table (the loopback fakes speak plain
 // http or use a private CA, which the registration route rightly refuses), the ledger rows and the queued jobs.
+import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { hashToken } from '../../lib/crypto.js';
 import { queuedJobs } from '../../../test/helpers/jobs.js';
+import type { FakeApns } from '../../../test/fakes/apns.js';
+import type { FakeFcm } from '../../../test/fakes/fcm.js';
 import type { PushProvider } from './notifications.tables.js';
 import { upsertToken } from './tokens.repository.js';
 
 export { generateVapidKeys as vapidKeys } from '../../config-push.js';
+
+/** Device tokens shaped as the providers issue them. */
+export const fcmToken = () => `${randomBytes(8).toString('base64url')}:APA91b${randomBytes(60).toString('base64url')}`;
+export const apnsToken = () => randomBytes(32).toString('hex');
+
+/** The FCM variables pointing at a loopback fake; `suffix` (`_BROKERAGE_IOS`) names an app's own (ADR 0032). */
+export function fcmEnv(fake: FakeFcm, suffix = ''): Record<string, string> {
+  return { [`FCM_CREDENTIALS${suffix}`]: fake.credentialsFile, [`FCM_URL${suffix}`]: fake.url, [`FCM_TOKEN_URL${suffix}`]: fake.tokenUrl };
+}
+
+/** The APNs variables pointing at a loopback fake; without `withCa` the app falls back to the shared CA file. */
+export function apnsEnv(fake: FakeApns, suffix = '', { withCa = true } = {}): Record<string, string> {
+  return {
+    [`APNS_KEY_FILE${suffix}`]: fake.keyFile,
+    [`APNS_KEY_ID${suffix}`]: fake.keyId,
+    [`APNS_TEAM_ID${suffix}`]: fake.teamId,
+    [`APNS_TOPIC${suffix}`]: fake.topic,
+    [`APNS_URL${suffix}`]: fake.url,
+    ...(withCa ? { [`APNS_CA_FILE${suffix}`]: fake.caFile } : {}),
+  };
+}
 
 export async function addDevice(deps: Deps, user: string, provider: PushProvider, channel: string, app = 'rechat'): Promise<string> {
   await upsertToken(
