@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { arrayLiteral } from './arrays.js';
+import { useTestApp } from '../../test/helpers/app.js';
+
+describe('arrayLiteral', () => {
+  const t = useTestApp();
+
+  it('round-trips any text through PostgreSQL, nulls and the empty array included', async () => {
+    const values = ['plain', 'null', 'Null', '-1.5e+3', '2026-11-24 19:23:22.123+00', '', 'with "quotes"', 'back\\slash\\', '{braces},commas', ' spaces ', 'NULL', 'ünïcödé ✓', null, '((1,2),(3,4))'];
+    const { rows } = await sql<{ back: (string | null)[] }>`select ${arrayLiteral(values)}::text[] as back`.execute(t.deps.db);
+    expect(rows[0]!.back).toEqual(values);
+    const empty = await sql<{ back: string[] }>`select ${arrayLiteral([])}::text[] as back`.execute(t.deps.db);
+    expect(empty.rows[0]!.back).toEqual([]);
+  });
+
+  it('casts to typed arrays, as the driver would send them', async () => {
+    const ids = ['0190a0b4-1c2d-7e3f-8a4b-5c6d7e8f9a0b', '0190a0b4-1c2d-7e3f-8a4b-5c6d7e8f9a0c'];
+    const { rows } = await sql<{ back: string[]; n: string[] }>`select ${arrayLiteral(ids)}::uuid[] as back, (${arrayLiteral(['1.5', null])}::numeric[])::text[] as n`.execute(t.deps.db);
+    expect(rows[0]!.back).toEqual(ids);
+    expect(rows[0]!.n).toEqual(['1.5', null]);
+  });
+});
