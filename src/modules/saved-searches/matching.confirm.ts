@@ -6,6 +6,7 @@
 // of one branch (planned on its own) per search — the bench spent most of a job planning those.
 import { randomBytes } from 'node:crypto';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { arrayLiteral } from '../../db/arrays.js';
 import type { DB } from '../../db/types.js';
 import { whereClause } from '../listings/search/search.query.js';
 import type { Candidate } from './matching.candidates.js';
@@ -18,11 +19,12 @@ export interface CompiledWhere {
   nowParams: number[];
 }
 
-/** A candidate search to confirm: its shape's text, its values as a JSON array text, its candidate listings. */
+/** A candidate search to confirm: its shape (text and "now" positions), its values as text, its candidate listings. */
 export interface ShapedCandidate {
   search: string;
   text: string;
-  values: string;
+  nowParams: number[];
+  values: (string | null)[];
   listings: string[];
 }
 
@@ -70,29 +72,46 @@ export function compileWhere(db: Kysely<DB>, where: Expression<SqlBool>[]): Comp
 
 /**
  * The confirmed (search, listing) pairs of these compiled candidates as one query (null when there are none): one
- * `union all` branch per shape over a JSON array of that shape's searches.
+ * `union all` branch per shape. A branch reads one row per (search, candidate listing) from arrays, one array per
+ * bind position of the shape, typed as the engine's statement binds that position, so PostgreSQL parses each value
+ * once, as it would a bind parameter (an array-typed position travels as the text of its array and is cast per
+ * row). "now" (open houses) is `now`, the job's time, as a run now would bind it.
  */
-export async function confirmedPairs(db: Kysely<DB>, candidates: readonly ShapedCandidate[]): Promise<RawBuilder<Candidate> | null> {
-  const shapes = new Map<string, string[]>();
+export async function confirmedPairs(db: Kysely<DB>, candidates: readonly ShapedCandidate[], now: Date): Promise<RawBuilder<Candidate> | null> {
+  const shapes = new Map<string, { nowParams: number[]; searches: string[]; listings: string[]; columns: (string | null)[][] }>();
   for (const candidate of candidates) {
-    const rows = shapes.get(candidate.text) ?? [];
-    // Ids are uuids and the values already JSON text (as stored): the array is written, not serialized again.
-    rows.push(`{"s":"${candidate.search}","l":${JSON.stringify(asText(candidate.listings))},"v":${candidate.values}}`);
-    shapes.set(candidate.text, rows);
+    let shape = shapes.get(candidate.text);
+    if (!shape) {
+      shape = { nowParams: candidate.nowParams, searches: [], listings: [], columns: candidate.values.map(() => []) };
+      shapes.set(candidate.text, shape);
+    }
+    for (const listing of candidate.listings) {
+      shape.searches.push(candidate.search);
+      shape.listings.push(listing);
+      for (let i = 0; i < candidate.values.length; i++) shape.columns[i]!.push(candidate.values[i]!);
+    }
   }
   const branches: RawBuilder<Candidate>[] = [];
-  for (const [text, rows] of shapes) {
+  for (const [text, shape] of shapes) {
     const types = await parameterTypes(db, text);
-    // `$n` → the n-th value of the row, cast to the type the engine's statement binds it as (JSON array index n-1).
-    const predicate = text.replace(/\$(\d+)/g, (_, n: string) => `((p.r->'v'->>${Number(n) - 1})::${types[Number(n) - 1]!})`);
-    const json = `[${rows.join(',')}]`;
-    // Each search's few candidate listings are read by primary key, then tested: `offset 0` keeps the predicate out
-    // of that lookup. Without it the planner pushed the polygon (or agent) test into the scan and walked the
-    // listings index for every search's whole area (~370 listings each on the bench) to keep one or two of them.
-    branches.push(sql<Candidate>`select (p.r->>'s')::uuid as saved_search, l.id as listing
-      from jsonb_array_elements(${json}::jsonb) as p(r)
-      cross join lateral (select * from listings where id = any((p.r->>'l')::uuid[]) offset 0) as l
-      where ${sql.raw(predicate)}`);
+    const bound = types.flatMap((type, i) => (shape.nowParams.includes(i) ? [] : [i]));
+    const arrays = bound.map((i) => (types[i]!.endsWith('[]') ? sql`${arrayLiteral(shape.columns[i]!)}::text[]` : sql`${arrayLiteral(shape.columns[i]!)}::${sql.raw(types[i]!)}[]`));
+    const names = bound.map((i) => `p${i}`);
+    // `$n` → the row's value of position n-1 (an array-typed one cast from its text), or the job's time for "now".
+    const predicate = text.split(/\$(\d+)/).map((piece, i) => {
+      if (i % 2 === 0) return sql.raw(piece);
+      const position = Number(piece) - 1;
+      const type = sql.raw(types[position]!);
+      if (shape.nowParams.includes(position)) return sql`(${now.toISOString()}::${type})`;
+      return types[position]!.endsWith('[]') ? sql.raw(`(c.p${position}::${types[position]!})`) : sql.raw(`c.p${position}`);
+    });
+    // Each candidate listing is read by primary key, then tested: `offset 0` keeps the predicate out of that lookup.
+    // Without it the planner pushed the polygon (or agent) test into the scan and walked the listings index for
+    // every search's whole area (~370 listings each on the bench) to keep one or two of them.
+    branches.push(sql<Candidate>`select c.s as saved_search, l.id as listing
+      from unnest(${sql.join([sql`${arrayLiteral(shape.searches)}::uuid[]`, sql`${arrayLiteral(shape.listings)}::uuid[]`, ...arrays])}) as c(${sql.raw(['s', 'l', ...names].join(', '))})
+      cross join lateral (select * from listings where id = c.l offset 0) as l
+      where ${sql.join(predicate, sql``)}`);
   }
   return branches.length === 0 ? null : sql<Candidate>`${sql.join(branches, sql` union all `)}`;
 }

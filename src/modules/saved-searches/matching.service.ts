@@ -48,8 +48,8 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     const inTrx = { ...deps, db: trx };
     const listings = [...new Set(events.map((event) => event.listing))];
     const { shaped, compiled } = await formCandidates(inTrx, await candidateSearches(trx, listings));
-    const confirmed = await confirmedPairs(trx, shaped);
     const now = deps.clock.now();
+    const confirmed = await confirmedPairs(trx, shaped, now);
     // Each confirmed (search, listing) pair matches every event of that listing in the batch. The pairs come back
     // and go in again as arrays: joined to the events inside one statement, the planner (expecting a few pairs)
     // compared every pair with every event — 8 million comparisons for a job of 500 events.
@@ -85,9 +85,13 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
  */
 async function formCandidates(deps: Deps, candidates: readonly Candidate[]): Promise<{ shaped: ShapedCandidate[]; compiled: CompiledForm[] }> {
   const listingsOf = new Map<string, string[]>();
-  for (const { saved_search: search, listing } of candidates) listingsOf.set(search, [...(listingsOf.get(search) ?? []), listing]);
+  for (const { saved_search: search, listing } of candidates) {
+    const listings = listingsOf.get(search);
+    if (listings) listings.push(listing);
+    else listingsOf.set(search, [listing]);
+  }
   const compiled: CompiledForm[] = [];
-  const formed: { search: string; shape: string; values: string }[] = [];
+  const formed: { search: string; shape: string; values: (string | null)[] }[] = [];
   for (const row of await findSearchForms(deps.db, [...listingsOf.keys()], matchFormVersion(deps.db))) {
     if (row.fresh) {
       if (row.shape !== null) formed.push({ search: row.id, shape: row.shape, values: row.values! });
@@ -95,15 +99,12 @@ async function formCandidates(deps: Deps, candidates: readonly Candidate[]): Pro
     }
     const form = matchFormOf(deps.db, storedCriteriaOf({ criteria: row.criteria!, brands: row.brands!, boundaries: row.boundaries! }));
     compiled.push({ search: row.id, updatedAt: row.updated_at, form });
-    if (form) formed.push({ search: row.id, shape: rememberShape(form), values: JSON.stringify(form.values) });
+    if (form) formed.push({ search: row.id, shape: rememberShape(form), values: form.values });
   }
   const shapes = await shapesByIds(deps.db, [...new Set(formed.map((entry) => entry.shape))]);
-  const now = deps.clock.now().toISOString();
   const shaped = formed.map(({ search, shape, values }) => {
     const { text, nowParams } = shapes.get(shape)!;
-    // "now" (open houses) is the job's time, as a run now would bind it.
-    const timed = nowParams.length === 0 ? values : JSON.stringify((JSON.parse(values) as (string | null)[]).map((value, i) => (nowParams.includes(i) ? now : value)));
-    return { search, text, values: timed, listings: listingsOf.get(search)! };
+    return { search, text, nowParams, values, listings: listingsOf.get(search)! };
   });
   return { shaped, compiled };
 }
