@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { arrayLiteral } from './arrays.js';
+import { arrayLiteral, unnestRows } from './arrays.js';
 import { useTestApp } from '../../test/helpers/app.js';
 
 describe('arrayLiteral', () => {
@@ -19,5 +19,17 @@ describe('arrayLiteral', () => {
     const { rows } = await sql<{ back: string[]; n: string[] }>`select ${arrayLiteral(ids)}::uuid[] as back, (${arrayLiteral(['1.5', null])}::numeric[])::text[] as n`.execute(t.deps.db);
     expect(rows[0]!.back).toEqual(ids);
     expect(rows[0]!.n).toEqual(['1.5', null]);
+  });
+
+  it('unnestRows: rows of every kind of column come back as they went in, one parameter per column', async () => {
+    const rows = [
+      { id: '0190a0b4-1c2d-7e3f-8a4b-5c6d7e8f9a0b', name: 'with "quotes", {braces} and \\', tags: ['a b', 'NULL', '"q"'], ids: null, data: { n: 1, s: 'x"y' }, at: new Date('2026-11-24T19:23:22.123Z'), n: 1.5 },
+      { id: '0190a0b4-1c2d-7e3f-8a4b-5c6d7e8f9a0c', name: null, tags: [], ids: ['0190a0b4-1c2d-7e3f-8a4b-5c6d7e8f9a0b'], data: null, at: new Date('1999-01-01T00:00:00Z'), n: -2 },
+    ];
+    const { select, from } = unnestRows(rows, { id: 'uuid', name: 'text', tags: 'text[]', ids: 'uuid[]', data: 'jsonb', at: 'timestamptz', n: 'numeric' });
+    const compiled = sql`select ${select} from ${from}`.compile(t.deps.db);
+    expect(compiled.parameters).toHaveLength(7);
+    const back = await sql<Record<string, unknown>>`select q.id, q.name, q.tags, q.ids, q.data, q.at, q.n::float8 as n from (select ${select} from ${from}) as q(id, name, tags, ids, data, at, n)`.execute(t.deps.db);
+    expect(back.rows).toEqual(rows);
   });
 });

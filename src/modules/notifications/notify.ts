@@ -5,8 +5,8 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../deps.js';
+import { uuidV7 } from '../../lib/uuid.js';
 import * as repo from './notifications.repository.js';
-import { randomUUID } from 'node:crypto';
 import { enqueuePushes, enqueuePushesMany } from './push.service.js';
 
 export interface NotifyInput {
@@ -85,18 +85,23 @@ export async function notifyMany(trx: Transaction<DB>, deps: Pick<Deps, 'clock' 
   // Ids chosen here, so each input finds its row and its recipients whatever order the inserts return them in.
   const planned = inputs.map((input, i) => {
     const users = wanted[i]!.users.filter((user) => live.has(user));
-    return users.length === 0 ? null : { id: randomUUID(), users, row: newNotification(input, wanted[i]!.excluded, at) };
+    return users.length === 0 ? null : { id: uuidV7(at.getTime()), users, row: newNotification(input, wanted[i]!.excluded, at) };
   });
   const written = planned.filter((p) => p !== null);
   if (written.length === 0) return planned.map(() => null);
-  const rows = new Map((await repo.insertNotifications(trx, written.map((p) => ({ ...p.row, id: p.id })))).map((row) => [row.id, row]));
+  await repo.insertNotifications(trx, written.map((p) => ({ ...p.row, id: p.id })));
   // Feed positions in the order notify() would have given them: recipients inserted in input order.
   const seqs = await repo.insertRecipientsMany(trx, written.flatMap((p) => p.users.map((user) => ({ notification: p.id, user }))), at);
   const recipientsOf = new Map<string, { user: string; seq: number }[]>();
-  for (const r of seqs) recipientsOf.set(r.notification, [...(recipientsOf.get(r.notification) ?? []), { user: r.user, seq: r.seq }]);
-  const notified = written.map((p) => ({ row: rows.get(p.id)!, recipients: (recipientsOf.get(p.id) ?? []).sort((a, b) => a.seq - b.seq) }));
-  await repo.announce(trx, notified.flatMap(({ row, recipients }) => recipients.map((r) => ({ u: r.user, n: row.id, s: r.seq }))));
-  await enqueuePushesMany(trx, deps, notified.filter(({ row }) => row.transports.includes('push')).map(({ row, recipients }) => ({ notification: row, users: recipients.map((r) => r.user) })), at);
+  for (const r of seqs) {
+    const recipients = recipientsOf.get(r.notification);
+    if (recipients) recipients.push({ user: r.user, seq: r.seq });
+    else recipientsOf.set(r.notification, [{ user: r.user, seq: r.seq }]);
+  }
+  const notified = written.map((p) => ({ id: p.id, row: p.row, recipients: (recipientsOf.get(p.id) ?? []).sort((a, b) => a.seq - b.seq) }));
+  await repo.announce(trx, notified.flatMap(({ id, recipients }) => recipients.map((r) => ({ u: r.user, n: id, s: r.seq }))));
+  const pushed = notified.filter(({ row }) => row.transports.includes('push'));
+  await enqueuePushesMany(trx, deps, pushed.map(({ id, row, recipients }) => ({ notification: { id, app: row.app }, users: recipients.map((r) => r.user) })), at);
   return planned.map((p) => (p === null ? null : { id: p.id, recipients: recipientsOf.get(p.id) ?? [] }));
 }
 

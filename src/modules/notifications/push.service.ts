@@ -65,7 +65,11 @@ export async function enqueuePushes(
  */
 export async function enqueuePushesMany(trx: Transaction<DB>, deps: Pick<Deps, 'config' | 'queue' | 'metrics'>, items: { notification: { id: string; app: string | null }; users: string[] }[], at: Date): Promise<number> {
   const byApp = new Map<string | null, Set<string>>();
-  for (const item of items) byApp.set(item.notification.app, new Set([...(byApp.get(item.notification.app) ?? []), ...item.users]));
+  for (const item of items) {
+    const users = byApp.get(item.notification.app) ?? new Set<string>();
+    for (const user of item.users) users.add(user);
+    byApp.set(item.notification.app, users);
+  }
   const devicesByApp = new Map<string | null, Awaited<ReturnType<typeof repo.devicesOf>>>();
   for (const [app, users] of byApp) devicesByApp.set(app, await repo.devicesOf(trx, [...users], app));
   const wanted: repo.NewDelivery[] = [];
