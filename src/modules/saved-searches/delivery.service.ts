@@ -7,6 +7,7 @@
 // repeats nothing: saved_search_alerts makes each (search, contact, listing) emailed at most once.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { arrayLiteral } from '../../db/arrays.js';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../deps.js';
 import { queueMessages } from '../../mail/mail.service.js';
@@ -16,6 +17,18 @@ import { DIGEST_FREQUENCIES, nextOccurrence } from './delivery.schedule.js';
 import { unsubscribeUrl } from './delivery.unsubscribe.js';
 
 type Trx = Transaction<DB>;
+
+interface DeliverableMatch {
+  id: string;
+  saved_search: string;
+  listing: string;
+  event: string;
+  event_type: string;
+  created_by: string | null;
+  title: string | null;
+  proposed_title: string;
+  deleted_at: Date | null;
+}
 
 const MESSAGES: Record<string, (card: ListingCard) => string> = {
   BecameAvailable: (card) => `${card.address} just hit the market`,
@@ -31,15 +44,15 @@ export function seeAllUrl(deps: Pick<Deps, 'config'>, search: string): string {
 export async function deliverMatches(deps: Deps, matchIds: readonly string[]): Promise<{ notified: number; emails: number }> {
   if (matchIds.length === 0) return { notified: 0, emails: 0 };
   const delivered = await deps.db.transaction().execute(async (trx) => {
-    const matches = await trx
-      .selectFrom('saved_search_matches as m')
-      .innerJoin('saved_searches as s', 's.id', 'm.saved_search')
-      .select(['m.id', 'm.saved_search', 'm.listing', 'm.event', 'm.event_type', 's.created_by', 's.title', 's.proposed_title', 's.deleted_at'])
-      .where('m.id', 'in', [...matchIds])
-      .where('m.delivered_at', 'is', null)
-      .orderBy('m.id')
-      .forUpdate('m')
-      .execute();
+    // Marked delivered as they are read (one pass; the mark commits with what is delivered): a retried or
+    // duplicated job finds them marked, or waits for the first to commit and then finds them marked.
+    const { rows: marked } = await sql<DeliverableMatch>`
+      update saved_search_matches as m set delivered_at = ${deps.clock.now()}
+      from saved_searches as s
+      where m.id = any(${arrayLiteral(matchIds)}::uuid[]) and m.delivered_at is null and s.id = m.saved_search
+      returning m.id, m.saved_search, m.listing, m.event, m.event_type, s.created_by, s.title, s.proposed_title, s.deleted_at`.execute(trx);
+    // In the order of the matches, as the owner's feed lists them.
+    const matches = marked.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (matches.length === 0) return { notified: 0, emails: 0 };
     const live = matches.filter((match) => match.deleted_at === null);
     const cards = new Map((await listingCards(trx, deps.config, [...new Set(live.map((m) => m.listing))])).map((card) => [card.id, card]));
@@ -73,7 +86,6 @@ export async function deliverMatches(deps: Deps, matchIds: readonly string[]): P
       const { title, listings } = bySearch.get(link.saved_search)!;
       if (await emailListings(trx, deps, link, title, listings, cards, 'Instant')) emails++;
     }
-    await trx.updateTable('saved_search_matches').set({ delivered_at: deps.clock.now() }).where('id', 'in', matches.map((m) => m.id)).execute();
     return { notified, emails };
   });
   deps.metrics.alertNotifications.inc(delivered.notified);
