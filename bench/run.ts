@@ -31,6 +31,7 @@ import { benchBrandTriggerPlanning } from './triggers.bench.js';
 import { benchExtmailSync } from './extmail.bench.js';
 import { benchNotifications } from './notifications.bench.js';
 import { benchWebhooks, printWebhookTable } from './webhooks.bench.js';
+import { matchEventsTask } from '../src/modules/saved-searches/matching.tasks.js';
 import { benchAlertMatching, benchAlertPipeline, benchSavedSearchList, prepareAlertSearches, type AlertMix } from './alerts.bench.js';
 import { argon2MillisecondsPerHash, benchBaseline, benchPasswordGrant, benchRefreshGrant, benchUsersSelf, createFoundationFixture, refreshTokens } from './foundation.bench.js';
 
@@ -194,8 +195,10 @@ try {
       if (mix !== 'dense' && mix !== 'neighbourhood') throw new Error(`--alert-mix: unknown mix ${String(mix)} (dense, neighbourhood)`);
       const prepared = await prepareAlertSearches(deps, fixture, { searches, mix });
       notes.push(`alerts (${mix} mix): ${searches} saved searches in ${prepared.brands.length} brands ${prepared.reused ? 'kept from an earlier run' : `inserted in ${prepared.seconds.toFixed(0)} s`}`);
-      const r = await benchAlertMatching(deps, { searches, events: Number(args['alert-events']) });
-      notes.push(`alerts (${mix} mix), 1. job handler in process: ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches (${(r.matches / r.events).toFixed(1)} per event); load ${await load()}`);
+      for (const concurrency of [1, matchEventsTask.concurrency ?? 1]) {
+        const r = await benchAlertMatching(deps, { searches, events: Number(args['alert-events']), concurrency });
+        notes.push(`alerts (${mix} mix), 1. job handler in process, ${r.concurrency === 1 ? 'one job at a time' : `${r.concurrency} jobs at a time (the task's concurrency)`}: ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches (${(r.matches / r.events).toFixed(1)} per event); load ${await load()}`);
+      }
       const p = await benchAlertPipeline(deps, { rate: Number(args['alert-rate']), seconds: Number(args['alert-seconds']), warmUpEvents: Number(args['alert-warm-up']), env, workerPort: firstPort + 4 });
       notes.push(`alerts (${mix} mix), 2. pipeline (worker process): ${p.recorded} events recorded at ${Math.round(p.offeredPerSecond)}/s → matched at ${Math.round(p.matchedPerSecond)} events/s end to end (lag p50 ${(p.matchLagP50Ms / 1000).toFixed(2)} s, p99 ${(p.matchLagP99Ms / 1000).toFixed(2)} s); event → in-app notification p50 ${(p.notifyP50Ms / 1000).toFixed(2)} s, p99 ${(p.notifyP99Ms / 1000).toFixed(2)} s over ${p.notifiedEvents} events (${p.notifications} notifications); drained ${p.drainSeconds.toFixed(1)} s after the last event (after a warm-up of ${p.warmUpEvents} events in ${p.warmUpSeconds.toFixed(0)} s)${p.unfinished ? `, ${p.unfinished} events or matches NOT done when the wait ended` : ''}; load ${await load()}`);
       for (const c of searchConcurrencies) results.push(await benchSavedSearchList(gable.url, fixture, prepared.brands[0]!, { requests: Number(args['search-requests']), concurrency: c }));
