@@ -39,7 +39,7 @@ export async function ingestListings(deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
 async function writeBatch(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, mls: string, listings: NormalizedListing[], recordEvents: boolean) {
   const now = deps.clock.now();
   const byNumber = new Map(listings.map((listing) => [listing.row.mls_number, listing]));
-  return deps.db.transaction().execute(async (trx) => {
+  const written = await deps.db.transaction().execute(async (trx) => {
     const before = recordEvents ? await lockChanging(trx, mls, listings.map((listing) => listing.row)) : new Map();
     const upserted = await upsertListings(trx, listings.map((listing) => listing.row), now);
     const changedIds = upserted.filter((row) => !row.inserted).map((row) => row.id);
@@ -53,6 +53,9 @@ async function writeBatch(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, mls: strin
     const created = upserted.filter((row) => row.inserted).length;
     return { created, updated: upserted.length - created, events: events.length };
   });
+  // Committed: this process's match workers fetch now instead of at their next poll.
+  if (written.events > 0) deps.queue.wake(matchEventsTask);
+  return written;
 }
 
 function mlsNumberOf(record: unknown): string | null {

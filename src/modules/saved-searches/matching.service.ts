@@ -69,6 +69,8 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     const lags = events.map((event) => (now.getTime() - event.created_at.getTime()) / 1000);
     return { outcome: { events: events.length, matches: found }, inserted, lags, compiled };
   });
+  // Committed: this process's delivery workers fetch the new matches now instead of at their next poll.
+  if (result.inserted.length > 0) deps.queue.wake(deliverMatchesTask);
   // Forms compiled for lack of a current one are stored for the next jobs, after the matches are committed.
   await storeCompiledForms(deps.db, result.compiled);
   // Counted once committed (a rolled-back run is retried and counted then).

@@ -13,6 +13,9 @@ export const matchEventsTask = defineTask({
   retryLimit: 10,
   retryDelaySeconds: 5,
   concurrency: 2,
+  // The matching lag and the notification's delay are what users see: an idle worker looks for work twice a
+  // second (one cheap query), and the process that commits the work wakes its own workers at once.
+  pollingIntervalSeconds: 0.5,
   handle: async (deps, payload) => {
     await matchEvents(deps, payload.events);
   },
