@@ -55,6 +55,7 @@ export async function getNotification(deps: Deps, user: string, id: string): Pro
 /** One notification seen (and acknowledged: the user acted on it), or with `id` null every unseen one. */
 export async function markSeen(deps: Deps, user: string, id: string | null): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
+    await repo.lockFeed(trx, user);
     if (id !== null && (await repo.ownedIds(trx, user, [id])).length === 0) throw errors.notFound('Notification');
     const changed = await repo.markSeen(trx, user, id, deps.clock.now(), id !== null);
     if (changed > 0) await repo.announce(trx, [{ u: user }]);
@@ -64,6 +65,7 @@ export async function markSeen(deps: Deps, user: string, id: string | null): Pro
 /** Removes from the caller's feed these notifications (all or nothing: 404 if one is not theirs), or all. */
 export async function deleteNotifications(deps: Deps, user: string, ids: string[] | null): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
+    await repo.lockFeed(trx, user);
     let wanted: string[] | null = null;
     if (ids !== null) {
       wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
