@@ -20,33 +20,64 @@ export function arrayLiteral(values: readonly (string | null)[]): string {
   return `${literal}}`;
 }
 
-/** A value as the text of a PostgreSQL literal of its column's type (null stays null). */
-function literalText(value: unknown, type: string): string | null {
+/**
+ * A bind value as the text the pg driver sends for it (dates in ISO form, arrays as array literals, other objects
+ * as JSON), which PostgreSQL casts back by the parameter's type. Saved-search match forms store their values in
+ * this form (matching.confirm.ts), so its output must not change.
+ */
+export function parameterText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
   if (value instanceof Date) return value.toISOString();
-  if (type === 'json' || type === 'jsonb') return JSON.stringify(value);
-  if (Array.isArray(value)) return arrayLiteral(value.map((element) => literalText(element, type.slice(0, -2))));
+  if (Array.isArray(value)) return `{${value.map((item) => { const text = parameterText(item); return text === null ? 'NULL' : Array.isArray(item) ? text : `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`; }).join(',')}}`;
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
 
+const isArrayType = (type: string) => type.endsWith('[]');
+
+/** Columns of texts, one array parameter each, with the PostgreSQL type of each column. */
+export interface TextColumn {
+  name: string;
+  type: string;
+  texts: readonly (string | null)[];
+}
+
 /**
- * Rows as one array parameter per column, for `insert … select … from ${unnestRows(…)}`: the rows travel as
+ * `unnest(…) as <alias>(…)` over one array parameter per column, and each column as `<alias>.<name>` of its type:
+ * an array-typed column travels as the text of its arrays (PostgreSQL arrays cannot hold arrays of varying length)
+ * and is cast per row. The alias must not be one that SQL placed inside its scope uses for something else.
+ */
+export function unnestColumns(columns: readonly TextColumn[], alias = 'r'): { from: RawBuilder<unknown>; column: (name: string) => RawBuilder<unknown>; select: RawBuilder<unknown> } {
+  const types = new Map(columns.map((c) => [c.name, c.type]));
+  const column = (name: string) => {
+    const type = types.get(name)!;
+    return isArrayType(type) ? sql`${sql.id(alias, name)}::${sql.raw(type)}` : sql`${sql.id(alias, name)}`;
+  };
+  const arrays = columns.map((c) => sql`${arrayLiteral(c.texts)}::${sql.raw(isArrayType(c.type) ? 'text' : c.type)}[]`);
+  return {
+    from: sql`unnest(${sql.join(arrays)}) as ${sql.id(alias)}(${sql.join(columns.map((c) => sql.id(c.name)))})`,
+    column,
+    select: sql.join(columns.map((c) => column(c.name))),
+  };
+}
+
+/**
+ * Rows as one array parameter per column, for `insert … select ${select} from ${from}`: the rows travel as
  * `columns.length` parameters whatever their number (a multi-row VALUES binds one per cell: 13,000 for 500
- * notifications, each serialized and parsed on its own). `columns` maps each column to its PostgreSQL type; the
- * rows expose them as `r.<column>` already of that type (an array-typed column travels as the text of its array,
- * cast per row, since PostgreSQL arrays cannot hold arrays of varying length).
+ * notifications, each serialized and parsed on its own). `columns` maps each column to its PostgreSQL type.
  */
 export function unnestRows<Row extends object>(rows: readonly Row[], columns: { readonly [K in keyof Row & string]?: string }): { select: RawBuilder<unknown>; from: RawBuilder<unknown> } {
-  const entries = Object.entries(columns as Record<string, string>);
-  const arrays = entries.map(([name, type]) => {
-    const literal = arrayLiteral(rows.map((row) => literalText((row as Record<string, unknown>)[name], type)));
-    return type.endsWith('[]') ? sql`${literal}::text[]` : sql`${literal}::${sql.raw(type)}[]`;
-  });
-  const names = entries.map(([name]) => sql.id(name));
-  return {
-    select: sql.join(entries.map(([name, type]) => (type.endsWith('[]') ? sql`r.${sql.id(name)}::${sql.raw(type)}` : sql`r.${sql.id(name)}`))),
-    from: sql`unnest(${sql.join(arrays)}) as r(${sql.join(names)})`,
-  };
+  const json = (type: string) => type === 'json' || type === 'jsonb';
+  const { select, from } = unnestColumns(
+    Object.entries(columns as Record<string, string>).map(([name, type]) => ({
+      name,
+      type,
+      texts: rows.map((row) => {
+        const value = (row as Record<string, unknown>)[name];
+        // A JSON column's array is JSON, not an array literal.
+        return json(type) && value !== null && value !== undefined && typeof value !== 'string' ? JSON.stringify(value) : parameterText(value);
+      }),
+    })),
+  );
+  return { select, from };
 }

@@ -6,7 +6,7 @@
 // of one branch (planned on its own) per search — the bench spent most of a job planning those.
 import { randomBytes } from 'node:crypto';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { arrayLiteral } from '../../db/arrays.js';
+import { parameterText, unnestColumns } from '../../db/arrays.js';
 import type { DB } from '../../db/types.js';
 import { whereClause } from '../listings/search/search.query.js';
 import type { Candidate } from './matching.candidates.js';
@@ -54,20 +54,11 @@ async function parameterTypes(db: Kysely<DB>, text: string): Promise<string[]> {
   }
 }
 
-/** A bind value as its text form, as the driver sends it (arrays as array literals): cast back by its type. */
-function asText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return `{${value.map((item) => { const text = asText(item); return text === null ? 'NULL' : Array.isArray(item) ? text : `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`; }).join(',')}}`;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
 /** The engine's predicates as one shape text and its values. */
 export function compileWhere(db: Kysely<DB>, where: Expression<SqlBool>[]): CompiledWhere {
   const compiled = whereClause(where).compile(db);
   const nowParams = compiled.parameters.flatMap((value, i) => (value instanceof Date ? [i] : []));
-  return { text: compiled.sql, values: compiled.parameters.map(asText), nowParams };
+  return { text: compiled.sql, values: compiled.parameters.map(parameterText), nowParams };
 }
 
 /**
@@ -95,22 +86,24 @@ export async function confirmedPairs(db: Kysely<DB>, candidates: readonly Shaped
   for (const [text, shape] of shapes) {
     const types = await parameterTypes(db, text);
     const bound = types.flatMap((type, i) => (shape.nowParams.includes(i) ? [] : [i]));
-    const arrays = bound.map((i) => (types[i]!.endsWith('[]') ? sql`${arrayLiteral(shape.columns[i]!)}::text[]` : sql`${arrayLiteral(shape.columns[i]!)}::${sql.raw(types[i]!)}[]`));
-    const names = bound.map((i) => `p${i}`);
-    // `$n` → the row's value of position n-1 (an array-typed one cast from its text), or the job's time for "now".
+    const rows = unnestColumns([
+      { name: 's', type: 'uuid', texts: shape.searches },
+      { name: 'l', type: 'uuid', texts: shape.listings },
+      ...bound.map((i) => ({ name: `p${i}`, type: types[i]!, texts: shape.columns[i]! })),
+      // not `r`: the engine's SQL names its own sub-selects so (boundary rings)
+    ], 'candidate');
+    // `$n` → the row's value of position n-1, or the job's time for "now".
     const predicate = text.split(/\$(\d+)/).map((piece, i) => {
       if (i % 2 === 0) return sql.raw(piece);
       const position = Number(piece) - 1;
-      const type = sql.raw(types[position]!);
-      if (shape.nowParams.includes(position)) return sql`(${now.toISOString()}::${type})`;
-      return types[position]!.endsWith('[]') ? sql.raw(`(c.p${position}::${types[position]!})`) : sql.raw(`c.p${position}`);
+      return shape.nowParams.includes(position) ? sql`(${now.toISOString()}::${sql.raw(types[position]!)})` : rows.column(`p${position}`);
     });
     // Each candidate listing is read by primary key, then tested: `offset 0` keeps the predicate out of that lookup.
     // Without it the planner pushed the polygon (or agent) test into the scan and walked the listings index for
     // every search's whole area (~370 listings each on the bench) to keep one or two of them.
-    branches.push(sql<Candidate>`select c.s as saved_search, l.id as listing
-      from unnest(${sql.join([sql`${arrayLiteral(shape.searches)}::uuid[]`, sql`${arrayLiteral(shape.listings)}::uuid[]`, ...arrays])}) as c(${sql.raw(['s', 'l', ...names].join(', '))})
-      cross join lateral (select * from listings where id = c.l offset 0) as l
+    branches.push(sql<Candidate>`select candidate.s as saved_search, l.id as listing
+      from ${rows.from}
+      cross join lateral (select * from listings where id = candidate.l offset 0) as l
       where ${sql.join(predicate, sql``)}`);
   }
   return branches.length === 0 ? null : sql<Candidate>`${sql.join(branches, sql` union all `)}`;
