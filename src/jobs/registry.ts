@@ -13,6 +13,7 @@ import { pushTask } from '../modules/notifications/push.tasks.js';
 import { matchEventsTask } from '../modules/saved-searches/matching.tasks.js';
 import { deliverMatchesTask, digestsTask } from '../modules/saved-searches/delivery.tasks.js';
 import { executeTriggerTask, sweepBrandTriggersTask } from '../modules/triggers/triggers.tasks.js';
+import { refreshRecordsTask } from '../modules/listings/listings.tasks.js';
 
 export const TASKS: readonly TaskDefinition[] = [
   purgeExpiredTokensTask,
@@ -32,6 +33,7 @@ export const TASKS: readonly TaskDefinition[] = [
   digestsTask,
   executeTriggerTask,
   sweepBrandTriggersTask,
+  refreshRecordsTask,
 ];
 
 /** Loops every worker process runs for its whole life, next to the job workers (see Daemon). */

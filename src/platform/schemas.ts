@@ -1,5 +1,6 @@
 // Wire shapes shared by every route: the success envelope, list info, the error body, paging, uuids.
 import { Type, type Static, type TSchema, type TObject, type TProperties } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 
 export const Uuid = Type.String({ format: 'uuid' });
 /** Fractional epoch seconds. */
@@ -81,3 +82,14 @@ export const okList = <T, I extends object = Record<never, never>>(rows: T[], to
   data: rows,
   info: { count: rows.length, total, ...(extraInfo ?? ({} as I)) },
 });
+
+/**
+ * Sends an okList body whose items are JSON texts already (listing pages: listings.stored-record.ts, which writes
+ * each text with the item schema's own serializer and is tested against it). The route's response schema still
+ * documents the body; its serializer does not run, since Fastify sends a string with a JSON content type as is.
+ */
+export function sendOkListTexts(reply: FastifyReply, items: readonly string[], total: number, extraInfo: object = {}): FastifyReply {
+  const info = JSON.stringify({ count: items.length, total, ...extraInfo });
+  // `as never`: the typed reply expects the schema's object; this is that object already serialized.
+  return reply.type('application/json; charset=utf-8').send(`{"code":"OK","data":[${items.join(',')}],"info":${info}}` as never);
+}

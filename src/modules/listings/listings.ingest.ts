@@ -1,5 +1,6 @@
 // Ingest: validate each record on its own, then upsert the valid ones of a batch in ONE transaction with a fixed
-// number of statements (lock current state, upsert, replace open houses, record events) whatever its size.
+// number of statements (lock current state, upsert, replace open houses, write the record texts, record events)
+// whatever its size.
 import type { Deps } from '../../deps.js';
 import type { ErrorAttributes } from '../../errors.js';
 import { eventsFor } from './listings.events.js';
@@ -7,6 +8,7 @@ import { checkListingInput } from './listings.input.js';
 import { normalizeListing, type NormalizedListing } from './listings.normalize.js';
 import type { IngestFailure, IngestResult } from './listings.schemas.js';
 import { MATCH_BATCH, matchEventsTask } from '../saved-searches/matching.tasks.js';
+import { writeListingRecords } from './listings.stored-record.js';
 import { insertEvents, lockChanging, replaceOpenHouses, upsertListings, type NewListingEvent } from './listings.writes.js';
 
 export interface IngestOptions {
@@ -46,6 +48,8 @@ async function writeBatch(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, mls: strin
     const houses = upserted.flatMap((row) => byNumber.get(row.mls_number)!.openHouses.map((house) => ({ ...house, listing: row.id })));
     // New listings have no open houses to delete: only changed ones pay for the delete.
     await replaceOpenHouses(trx, changedIds, houses);
+    // The record texts search pages read, written with what they show (listings.stored-record.ts).
+    await writeListingRecords(trx, upserted.map((row) => row.id));
     const events: NewListingEvent[] = recordEvents ? upserted.flatMap((row) => eventsFor(row.id, before.get(row.mls_number), byNumber.get(row.mls_number)!.row)) : [];
     const eventIds = await insertEvents(trx, events, now);
     // Saved-search matching runs in jobs committed with the events (decisions §5, docs/saved-searches.md).

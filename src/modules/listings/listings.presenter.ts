@@ -107,7 +107,7 @@ export function presentListing(row: ListingRow, now: Date): ListingRecord {
 }
 
 /** The embedded records a row was read with: a key is present only when it was asked for (null = none found). */
-function embedded(row: ListingRow): Pick<ListingRecord, 'list_agent' | 'selling_agent' | 'mls_info'> {
+export function embedded(row: Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>): Pick<ListingRecord, 'list_agent' | 'selling_agent' | 'mls_info'> {
   const records: Pick<ListingRecord, 'list_agent' | 'selling_agent' | 'mls_info'> = {};
   if (row.list_agent !== undefined) records.list_agent = row.list_agent ? toAgentRecord(row.list_agent) : null;
   if (row.selling_agent !== undefined) records.selling_agent = row.selling_agent ? toAgentRecord(row.selling_agent) : null;

@@ -1,5 +1,5 @@
 // SQL of listings: reads for the presenter, and the batch writes of ingest (listings.writes.ts holds the upsert).
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { epochSecondsOf } from '../../db/expressions.js';
 import type { DB } from '../../db/types.js';
@@ -68,6 +68,23 @@ function agentOfSlot(eb: ListingsScope, slot: 'list_agent_mui' | 'selling_agent_
   );
 }
 
+type ListingsQuery<O> = SelectQueryBuilder<DB, 'listings', O>;
+
+/**
+ * Adds the asked-for related records to a query of `listings` as sub-selects (no extra round trip); without any,
+ * the statement is exactly the plain one.
+ */
+export function selectEmbeds<O>(query: ListingsQuery<O>, embed: ListingEmbeds): ListingsQuery<O & Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>> {
+  return query
+    .$if(embed.listAgent === true, (qb) => qb.select((eb) => agentOfSlot(eb, 'list_agent_mui').as('list_agent')))
+    .$if(embed.sellingAgent === true, (qb) => qb.select((eb) => agentOfSlot(eb, 'selling_agent_mui').as('selling_agent')))
+    .$if(embed.mlsInfo === true, (qb) =>
+      qb.select((eb) =>
+        jsonObjectFrom(eb.selectFrom('mls_registry as r').select(['r.mls', 'r.name', 'r.disclaimer', 'r.logo_url']).whereRef('r.mls', '=', 'listings.mls')).as('mls_info'),
+      ),
+    ) as ListingsQuery<O & Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>>;
+}
+
 /**
  * Live (not deleted) listings by id, in no particular order, each with its open houses in start order: one
  * statement for a whole result page. The ids travel as ONE array parameter, so the text is the same for any
@@ -75,7 +92,7 @@ function agentOfSlot(eb: ListingsScope, slot: 'list_agent_mui' | 'selling_agent_
  */
 export async function findListingRows(db: Kysely<DB>, ids: string[], embed: ListingEmbeds = {}): Promise<ListingRow[]> {
   if (ids.length === 0) return [];
-  return db
+  const query = db
     .selectFrom('listings')
     .select(LISTING_COLUMNS)
     .select((eb) =>
@@ -87,14 +104,7 @@ export async function findListingRows(db: Kysely<DB>, ids: string[], embed: List
           .orderBy('o.start_time'),
       ).as('open_houses'),
     )
-    .$if(embed.listAgent === true, (qb) => qb.select((eb) => agentOfSlot(eb, 'list_agent_mui').as('list_agent')))
-    .$if(embed.sellingAgent === true, (qb) => qb.select((eb) => agentOfSlot(eb, 'selling_agent_mui').as('selling_agent')))
-    .$if(embed.mlsInfo === true, (qb) =>
-      qb.select((eb) =>
-        jsonObjectFrom(eb.selectFrom('mls_registry as r').select(['r.mls', 'r.name', 'r.disclaimer', 'r.logo_url']).whereRef('r.mls', '=', 'listings.mls')).as('mls_info'),
-      ),
-    )
     .where(sql<boolean>`id = any(${ids}::uuid[])`)
-    .where('deleted_at', 'is', null)
-    .execute();
+    .where('deleted_at', 'is', null);
+  return selectEmbeds(query, embed).execute();
 }

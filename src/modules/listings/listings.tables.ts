@@ -119,8 +119,22 @@ export interface MlsRegistryTable {
   updated_at: UpdatedAt;
 }
 
+/**
+ * Each live listing's record as JSON text, without its request-dependent parts (migration 2026-11-28T1100,
+ * listings.stored-record.ts). Used only while `version` and `listing_updated_at` still describe it.
+ */
+export interface ListingRecordsTable {
+  listing: string;
+  /** Digest of the record's shape and formatting code that wrote it: a new one makes every stored text stale. */
+  version: string;
+  /** The listing's updated_at when the text was written. */
+  listing_updated_at: Timestamp;
+  record: string;
+}
+
 export interface ListingsTables {
   listings: ListingsTable;
+  listing_records: ListingRecordsTable;
   listing_open_houses: ListingOpenHousesTable;
   listing_events: ListingEventsTable;
   mls_registry: MlsRegistryTable;

@@ -5,7 +5,7 @@ import { associationsOf } from '../../platform/associations.js';
 import { lenientPaging } from '../../platform/paging.js';
 import { html, layout } from '../../web/html.js';
 import { checkUnsubscribe, unsubscribe } from './delivery.unsubscribe.js';
-import { AUTHENTICATED_ERRORS, Envelope, ListEnvelope, errorResponses, ok, okList, PagingQuery, Uuid } from '../../platform/schemas.js';
+import { AUTHENTICATED_ERRORS, Envelope, ListEnvelope, errorResponses, ok, okList, PagingQuery, sendOkListTexts, Uuid } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
 import { SearchResultSchema } from '../listings/search/search.records.js';
 import { SearchInfo } from '../listings/search/search.schemas.js';
@@ -116,9 +116,9 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: ListEnvelope(SearchResultSchema, SearchInfo), ...ERRORS },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const result = await runSavedSearch(deps, actorOf(request), request.params.brand, request.params.id, request.query);
-      return okList(result.listings, result.total, { proposed_title: result.proposedTitle });
+      return sendOkListTexts(reply, result.records, result.total, { proposed_title: result.proposedTitle });
     },
   );
 

@@ -5,7 +5,7 @@ import { actorOf } from '../../../platform/auth.js';
 import { associationsOf } from '../../../platform/associations.js';
 import { namedBrand, requireBrandContext } from '../../../platform/brand-context.js';
 import { lenientPaging } from '../../../platform/paging.js';
-import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, okList } from '../../../platform/schemas.js';
+import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, sendOkListTexts } from '../../../platform/schemas.js';
 import type { FeatureRoutes } from '../../index.js';
 import { listingEmbedsOf } from '../listings.presenter.js';
 import { SearchResultSchema } from './search.records.js';
@@ -40,9 +40,9 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
       preValidation: lenientPaging,
       schema: { tags: TAGS, summary: 'Search listings', description: BODY_DESCRIPTION, params: BrandParams, querystring: SearchQuery, body: SearchBody, response: responses },
     },
-    async (request) => {
+    async (request, reply) => {
       const result = await searchInBrand(deps, actorOf(request), request.params.brand, bodySearch(request));
-      return okList(result.listings, result.total, { proposed_title: result.proposedTitle });
+      return sendOkListTexts(reply, result.records, result.total, { proposed_title: result.proposedTitle });
     },
   );
 
@@ -61,11 +61,11 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
         deprecated: true,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const result = request.actor
         ? await searchInBrand(deps, request.actor, await requireBrandContext(deps, request), bodySearch(request))
         : await searchPublic(deps, namedBrand(request), bodySearch(request));
-      return okList(result.listings, result.total, { proposed_title: result.proposedTitle });
+      return sendOkListTexts(reply, result.records, result.total, { proposed_title: result.proposedTitle });
     },
   );
 
@@ -106,9 +106,9 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
         deprecated: true,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const result = await legacySearch(deps, actorOf(request), request.query, listingEmbedsOf(associationsOf(request)));
-      return okList(result.listings, result.total, { proposed_title: result.proposedTitle });
+      return sendOkListTexts(reply, result.records, result.total, { proposed_title: result.proposedTitle });
     },
   );
 };

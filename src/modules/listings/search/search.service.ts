@@ -10,7 +10,7 @@ import { runCount, runSearch, type TotalStrategy } from './search.query.js';
 import type { LegacySearchQuery, SearchBody, SearchCriteria, SearchQuery } from './search.schemas.js';
 import { proposedTitle } from './search.title.js';
 import { ANCHOR_MESSAGE, normalizeCriteria, requireAnchor, resolveSort, type Criteria, type ResolvedSort } from './search.validation.js';
-import { loadSearchResults, type SearchResultRecord } from './search.records.js';
+import { loadSearchResults } from './search.records.js';
 import { containmentRings } from '../../boundaries/boundaries.repository.js';
 import type { ListingEmbeds } from '../listings.presenter.js';
 
@@ -33,7 +33,8 @@ export interface SearchRequest {
 }
 
 export interface SearchResult {
-  listings: SearchResultRecord[];
+  /** The page's listing records as JSON texts (SearchResultSchema), in order: sent as they are. */
+  records: string[];
   total: number;
   proposedTitle: string;
 }
@@ -119,8 +120,8 @@ function titleOf(criteria: Criteria, boundaryTitles: string[] | undefined): stri
 export async function searchListings(deps: Deps, actor: Actor | null, request: SearchRequest): Promise<SearchResult> {
   const { where, title } = await prepare(deps, actor, request);
   const page = await runSearch(deps.db, { where, sort: request.sort, start: request.start, limit: request.limit }, request.totalStrategy);
-  const listings = await loadSearchResults(deps.db, page.ids, deps.clock.now(), request.embed);
-  return { listings, total: page.total, proposedTitle: title };
+  const records = await loadSearchResults(deps.db, page.ids, deps.clock.now(), request.embed);
+  return { records, total: page.total, proposedTitle: title };
 }
 
 export async function countListings(deps: Deps, actor: Actor | null, request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>): Promise<{ total: number; proposedTitle: string }> {
