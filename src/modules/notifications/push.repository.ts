@@ -120,9 +120,24 @@ export interface SentPush {
  * The common outcome, for several pushes in one statement (push.batching.ts): each row still pending at its
  * expected attempt becomes sent, and its recipient's delivered_at is set the first time. Answers the ids it
  * moved on (a row another run moved already is left out).
+ *
+ * Setting delivered_at writes the feed rows of several recipients. Like every feed change it first takes those
+ * recipients' counter row locks (notifications.repository.ts lockFeed), here in user order as the counter
+ * trigger takes them: a mark-all-seen or a multi-id delete of one of them, which locks the same rows in its own
+ * order, then waits for this batch or this batch for it, instead of a deadlock that failed the batch and
+ * repeated its pushes on retry (push.locks.test.ts: 3 of 3 runs before).
  */
 export async function markSent(db: Kysely<DB>, pushes: readonly SentPush[]): Promise<Set<string>> {
   if (pushes.length === 0) return new Set();
+  return db.transaction().execute(async (trx) => {
+    await sql`select c."user" from notification_counts c
+      where c."user" in (select d."user" from push_deliveries d where d.id = any(${pushes.map((p) => p.id)}::uuid[]))
+      order by c."user" for update of c`.execute(trx);
+    return recordSent(trx, pushes);
+  });
+}
+
+async function recordSent(db: Kysely<DB>, pushes: readonly SentPush[]): Promise<Set<string>> {
   const column = <K extends keyof SentPush>(key: K) => pushes.map((p) => p[key]);
   const result = await sql<{ id: string }>`
     with input as (
