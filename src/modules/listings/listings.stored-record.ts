@@ -5,9 +5,10 @@
 // per page.
 //
 // A stored text is used only while it still describes its listing: the same `version` (a digest of the record's
-// shape and formatting code, below) and the listing's `updated_at`. Anything else — a listing written by a path
-// that does not refresh its text, a deploy that changes the presenter — is presented from its columns as before,
-// and the `listings.refresh-records` task writes the texts again.
+// shape and formatting code, below) and the listing's `updated_at`. Anything else is presented from its columns
+// as before: a deploy that changes the record (the `listings.refresh-records` task then writes the texts again),
+// or a listing changed by a path that does not call writeListingRecords (every write goes through ingest, which
+// does; a new path must too).
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
@@ -107,16 +108,30 @@ export async function loadListingRecordTexts(db: Kysely<DB>, ids: string[], now:
 }
 
 /**
- * The next `window` live listings after `after` in id order (a primary-key range: no scan of the rest), and which
- * of them have a missing or stale stored text: what the refresh task writes again. `last` is the window's last id,
- * null once no listing is left.
+ * Up to `limit` listings whose stored text is of another version than this code's (a deploy changed the record,
+ * or the placeholder the migration gave listings stored before it): found through the version index, so when
+ * there are none this costs an index probe.
  */
-export async function staleRecordsAfter(db: Kysely<DB>, after: string | null, window: number): Promise<{ stale: string[]; last: string | null }> {
-  const { rows } = await sql<{ id: string; stale: boolean }>`select l.id, (s.listing is null or s.version <> ${RECORD_VERSION} or s.listing_updated_at <> l.updated_at) as stale
-    from (select id, updated_at from listings where deleted_at is null ${after === null ? sql`` : sql`and id > ${after}::uuid`} order by id limit ${window}) as l
-    left join listing_records s on s.listing = l.id
-    order by l.id`.execute(db);
-  return { stale: rows.filter((row) => row.stale).map((row) => row.id), last: rows.at(-1)?.id ?? null };
+export async function otherVersionIds(db: Kysely<DB>, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('listing_records')
+    .select('listing')
+    .where((eb) => eb.or([eb('version', '<', RECORD_VERSION), eb('version', '>', RECORD_VERSION)]))
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.listing);
+}
+
+/**
+ * Writes these listings' texts again; those that are not live any more (deleted since) lose their text instead,
+ * so the next look finds neither again. Answers how many texts were written.
+ */
+export async function rewriteListingRecords(db: Kysely<DB>, ids: string[]): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const written = await writeListingRecords(trx, ids);
+    await sql`delete from listing_records where listing = any(${ids}::uuid[]) and version <> ${RECORD_VERSION}`.execute(trx);
+    return written;
+  });
 }
 
 /** Rows for the version digest: one with every value the formatting reads, one with every value null. */

@@ -1,25 +1,24 @@
-// Job: write the stored record texts that are missing or stale (listings.stored-record.ts). Ingest keeps them
-// current; this catches up after a deploy whose presenter writes a new version (run when a worker starts) and
-// after any write that did not refresh its listing's text (hourly). Until then such listings are presented from
-// their columns, so a stale text is never shown: this only restores the fast path.
+// Job: write again the stored record texts of another version (listings.stored-record.ts): after a deploy whose
+// presenter, formatting or schema changed the record (its computed version), and for the listings stored before
+// the texts existed (the migration's placeholders). Run when a worker starts and hourly (a rolling deploy's older
+// servers may still write their own version for a while); when there is nothing to do it costs an index probe.
+// Until then such listings are presented from their columns, so a stale text is never shown: this only restores
+// the fast path.
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
 import { defineTask } from '../../jobs/task.js';
-import { staleRecordsAfter, writeListingRecords } from './listings.stored-record.js';
+import { otherVersionIds, rewriteListingRecords } from './listings.stored-record.js';
 
-/** Listings looked at per step; the stale ones among them are written in one statement. */
-const WINDOW = 500;
+/** Listings written per step, each step its own transaction: a run cut short keeps what it wrote. */
+const BATCH = 500;
 
-/** Walks the listings in id order, one committed batch at a time: a run cut short keeps what it wrote. */
-export async function refreshStaleRecords(deps: Pick<Deps, 'db'>, options: { stopping?: AbortSignal; window?: number } = {}): Promise<number> {
-  const { stopping, window = WINDOW } = options;
-  let after: string | null = null;
+export async function refreshOtherVersions(deps: Pick<Deps, 'db'>, options: { stopping?: AbortSignal; batch?: number } = {}): Promise<number> {
+  const { stopping, batch = BATCH } = options;
   let written = 0;
   while (!stopping?.aborted) {
-    const { stale, last } = await staleRecordsAfter(deps.db, after, window);
-    if (last === null) break;
-    written += await writeListingRecords(deps.db, stale);
-    after = last;
+    const ids = await otherVersionIds(deps.db, batch);
+    if (ids.length === 0) break;
+    written += await rewriteListingRecords(deps.db, ids);
   }
   return written;
 }
@@ -33,7 +32,7 @@ export const refreshRecordsTask = defineTask({
   retryDelaySeconds: 60,
   expireInSeconds: 3600,
   handle: async (deps, _payload, stopping) => {
-    const written = await refreshStaleRecords(deps, { stopping });
-    if (written > 0) deps.log.info({ written }, 'listing record texts refreshed');
+    const written = await refreshOtherVersions(deps, { stopping });
+    if (written > 0) deps.log.info({ written }, 'listing record texts written again');
   },
 });
