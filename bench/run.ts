@@ -1,6 +1,6 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--keep]
+//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--alert-workers 1] [--keep]
 // `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
 // scenarios on them (1,000,000 takes a few minutes to seed).
 // --keep keeps the bench database after the run, and a run with --keep finds it again: seeding is skipped for what
@@ -60,6 +60,7 @@ const { values: args } = parseArgs({
     'alert-seconds': { type: 'string', default: '10' },
     // Events matched and delivered first, not counted (the worker process's compiled WHEREs warm up).
     'alert-warm-up': { type: 'string', default: '4000' },
+    'alert-workers': { type: 'string', default: '1' },
     'search-requests': { type: 'string', default: '300' },
     // Closed-loop concurrencies of the search scenarios. On a 2-core machine the load generator, Node and
     // PostgreSQL share the cores, so c=4 measures queueing as much as a request's own cost: both are shown.
@@ -199,8 +200,8 @@ try {
         const r = await benchAlertMatching(deps, { searches, events: Number(args['alert-events']), concurrency });
         notes.push(`alerts (${mix} mix), 1. job handler in process, ${r.concurrency === 1 ? 'one job at a time' : `${r.concurrency} jobs at a time (the task's concurrency)`}: ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches (${(r.matches / r.events).toFixed(1)} per event); load ${await load()}`);
       }
-      const p = await benchAlertPipeline(deps, { rate: Number(args['alert-rate']), seconds: Number(args['alert-seconds']), warmUpEvents: Number(args['alert-warm-up']), env, workerPort: firstPort + 4 });
-      notes.push(`alerts (${mix} mix), 2. pipeline (worker process): ${p.recorded} events recorded at ${Math.round(p.offeredPerSecond)}/s → matched at ${Math.round(p.matchedPerSecond)} events/s end to end (lag p50 ${(p.matchLagP50Ms / 1000).toFixed(2)} s, p99 ${(p.matchLagP99Ms / 1000).toFixed(2)} s); event → in-app notification p50 ${(p.notifyP50Ms / 1000).toFixed(2)} s, p99 ${(p.notifyP99Ms / 1000).toFixed(2)} s over ${p.notifiedEvents} events (${p.notifications} notifications); drained ${p.drainSeconds.toFixed(1)} s after the last event (after a warm-up of ${p.warmUpEvents} events in ${p.warmUpSeconds.toFixed(0)} s)${p.unfinished ? `, ${p.unfinished} events or matches NOT done when the wait ended` : ''}; load ${await load()}`);
+      const p = await benchAlertPipeline(deps, { rate: Number(args['alert-rate']), seconds: Number(args['alert-seconds']), warmUpEvents: Number(args['alert-warm-up']), workers: Number(args['alert-workers']), env, workerPort: firstPort + 4 });
+      notes.push(`alerts (${mix} mix), 2. pipeline (${Number(args['alert-workers']) === 1 ? 'worker process' : `${args['alert-workers']} worker processes`}): ${p.recorded} events recorded at ${Math.round(p.offeredPerSecond)}/s → matched at ${Math.round(p.matchedPerSecond)} events/s end to end (lag p50 ${(p.matchLagP50Ms / 1000).toFixed(2)} s, p99 ${(p.matchLagP99Ms / 1000).toFixed(2)} s); event → in-app notification p50 ${(p.notifyP50Ms / 1000).toFixed(2)} s, p99 ${(p.notifyP99Ms / 1000).toFixed(2)} s over ${p.notifiedEvents} events (${p.notifications} notifications); drained ${p.drainSeconds.toFixed(1)} s after the last event (after a warm-up of ${p.warmUpEvents} events in ${p.warmUpSeconds.toFixed(0)} s)${p.unfinished ? `, ${p.unfinished} events or matches NOT done when the wait ended` : ''}; load ${await load()}`);
       for (const c of searchConcurrencies) results.push(await benchSavedSearchList(gable.url, fixture, prepared.brands[0]!, { requests: Number(args['search-requests']), concurrency: c }));
     }
   }

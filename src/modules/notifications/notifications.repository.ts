@@ -67,11 +67,12 @@ export async function insertRecipients(db: Kysely<DB>, notification: string, use
 /** Recipients of several notifications in one insert; feed positions are drawn in the order of `rows`. */
 export async function insertRecipientsMany(db: Kysely<DB>, rows: { notification: string; user: string }[], at: Date): Promise<{ notification: string; user: string; seq: number }[]> {
   if (rows.length === 0) return [];
-  return db
-    .insertInto('notification_recipients')
-    .values(rows.map((row) => ({ ...row, created_at: at })))
-    .returning(['notification', 'user', 'seq'])
-    .execute();
+  // One array parameter per column (a VALUES list bound three per row); seq is drawn in the arrays' order.
+  const { select, from } = unnestRows(rows, { notification: 'uuid', user: 'uuid' });
+  const { rows: inserted } = await sql<{ notification: string; user: string; seq: number }>`
+    insert into notification_recipients (notification, "user", created_at) select ${select}, ${at}::timestamptz from ${from}
+    returning notification, "user", seq`.execute(db);
+  return inserted;
 }
 
 /** Stream messages, delivered to listeners when (and only if) the transaction commits. */

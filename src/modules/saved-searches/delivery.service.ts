@@ -56,7 +56,20 @@ export async function deliverMatches(deps: Deps, matchIds: readonly string[]): P
     if (matches.length === 0) return { notified: 0, emails: 0 };
     const live = matches.filter((match) => match.deleted_at === null);
     const cards = new Map((await listingCards(trx, deps.config, [...new Set(live.map((m) => m.listing))])).map((card) => [card.id, card]));
-    // One notification per match, written together (notifyMany: the rows and feed order of one notify() each).
+    const bySearch = new Map<string, { title: string; listings: string[] }>();
+    for (const match of live) {
+      const entry = bySearch.get(match.saved_search) ?? { title: match.title ?? match.proposed_title, listings: [] };
+      if (!entry.listings.includes(match.listing) && cards.has(match.listing)) entry.listings.push(match.listing);
+      bySearch.set(match.saved_search, entry);
+    }
+    let emails = 0;
+    for (const link of await emailableLinks(trx, [...bySearch.keys()], ['Instant'])) {
+      const { title, listings } = bySearch.get(link.saved_search)!;
+      if (await emailListings(trx, deps, link, title, listings, cards, 'Instant')) emails++;
+    }
+    // One notification per match, written together (notifyMany: the rows and feed order of one notify() each), and
+    // last: its feed rows take the owners' counter locks until commit, which another delivery to one of the same
+    // owners waits for (docs/saved-searches.md "Delivery").
     const notifying = live.filter((match) => cards.has(match.listing) && match.created_by);
     const notifiedRows = await notifyMany(
       trx,
@@ -75,17 +88,6 @@ export async function deliverMatches(deps: Deps, matchIds: readonly string[]): P
       })),
     );
     const notified = notifiedRows.filter((row) => row !== null).length;
-    const bySearch = new Map<string, { title: string; listings: string[] }>();
-    for (const match of live) {
-      const entry = bySearch.get(match.saved_search) ?? { title: match.title ?? match.proposed_title, listings: [] };
-      if (!entry.listings.includes(match.listing) && cards.has(match.listing)) entry.listings.push(match.listing);
-      bySearch.set(match.saved_search, entry);
-    }
-    let emails = 0;
-    for (const link of await emailableLinks(trx, [...bySearch.keys()], ['Instant'])) {
-      const { title, listings } = bySearch.get(link.saved_search)!;
-      if (await emailListings(trx, deps, link, title, listings, cards, 'Instant')) emails++;
-    }
     return { notified, emails };
   });
   deps.metrics.alertNotifications.inc(delivered.notified);
