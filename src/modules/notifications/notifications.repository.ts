@@ -1,6 +1,6 @@
 // All SQL of the notification feed. Functions take Kysely<DB> (or a transaction) so notify() writes inside the
 // caller's transaction.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { unnestRows } from '../../db/arrays.js';
 import type { DB } from '../../db/types.js';
 import type { NotificationsTable } from './notifications.tables.js';
@@ -153,7 +153,16 @@ export async function markSeen(db: Kysely<DB>, user: string, id: string | null, 
  * counter trigger, and holds no feed row another change waits for, so it joins no cycle.
  */
 export async function lockFeed(db: Kysely<DB>, user: string): Promise<void> {
-  await db.selectFrom('notification_counts').select('user').where('user', '=', user).forUpdate().execute();
+  await lockFeeds(db, sql`select ${user}::uuid`);
+}
+
+/**
+ * lockFeed for several recipients (`users`: a query of their ids), in user order, the order the counter trigger
+ * takes them in: a change to several feeds at once (push.repository.ts markSent) waits for, or is waited for by,
+ * each recipient's own changes.
+ */
+export async function lockFeeds(db: Kysely<DB>, users: RawBuilder<unknown>): Promise<void> {
+  await sql`select c."user" from notification_counts c where c."user" in (${users}) order by c."user" for update of c`.execute(db);
 }
 
 /** Locks and returns which of `ids` are in the recipient's live feed. */

@@ -1,6 +1,7 @@
 // All SQL of push delivery: the ledger rows (push_deliveries), the devices they go to, and what a push reports.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
+import { lockFeeds } from './notifications.repository.js';
 import type { PushProvider, PushStatus } from './notifications.tables.js';
 
 export interface PushTarget {
@@ -122,17 +123,15 @@ export interface SentPush {
  * moved on (a row another run moved already is left out).
  *
  * Setting delivered_at writes the feed rows of several recipients. Like every feed change it first takes those
- * recipients' counter row locks (notifications.repository.ts lockFeed), here in user order as the counter
- * trigger takes them: a mark-all-seen or a multi-id delete of one of them, which locks the same rows in its own
+ * recipients' counter row locks (notifications.repository.ts lockFeeds), in user order as the counter trigger
+ * takes them: a mark-all-seen or a multi-id delete of one of them, which locks the same rows in its own
  * order, then waits for this batch or this batch for it, instead of a deadlock that failed the batch and
  * repeated its pushes on retry (push.locks.test.ts: 3 of 3 runs before).
  */
 export async function markSent(db: Kysely<DB>, pushes: readonly SentPush[]): Promise<Set<string>> {
   if (pushes.length === 0) return new Set();
   return db.transaction().execute(async (trx) => {
-    await sql`select c."user" from notification_counts c
-      where c."user" in (select d."user" from push_deliveries d where d.id = any(${pushes.map((p) => p.id)}::uuid[]))
-      order by c."user" for update of c`.execute(trx);
+    await lockFeeds(trx, sql`select d."user" from push_deliveries d where d.id = any(${pushes.map((p) => p.id)}::uuid[])`);
     return recordSent(trx, pushes);
   });
 }
