@@ -1,6 +1,7 @@
 // Delivering matches (issue 12 item 3, decisions §6; docs/saved-searches.md "Delivery").
-//   - deliverMatches (job saved-searches.deliver, enqueued with the matches): the owner's in-app notification per
-//     match, and one email per Instant contact with the listings new to that contact.
+//   - deliverMatches (job saved-searches.deliver, enqueued with the matches of searches with an Instant contact):
+//     one email per Instant contact with the listings new to that contact. The owners' in-app notifications are
+//     written by the match job itself (delivery.notify.ts).
 //   - runDueDigests (cron saved-searches.digests): each Daily/Weekly/Monthly link whose digest is due gets one email
 //     with what matched since its last digest, keyed by (search, contact, local date); nothing new → no email.
 // Each unit is one transaction (locks, marks, ledger rows, notification, mail rows), so a crash or a retried job
@@ -11,8 +12,8 @@ import { arrayLiteral } from '../../db/arrays.js';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../deps.js';
 import { queueMessages } from '../../mail/mail.service.js';
-import { notifyMany } from '../notifications/notify.js';
 import { alertMessage, listingCards, type AlertEmail, type ListingCard } from './delivery.email.js';
+import { notifyOwners } from './delivery.notify.js';
 import { DIGEST_FREQUENCIES, nextOccurrence } from './delivery.schedule.js';
 import { unsubscribeUrl } from './delivery.unsubscribe.js';
 
@@ -30,18 +31,15 @@ interface DeliverableMatch {
   deleted_at: Date | null;
 }
 
-const MESSAGES: Record<string, (card: ListingCard) => string> = {
-  BecameAvailable: (card) => `${card.address} just hit the market`,
-  PriceDropped: (card) => `${card.address} dropped its price${card.price ? ` to ${card.price}` : ''}`,
-  StatusChanged: (card) => `${card.address} is now ${card.status}`,
-};
-
 export function seeAllUrl(deps: Pick<Deps, 'config'>, search: string): string {
   return `${deps.config.webUrl}/saved-searches/${search}`;
 }
 
-/** Notifies owners and emails Instant contacts for these matches; a match already delivered is skipped. */
-export async function deliverMatches(deps: Deps, matchIds: readonly string[]): Promise<{ notified: number; emails: number }> {
+/**
+ * Emails Instant contacts for these matches (and, with `notify`, notifies their owners: for jobs enqueued before
+ * the match job did); a match already delivered is skipped.
+ */
+export async function deliverMatches(deps: Deps, matchIds: readonly string[], options: { notify?: boolean } = {}): Promise<{ notified: number; emails: number }> {
   if (matchIds.length === 0) return { notified: 0, emails: 0 };
   const delivered = await deps.db.transaction().execute(async (trx) => {
     // Marked delivered as they are read (one pass; the mark commits with what is delivered): a retried or
@@ -67,27 +65,8 @@ export async function deliverMatches(deps: Deps, matchIds: readonly string[]): P
       const { title, listings } = bySearch.get(link.saved_search)!;
       if (await emailListings(trx, deps, link, title, listings, cards, 'Instant')) emails++;
     }
-    // One notification per match, written together (notifyMany: the rows and feed order of one notify() each), and
-    // last: its feed rows take the owners' counter locks until commit, which another delivery to one of the same
-    // owners waits for (docs/saved-searches.md "Delivery").
-    const notifying = live.filter((match) => cards.has(match.listing) && match.created_by);
-    const notifiedRows = await notifyMany(
-      trx,
-      deps,
-      notifying.map((match) => ({
-        recipients: [match.created_by!],
-        action: match.event_type,
-        notification_type: `Listing${match.event_type}User`,
-        message: MESSAGES[match.event_type]!(cards.get(match.listing)!),
-        title: match.title ?? match.proposed_title,
-        subject: match.listing,
-        subject_class: 'Listing',
-        object: match.created_by,
-        object_class: 'User',
-        data: { saved_search: match.saved_search, listing: match.listing, event: match.event },
-      })),
-    );
-    const notified = notifiedRows.filter((row) => row !== null).length;
+    // Last: the notifications' counter locks are held until commit (delivery.notify.ts).
+    const notified = options.notify ? await notifyOwners(trx, deps, live.map((match) => ({ ...match, owner: match.created_by, title: match.title ?? match.proposed_title })), cards) : 0;
     return { notified, emails };
   });
   deps.metrics.alertNotifications.inc(delivered.notified);

@@ -1,5 +1,5 @@
-// Delivery jobs (docs/saved-searches.md "Delivery"): notifications and Instant emails per batch of new matches
-// (enqueued by the match job in the transaction that stores them), and the digest cron.
+// Delivery jobs (docs/saved-searches.md "Delivery"): Instant emails per batch of new matches (enqueued by the match
+// job in the transaction that stores them and notifies their owners), and the digest cron.
 import { Type } from '@sinclair/typebox';
 import { defineTask } from '../../jobs/task.js';
 import { deliverMatches, runDueDigests } from './delivery.service.js';
@@ -10,14 +10,19 @@ const DIGEST_RUN_SECONDS = 50;
 
 export const deliverMatchesTask = defineTask({
   name: 'saved-searches.deliver',
-  payload: Type.Object({ matches: Type.Array(Type.String({ pattern: '^[0-9a-f-]{36}$' }), { minItems: 1, maxItems: DELIVER_BATCH }) }),
+  payload: Type.Object({
+    matches: Type.Array(Type.String({ pattern: '^[0-9a-f-]{36}$' }), { minItems: 1, maxItems: DELIVER_BATCH }),
+    // The match job notified the owners. Jobs enqueued before it did (a queue carried over an upgrade) lack it,
+    // and their handler notifies as well.
+    notified: Type.Optional(Type.Boolean()),
+  }),
   retryLimit: 10,
   retryDelaySeconds: 5,
   concurrency: 2,
   // See matchEventsTask: the match job wakes this process's delivery workers when it commits matches.
   pollingIntervalSeconds: 0.5,
   handle: async (deps, payload) => {
-    await deliverMatches(deps, payload.matches);
+    await deliverMatches(deps, payload.matches, { notify: payload.notified !== true });
   },
 });
 

@@ -4,10 +4,11 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { runQueuedJobs } from '../../../test/helpers/jobs.js';
+import { queuedJobs, runQueuedJobs } from '../../../test/helpers/jobs.js';
 import { crmUser } from '../contacts/contacts.test-support.js';
 import { clientHeaders, sampleListing } from '../listings/listings.test-support.js';
 import { deliverMatches, runDueDigests } from './delivery.service.js';
+import { deliverMatchesTask } from './delivery.tasks.js';
 
 const TASKS = ['saved-searches.match', 'saved-searches.deliver'];
 const AROUND = [
@@ -168,6 +169,44 @@ describe('delivering saved-search matches', () => {
     expect(await mailsTo(contact)).toHaveLength(1);
   });
 
+  it('the match job notifies the owner with the match it stores; only matches of searches with an Instant contact get a delivery job', async () => {
+    mls++;
+    const contact = await newContact('Nell');
+    const quiet = await save({ title: 'No contact' });
+    const daily = await save({ title: 'Daily contact', contacts: [contact], frequency: 'Daily', send_time: 480 });
+    const instant = await save({ title: 'Instant contact', contacts: [contact], frequency: 'Instant' });
+    const res = await t.app.inject({ method: 'POST', url: `/mls/DLV${mls}/listings`, headers: feed, payload: [sampleListing('N-1')] });
+    expect(res.statusCode, res.body).toBe(200);
+    await runQueuedJobs(t.deps, ['saved-searches.match']);
+    const listing = await listingId('N-1');
+
+    // Committed with the matches: no delivery job has run.
+    // (The other tests' searches cover the same area.)
+    const ours = sql<string>`data->>'saved_search'`;
+    const notifiedOf = () => t.deps.db.selectFrom('notifications').select(['title', 'message']).where('subject', '=', listing).where(ours, 'in', [quiet, daily, instant]).orderBy('title').execute();
+    expect(await notifiedOf()).toEqual(['Daily contact', 'Instant contact', 'No contact'].map((title) => ({ title, message: '4521 Maple Ave, Dallas, TX just hit the market' })));
+    const jobs = await queuedJobs(t.deps, ['saved-searches.deliver']);
+    const instantMatch = await t.deps.db.selectFrom('saved_search_matches').select(['id', 'delivered_at']).where('saved_search', '=', instant).executeTakeFirstOrThrow();
+    // (the first test's Instant search matches too)
+    expect(jobs.map((job) => job.data)).toEqual([{ matches: expect.arrayContaining([instantMatch.id]), notified: true }]);
+    expect(instantMatch.delivered_at).toBeNull();
+    const others = await t.deps.db.selectFrom('saved_search_matches').select(['id', 'delivered_at']).where('saved_search', 'in', [quiet, daily]).execute();
+    expect(others.map((m) => m.delivered_at)).toEqual([t.clock.now(), t.clock.now()]);
+    for (const other of others) expect((jobs[0]!.data as { matches: string[] }).matches).not.toContain(other.id);
+
+    // The delivery job emails and notifies nobody a second time.
+    await runQueuedJobs(t.deps, ['saved-searches.deliver']);
+    expect(await mailsTo(contact)).toHaveLength(1);
+    expect(await notifiedOf()).toHaveLength(3);
+
+    // A delivery job enqueued before the match job notified (its payload has no `notified`) notifies the owner.
+    await t.deps.db.updateTable('saved_search_matches').set({ delivered_at: null }).where('saved_search', '=', quiet).execute();
+    const quietMatch = await t.deps.db.selectFrom('saved_search_matches').select('id').where('saved_search', '=', quiet).executeTakeFirstOrThrow();
+    await t.deps.queue.enqueue(t.deps.db, deliverMatchesTask, { matches: [quietMatch.id] });
+    await runQueuedJobs(t.deps, ['saved-searches.deliver']);
+    expect((await notifiedOf()).map((n) => n.title)).toEqual(['Daily contact', 'Instant contact', 'No contact', 'No contact']);
+  });
+
   it('/metrics counts events matched, matches, notifications, emails per frequency and the matching lag', async () => {
     const metrics = (await t.app.inject({ url: '/metrics' })).body;
     const value = (line: string) => Number(metrics.split('\n').find((l) => l.startsWith(`${line} `))?.split(' ')[1]);
@@ -179,7 +218,7 @@ describe('delivering saved-search matches', () => {
     };
     const matches = async (type: string) => Number((await t.deps.db.selectFrom('saved_search_matches').select((eb) => eb.fn.countAll<string>().as('n')).where('event_type', '=', type).executeTakeFirstOrThrow()).n);
     const events = await count('listing_events');
-    expect(events).toBe(7); // D-1 twice (available, price drop), G-1..G-3, U-1, U-2
+    expect(events).toBe(8); // D-1 twice (available, price drop), N-1, G-1..G-3, U-1, U-2
     expect(value('gable_alert_events_matched_total')).toBe(events);
     expect(value('gable_alert_matches_total{event_type="BecameAvailable"}')).toBe(await matches('BecameAvailable'));
     expect(value('gable_alert_matches_total{event_type="PriceDropped"}')).toBe(await matches('PriceDropped'));

@@ -11,7 +11,9 @@ import { DELIVER_BATCH, deliverMatchesTask } from './delivery.tasks.js';
 import { candidateSearches, type Candidate } from './matching.candidates.js';
 import { confirmedPairs, type ShapedCandidate } from './matching.confirm.js';
 import { matchFormOf, matchFormVersion, rememberShape, shapesByIds, storeCompiledForms, type CompiledForm } from './matching.forms.js';
-import { findSearchForms, insertMatches, storedCriteriaOf } from './saved-searches.repository.js';
+import { findSearchForms, insertMatches, storedCriteriaOf, type SearchForm } from './saved-searches.repository.js';
+import { listingCards } from './delivery.email.js';
+import { notifyOwners } from './delivery.notify.js';
 
 export interface MatchOutcome {
   events: number;
@@ -24,7 +26,12 @@ export interface MatchedEvent {
   listing: string;
   event: string;
   event_type: string;
+  /** A delivery job emails it to the search's Instant contacts. */
+  awaits_email: boolean;
 }
+
+/** What delivering a candidate search's matches needs (read with its match form). */
+type SearchDelivery = Pick<SearchForm, 'created_by' | 'title' | 'instant'>;
 
 /**
  * Matches these listing events (ids from listing_events) and stores the matches; returns the new ones. An event is
@@ -44,10 +51,10 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
       .orderBy('id')
       .forUpdate()
       .execute();
-    if (events.length === 0) return { outcome: { events: 0, matches: 0 }, inserted: [], lags: [], compiled: [] };
+    if (events.length === 0) return { outcome: { events: 0, matches: 0 }, inserted: [], lags: [], compiled: [], notified: 0, emailing: 0 };
     const inTrx = { ...deps, db: trx };
     const listings = [...new Set(events.map((event) => event.listing))];
-    const { shaped, compiled } = await formCandidates(inTrx, await candidateSearches(trx, listings));
+    const { shaped, compiled, delivery } = await formCandidates(inTrx, await candidateSearches(trx, listings));
     const now = deps.clock.now();
     const confirmed = await confirmedPairs(trx, shaped, now);
     // Each confirmed (search, listing) pair matches every event of that listing in the batch. The pairs come back
@@ -57,26 +64,39 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     for (const event of events) eventsOf.set(event.listing, [...(eventsOf.get(event.listing) ?? []), event]);
     const pairs = confirmed ? (await confirmed.execute(trx)).rows : [];
     const matches = pairs.flatMap((pair) =>
-      (eventsOf.get(pair.listing) ?? []).map((event) => ({ saved_search: pair.saved_search, event: event.id, listing: event.listing, event_type: event.type, event_at: event.created_text })),
+      (eventsOf.get(pair.listing) ?? []).map((event) => ({
+        saved_search: pair.saved_search,
+        event: event.id,
+        listing: event.listing,
+        event_type: event.type,
+        event_at: event.created_text,
+        awaits_email: delivery.get(pair.saved_search)!.instant,
+      })),
     );
     const found = matches.length;
     const inserted: MatchedEvent[] = await insertMatches(trx, matches, now);
     await trx.updateTable('listing_events').set({ matched_at: now }).where('id', 'in', events.map((event) => event.id)).execute();
-    // Delivery (notifications, Instant emails) is committed with the matches it delivers.
-    const batches: { matches: string[] }[] = [];
-    for (let i = 0; i < inserted.length; i += DELIVER_BATCH) batches.push({ matches: inserted.slice(i, i + DELIVER_BATCH).map((match) => match.id) });
+    // Instant emails: a delivery job per batch of the matches of searches with an Instant contact, committed with
+    // them (the owners are notified below; `notified` tells the job).
+    const emailing = inserted.filter((match) => match.awaits_email);
+    const batches: { matches: string[]; notified: true }[] = [];
+    for (let i = 0; i < emailing.length; i += DELIVER_BATCH) batches.push({ matches: emailing.slice(i, i + DELIVER_BATCH).map((match) => match.id), notified: true });
     await deps.queue.enqueueMany(trx, deliverMatchesTask, batches);
+    // The owners' notifications, with the matches and last (their counter locks are held until commit).
+    const cards = new Map((await listingCards(trx, deps.config, [...new Set(inserted.map((match) => match.listing))])).map((card) => [card.id, card]));
+    const notified = await notifyOwners(trx, deps, inserted.map((match) => ({ ...match, owner: delivery.get(match.saved_search)!.created_by, title: delivery.get(match.saved_search)!.title })), cards);
     const lags = events.map((event) => (now.getTime() - event.created_at.getTime()) / 1000);
-    return { outcome: { events: events.length, matches: found }, inserted, lags, compiled };
+    return { outcome: { events: events.length, matches: found }, inserted, lags, compiled, notified, emailing: emailing.length };
   });
   // Committed: this process's delivery workers fetch the new matches now instead of at their next poll.
-  if (result.inserted.length > 0) deps.queue.wake(deliverMatchesTask);
+  if (result.emailing > 0) deps.queue.wake(deliverMatchesTask);
   // Forms compiled for lack of a current one are stored for the next jobs, after the matches are committed.
   await storeCompiledForms(deps.db, result.compiled);
   // Counted once committed (a rolled-back run is retried and counted then).
   deps.metrics.alertEventsMatched.inc(result.outcome.events);
   for (const lag of result.lags) deps.metrics.alertMatchingLag.observe(Math.max(0, lag));
   for (const match of result.inserted) deps.metrics.alertMatches.inc({ event_type: match.event_type });
+  deps.metrics.alertNotifications.inc(result.notified);
   return { outcome: result.outcome, inserted: result.inserted };
 }
 
@@ -85,7 +105,7 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
  * form is missing or retired is compiled here by the engine (returned, to be stored after the job's transaction).
  * A search that can no longer run (its form is null) matches nothing, as running it finds nothing.
  */
-async function formCandidates(deps: Deps, candidates: readonly Candidate[]): Promise<{ shaped: ShapedCandidate[]; compiled: CompiledForm[] }> {
+async function formCandidates(deps: Deps, candidates: readonly Candidate[]): Promise<{ shaped: ShapedCandidate[]; compiled: CompiledForm[]; delivery: Map<string, SearchDelivery> }> {
   const listingsOf = new Map<string, string[]>();
   for (const { saved_search: search, listing } of candidates) {
     const listings = listingsOf.get(search);
@@ -94,7 +114,9 @@ async function formCandidates(deps: Deps, candidates: readonly Candidate[]): Pro
   }
   const compiled: CompiledForm[] = [];
   const formed: { search: string; shape: string; values: (string | null)[] }[] = [];
+  const delivery = new Map<string, SearchDelivery>();
   for (const row of await findSearchForms(deps.db, [...listingsOf.keys()], matchFormVersion(deps.db))) {
+    delivery.set(row.id, { created_by: row.created_by, title: row.title, instant: row.instant });
     if (row.fresh) {
       if (row.shape !== null) formed.push({ search: row.id, shape: row.shape, values: row.values! });
       continue;
@@ -108,5 +130,5 @@ async function formCandidates(deps: Deps, candidates: readonly Candidate[]): Pro
     const { text, nowParams } = shapes.get(shape)!;
     return { search, text, nowParams, values, listings: listingsOf.get(search)! };
   });
-  return { shaped, compiled };
+  return { shaped, compiled, delivery };
 }

@@ -190,6 +190,12 @@ export interface SearchForm {
   criteria: StoredCriteria | null;
   brands: string[] | null;
   boundaries: string[] | null;
+  /** What a match's delivery needs, read with the form (the same row): the owner notified in-app (null: none), */
+  created_by: string | null;
+  /** the title the notification and the emails show, */
+  title: string;
+  /** and whether a contact is linked with Instant frequency (its matches then get a delivery job). */
+  instant: boolean;
 }
 
 function selectSearchForms(db: Kysely<DB>, version: string) {
@@ -197,6 +203,8 @@ function selectSearchForms(db: Kysely<DB>, version: string) {
   return db
     .selectFrom('saved_searches as s')
     .select(['s.id', sql<string>`s.updated_at::text`.as('updated_at'), fresh.as('fresh'), 's.match_shape as shape', sql<(string | null)[] | null>`s.match_values`.as('values')])
+    .select(['s.created_by', sql<string>`coalesce(s.title, s.proposed_title)`.as('title')])
+    .select(sql<boolean>`exists (select 1 from saved_search_contacts l where l.saved_search = s.id and l.frequency = 'Instant')`.as('instant'))
     // read only for a search whose form is to be compiled (a CASE evaluates only the branch it takes)
     .select(sql<StoredCriteria | null>`case when not ${fresh} then s.criteria end`.as('criteria'))
     .select(sql<string[] | null>`case when not ${fresh} then coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}') end`.as('brands'))
@@ -232,6 +240,9 @@ export interface NewMatch {
   event_type: string;
   /** The event's created_at as PostgreSQL's text (exact to the microsecond). */
   event_at: string;
+  /** An Instant email is to be sent for it by a delivery job (which marks it `delivered_at`); otherwise it is
+   * stored delivered: its notification is written with it. */
+  awaits_email: boolean;
 }
 
 export interface StoredMatch {
@@ -240,6 +251,7 @@ export interface StoredMatch {
   listing: string;
   event: string;
   event_type: string;
+  awaits_email: boolean;
 }
 
 /**
@@ -253,11 +265,13 @@ export interface StoredMatch {
  */
 export async function insertMatches(db: Kysely<DB>, matches: readonly NewMatch[], at: Date): Promise<StoredMatch[]> {
   if (matches.length === 0) return [];
-  const rows = matches.map((m) => ({ id: uuidV7(), saved_search: m.saved_search, listing: m.listing, event: m.event, event_type: m.event_type, event_at: m.event_at }));
+  const rows = matches.map((m) => ({ id: uuidV7(), saved_search: m.saved_search, listing: m.listing, event: m.event, event_type: m.event_type, event_at: m.event_at, awaits_email: m.awaits_email }));
   const events = arrayLiteral([...new Set(rows.map((row) => row.event))]);
   const { rows: before } = await sql`select 1 from saved_search_matches where event = any(${events}::uuid[]) limit 1`.execute(db);
-  const { select, from } = unnestRows(rows, { id: 'uuid', saved_search: 'uuid', listing: 'uuid', event: 'uuid', event_type: 'text', event_at: 'timestamptz' });
-  const insert = sql`insert into saved_search_matches (id, saved_search, listing, event, event_type, event_at, created_at) select ${select}, ${at}::timestamptz from ${from}`;
+  const { from } = unnestRows(rows, { id: 'uuid', saved_search: 'uuid', listing: 'uuid', event: 'uuid', event_type: 'text', event_at: 'timestamptz', awaits_email: 'boolean' });
+  const insert = sql`insert into saved_search_matches (id, saved_search, listing, event, event_type, event_at, created_at, delivered_at)
+    select r.id, r.saved_search, r.listing, r.event, r.event_type, r.event_at, ${at}::timestamptz, case when r.awaits_email then null else ${at}::timestamptz end
+    from ${from}`;
   if (before.length === 0) {
     await insert.execute(db);
     return rows;
