@@ -1,10 +1,12 @@
 // notifyMany() writes what notify() called once per input writes: the same notifications, the same recipients
 // in the same order in each feed, the same push ledger rows and jobs, and null where nobody is left to notify.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import type { Deps } from '../../deps.js';
 import { notify, notifyMany, type NotifyInput } from './notify.js';
+import { STREAM_CHANNEL } from './notifications.repository.js';
 import { feedUser } from './notifications.test-support.js';
 import { addDevice, pushJobs, vapidKeys } from './push.test-support.js';
 
@@ -30,6 +32,26 @@ async function written(deps: Deps, ids: (string | null)[], names: Map<string, st
   };
 }
 
+/** The live stream's messages (the channel the stream listens to) while `run` runs, parsed. */
+async function streamMessages<T>(deps: Deps, run: () => Promise<T>, expected: (result: T) => number): Promise<{ result: T; messages: { u: string; n?: string; s?: number }[] }> {
+  const payloads: string[] = [];
+  let stop: () => Promise<unknown>;
+  if (deps.database.embedded) stop = await deps.database.listenEmbedded(STREAM_CHANNEL, (payload) => payloads.push(payload));
+  else {
+    const client = new pg.Client({ connectionString: deps.config.databaseUrl ?? undefined });
+    client.on('notification', (message) => payloads.push(message.payload ?? ''));
+    await client.connect();
+    await client.query(`listen ${STREAM_CHANNEL}`);
+    stop = () => client.end();
+  }
+  const result = await run();
+  // Delivered after the commit: wait until they are in (at most 2 s), then a little for any extra one.
+  for (let i = 0; i < 100 && payloads.length < expected(result); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await stop();
+  return { result, messages: payloads.map((payload) => JSON.parse(payload) as { u: string; n?: string; s?: number }) };
+}
+
 describe('notifyMany', () => {
   const t = useTestApp({ env: { VAPID_PUBLIC_KEY: VAPID.publicKey, VAPID_PRIVATE_KEY: VAPID.privateKey, VAPID_SUBJECT: 'mailto:ops@gable.test' } });
 
@@ -52,21 +74,30 @@ describe('notifyMany', () => {
         { recipients: [bob.id, alice.id], action: 'Tested', message: 'three', data: null },
       ];
       const jobsBefore = (await pushJobs(t.deps)).length;
-      const results = await t.deps.db.transaction().execute(async (trx) => {
-        if (many) return notifyMany(trx, t.deps, inputs);
-        const each = [];
-        for (const input of inputs) each.push(await notify(trx, t.deps, input));
-        return each;
-      });
+      const { result: results, messages } = await streamMessages(
+        t.deps,
+        () =>
+          t.deps.db.transaction().execute(async (trx) => {
+            if (many) return notifyMany(trx, t.deps, inputs);
+            const each = [];
+            for (const input of inputs) each.push(await notify(trx, t.deps, input));
+            return each;
+          }),
+        (written) => written.reduce((sum, r) => sum + (r?.recipients.length ?? 0), 0),
+      );
       const ids = results.map((r) => r?.id ?? null);
       const recipients = results.map((r) => r?.recipients.map((x) => names.get(x.user)).sort() ?? null);
-      return { ...(await written(t.deps, ids, names)), recipients, jobs: (await pushJobs(t.deps)).length - jobsBefore };
+      // Each user's stream messages in the order sent: which notification, and whether it names its feed position.
+      const seqOf = new Map(results.flatMap((r) => r?.recipients.map((x) => [`${r.id} ${x.user}`, x.seq] as const) ?? []));
+      const stream = [...names].map(([user, name]) => `${name}: ${messages.filter((m) => m.u === user).map((m) => `${ids.indexOf(m.n!)}${m.s === seqOf.get(`${m.n} ${m.u}`) ? '' : ' (wrong seq)'}`).join(', ')}`);
+      return { ...(await written(t.deps, ids, names)), recipients, stream, jobs: (await pushJobs(t.deps)).length - jobsBefore };
     };
     const each = await run(false);
     const many = await run(true);
     expect(each.found).toEqual([true, false, true, true, false, true]);
     expect(each.feed).toEqual([[0, 2, 3, 5], [0, 5], []]);
     expect(each.deliveries.length).toBeGreaterThan(2);
+    expect(each.stream).toEqual(['alice: 0, 2, 3, 5', 'bob: 0, 5', 'gone: ']);
     expect(many).toEqual(each);
   });
 

@@ -92,18 +92,16 @@ export async function notifyMany(trx: Transaction<DB>, deps: Pick<Deps, 'clock' 
   await repo.insertNotifications(trx, written.map((p) => ({ ...p.row, id: p.id })));
   const pushed = written.filter(({ row }) => row.transports.includes('push'));
   await enqueuePushesMany(trx, deps, pushed.map(({ id, row, users }) => ({ notification: { id, app: row.app }, users })), at);
-  // Feed positions in the order notify() would have given them: recipients inserted in input order. Last but the
-  // announcement: this insert takes the recipients' counter locks (a trigger), held until commit, and other
+  // Feed positions in the order notify() would have given them: recipients inserted, and announced, in input
+  // order. Last: this insert takes the recipients' counter locks (a trigger), held until commit, and other
   // deliveries to the same users wait for them.
-  const seqs = await repo.insertRecipientsMany(trx, written.flatMap((p) => p.users.map((user) => ({ notification: p.id, user }))), at);
+  const seqs = await repo.insertAnnouncedRecipients(trx, written.flatMap((p) => p.users.map((user) => ({ notification: p.id, user }))), at);
   const recipientsOf = new Map<string, { user: string; seq: number }[]>();
   for (const r of seqs) {
     const recipients = recipientsOf.get(r.notification);
     if (recipients) recipients.push({ user: r.user, seq: r.seq });
     else recipientsOf.set(r.notification, [{ user: r.user, seq: r.seq }]);
   }
-  const notified = written.map((p) => ({ id: p.id, row: p.row, recipients: (recipientsOf.get(p.id) ?? []).sort((a, b) => a.seq - b.seq) }));
-  await repo.announce(trx, notified.flatMap(({ id, recipients }) => recipients.map((r) => ({ u: r.user, n: id, s: r.seq }))));
   return planned.map((p) => (p === null ? null : { id: p.id, recipients: recipientsOf.get(p.id) ?? [] }));
 }
 

@@ -4,8 +4,10 @@
 // over just the event's listings, so a match
 // means exactly "running the search now finds this listing" — no second matcher restating the criteria.
 // Confirmation and storage are one statement per batch of events (searches grouped by shape: matching.confirm.ts).
-// Matches are stored one row per (search, event); a retried job inserts nothing twice.
-import { sql } from 'kysely';
+// Matches are stored one row per (search, event); a retried job inserts nothing twice. The owners' in-app
+// notifications are written with them (delivery.notify.ts); Instant emails go to a delivery job.
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/types.js';
 import type { Deps } from '../../deps.js';
 import { DELIVER_BATCH, deliverMatchesTask } from './delivery.tasks.js';
 import { candidateSearches, type Candidate } from './matching.candidates.js';
@@ -76,17 +78,9 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     const found = matches.length;
     const inserted: MatchedEvent[] = await insertMatches(trx, matches, now);
     await trx.updateTable('listing_events').set({ matched_at: now }).where('id', 'in', events.map((event) => event.id)).execute();
-    // Instant emails: a delivery job per batch of the matches of searches with an Instant contact, committed with
-    // them (the owners are notified below; `notified` tells the job).
-    const emailing = inserted.filter((match) => match.awaits_email);
-    const batches: { matches: string[]; notified: true }[] = [];
-    for (let i = 0; i < emailing.length; i += DELIVER_BATCH) batches.push({ matches: emailing.slice(i, i + DELIVER_BATCH).map((match) => match.id), notified: true });
-    await deps.queue.enqueueMany(trx, deliverMatchesTask, batches);
-    // The owners' notifications, with the matches and last (their counter locks are held until commit).
-    const cards = new Map((await listingCards(trx, deps.config, [...new Set(inserted.map((match) => match.listing))])).map((card) => [card.id, card]));
-    const notified = await notifyOwners(trx, deps, inserted.map((match) => ({ ...match, owner: delivery.get(match.saved_search)!.created_by, title: delivery.get(match.saved_search)!.title })), cards);
+    const { notified, emailing } = await deliverWithMatches({ ...deps, db: trx }, trx, inserted, delivery);
     const lags = events.map((event) => (now.getTime() - event.created_at.getTime()) / 1000);
-    return { outcome: { events: events.length, matches: found }, inserted, lags, compiled, notified, emailing: emailing.length };
+    return { outcome: { events: events.length, matches: found }, inserted, lags, compiled, notified, emailing };
   });
   // Committed: this process's delivery workers fetch the new matches now instead of at their next poll.
   if (result.emailing > 0) deps.queue.wake(deliverMatchesTask);
@@ -98,6 +92,24 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
   for (const match of result.inserted) deps.metrics.alertMatches.inc({ event_type: match.event_type });
   deps.metrics.alertNotifications.inc(result.notified);
   return { outcome: result.outcome, inserted: result.inserted };
+}
+
+/**
+ * What the match job delivers in its own transaction: the owners' notifications (delivery.notify.ts), and a
+ * delivery job per 500 matches of searches with an Instant contact, which emails them (`notified`: it does not
+ * notify again). The notifications are the last writes: their counter locks are held until commit.
+ */
+async function deliverWithMatches(deps: Deps, trx: Transaction<DB>, inserted: readonly MatchedEvent[], delivery: ReadonlyMap<string, SearchDelivery>): Promise<{ notified: number; emailing: number }> {
+  const emailing = inserted.filter((match) => match.awaits_email);
+  const batches: { matches: string[]; notified: true }[] = [];
+  for (let i = 0; i < emailing.length; i += DELIVER_BATCH) batches.push({ matches: emailing.slice(i, i + DELIVER_BATCH).map((match) => match.id), notified: true });
+  await deps.queue.enqueueMany(trx, deliverMatchesTask, batches);
+  const cards = new Map((await listingCards(trx, deps.config, [...new Set(inserted.map((match) => match.listing))])).map((card) => [card.id, card]));
+  const toNotify = inserted.map((match) => {
+    const { created_by: owner, title } = delivery.get(match.saved_search)!;
+    return { ...match, owner, title };
+  });
+  return { notified: await notifyOwners(trx, deps, toNotify, cards), emailing: emailing.length };
 }
 
 /**

@@ -268,9 +268,10 @@ export async function insertMatches(db: Kysely<DB>, matches: readonly NewMatch[]
   const rows = matches.map((m) => ({ id: uuidV7(), saved_search: m.saved_search, listing: m.listing, event: m.event, event_type: m.event_type, event_at: m.event_at, awaits_email: m.awaits_email }));
   const events = arrayLiteral([...new Set(rows.map((row) => row.event))]);
   const { rows: before } = await sql`select 1 from saved_search_matches where event = any(${events}::uuid[]) limit 1`.execute(db);
-  const { from } = unnestRows(rows, { id: 'uuid', saved_search: 'uuid', listing: 'uuid', event: 'uuid', event_type: 'text', event_at: 'timestamptz', awaits_email: 'boolean' });
+  const { from, column } = unnestRows(rows, { id: 'uuid', saved_search: 'uuid', listing: 'uuid', event: 'uuid', event_type: 'text', event_at: 'timestamptz', awaits_email: 'boolean' });
+  const values = sql.join((['id', 'saved_search', 'listing', 'event', 'event_type', 'event_at'] as const).map(column));
   const insert = sql`insert into saved_search_matches (id, saved_search, listing, event, event_type, event_at, created_at, delivered_at)
-    select r.id, r.saved_search, r.listing, r.event, r.event_type, r.event_at, ${at}::timestamptz, case when r.awaits_email then null else ${at}::timestamptz end
+    select ${values}, ${at}::timestamptz, case when ${column('awaits_email')} then null else ${at}::timestamptz end
     from ${from}`;
   if (before.length === 0) {
     await insert.execute(db);
