@@ -52,6 +52,12 @@ describe('matching listing events', () => {
     expect((await matchesOf(cheap)).map((m) => m.event_type)).toEqual(['PriceDropped']);
     expect((await matchesOf(near)).map((m) => m.event_type)).toEqual(['BecameAvailable', 'PriceDropped']);
 
+    // Each match notified its owner in the job's transaction (no delivery job ran).
+    const feedSize = async () => Number((await t.deps.db.selectFrom('notification_recipients').select((eb) => eb.fn.countAll<string>().as('n')).where('user', '=', owner.user).executeTakeFirstOrThrow()).n);
+    const stored = async () => Number((await t.deps.db.selectFrom('saved_search_matches').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    expect(await stored()).toBe(5); // near and byAgent twice, cheap once
+    expect(await feedSize()).toBe(5);
+
     // A retried job (same events) writes nothing new.
     const events = await t.deps.db.selectFrom('listing_events').select(['id', 'matched_at']).execute();
     expect(events.every((event) => event.matched_at !== null)).toBe(true);
@@ -63,6 +69,11 @@ describe('matching listing events', () => {
     expect(forced.outcome.matches).toBeGreaterThan(0);
     expect(forced.inserted.filter((match) => match.saved_search === near)).toEqual([]);
     expect(await matchesOf(near)).toHaveLength(2);
+    // and notifies nobody twice: only what it stored anew is announced (the listing's later price makes the
+    // first event match `cheap` too, once).
+    expect(forced.inserted.map((match) => match.saved_search)).toEqual([cheap]);
+    expect(await stored()).toBe(6);
+    expect(await feedSize()).toBe(6);
 
     // Events and matches get version-7 uuids (time first, so a job's keys sit side by side in the indexes).
     const matches = await t.deps.db.selectFrom('saved_search_matches').select('id').execute();
