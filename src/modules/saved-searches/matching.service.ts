@@ -78,11 +78,11 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[]): Prom
     const found = matches.length;
     const inserted: MatchedEvent[] = await insertMatches(trx, matches, now);
     await trx.updateTable('listing_events').set({ matched_at: now }).where('id', 'in', events.map((event) => event.id)).execute();
-    const { notified, emailing } = await deliverWithMatches({ ...deps, db: trx }, trx, inserted, delivery);
+    const { notified, emailing } = await deliverWithMatches(inTrx, trx, inserted, delivery);
     const lags = events.map((event) => (now.getTime() - event.created_at.getTime()) / 1000);
     return { outcome: { events: events.length, matches: found }, inserted, lags, compiled, notified, emailing };
   });
-  // Committed: this process's delivery workers fetch the new matches now instead of at their next poll.
+  // Committed: this process's delivery workers fetch the new matches to email now instead of at their next poll.
   if (result.emailing > 0) deps.queue.wake(deliverMatchesTask);
   // Forms compiled for lack of a current one are stored for the next jobs, after the matches are committed.
   await storeCompiledForms(deps.db, result.compiled);
