@@ -128,8 +128,9 @@ try {
     notes.push(`ingest: ${ingest.listings} new listings over HTTP (POST /mls/:mls/listings, 1,000 per body, 2 in flight) in ${ingest.seconds.toFixed(1)} s = ${Math.round(ingest.perSecond)} listings/s, ${ingest.events} events`);
     const seeded = await seedListings(deps, { count: listingCount - INGEST_COUNT, concurrency: 2, onProgress: progress('seeding listings') });
     // Index-only scans need the visibility map, and the planner needs statistics of the fresh table. The stored
-    // records (~2 GB after 1M inserts) too: otherwise autovacuum's pass over them, due after the bulk load, runs
-    // during the scenarios (a deployment meets it once after an import, not on every search).
+    // records (~2 GB after 1M inserts) too: otherwise the scenarios' first reads set their hint bits and write the
+    // pages back, and where autovacuum runs (not on this machine's server) its pass over them, due after the bulk
+    // load, would run during the scenarios (a deployment meets both once after an import, not on every search).
     await sql`vacuum (analyze) listings`.execute(deps.db);
     await sql`vacuum (analyze) listing_records`.execute(deps.db);
     notes.push(`search: ${listingCount} listings (${seeded.created} seeded in ${seeded.seconds.toFixed(0)} s); map scenarios in a 60 km square around Dallas; closed loop, c = requests in flight`);
