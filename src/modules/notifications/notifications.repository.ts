@@ -55,20 +55,11 @@ export async function liveUsers(db: Kysely<DB>, ids: string[]): Promise<string[]
   return rows.map((r) => r.id);
 }
 
-export async function insertRecipients(db: Kysely<DB>, notification: string, users: string[], at: Date): Promise<{ user: string; seq: number }[]> {
-  if (users.length === 0) return [];
-  return db
-    .insertInto('notification_recipients')
-    .values(users.map((user) => ({ notification, user, created_at: at })))
-    .returning(['user', 'seq'])
-    .execute();
-}
-
 /**
- * Recipients of several notifications in one insert, each announced to the live stream (the message announce()
- * sends, `{"u","n","s"}`, written by the statement itself: as 10,000 JSON texts in one array parameter, building
- * and escaping them cost more in Node than the rows' insert). Feed positions are drawn, and announced, in the
- * order of `rows`.
+ * The recipients of one notification (notify) or many (notifyMany) in one insert, each announced to the live
+ * stream (the message announce() sends, `{"u","n","s"}`, written by the statement itself: as 10,000 JSON texts in
+ * one array parameter, building and escaping them cost more in Node than the rows' insert). Feed positions are
+ * drawn, and announced, in the order of `rows`.
  */
 export async function insertAnnouncedRecipients(db: Kysely<DB>, rows: { notification: string; user: string }[], at: Date): Promise<{ notification: string; user: string; seq: number }[]> {
   if (rows.length === 0) return [];

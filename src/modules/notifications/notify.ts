@@ -64,8 +64,8 @@ export async function notify(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'c
   if (users.length === 0) return null;
   const at = deps.clock.now();
   const row = await repo.insertNotification(trx, newNotification(input, excluded, at));
-  const recipients = await repo.insertRecipients(trx, row.id, users, at);
-  await repo.announce(trx, recipients.map((r) => ({ u: r.user, n: row.id, s: r.seq })));
+  const inserted = await repo.insertAnnouncedRecipients(trx, users.map((user) => ({ notification: row.id, user })), at);
+  const recipients = inserted.map(({ user, seq }) => ({ user, seq }));
   if (row.transports.includes('push')) await enqueuePushes(trx, deps, row, recipients.map((r) => r.user), at);
   return { id: row.id, recipients };
 }
