@@ -7,6 +7,7 @@ import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './types.js';
@@ -65,11 +66,36 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const owned = !options.pglite;
   const instance = pglite;
   // PGlite is a single session: one pooled connection, and every query queues on it.
-  const pool = new pg.Pool({ ...createPgConfig(instance), max: 1 });
+  const pool = new pg.Pool({ ...createPgConfig(yieldingEngine(instance)), max: 1 });
   return wrap(pool, true, instance, async () => {
     if (owned) await instance.close();
     lock?.release();
   });
+}
+
+/** Frontend message types that end a statement: a simple Query, or the Sync after parse/bind/execute. */
+const QUERY = 0x51; // 'Q'
+const SYNC = 0x53; // 'S'
+
+/**
+ * The engine as the pg adapter sees it, taking a turn of the event loop at the end of each statement. PGlite runs in this
+ * thread and its answers settle as promise callbacks, which never give timers or sockets a turn: a job that runs
+ * statement after statement starved the HTTP server of the same process — no request, not even /health, was
+ * answered until the job ended (ADR 0039). One turn per statement lets waiting requests take the pool's connection
+ * between a job's transactions and run their own code between its statements; it costs microseconds a statement.
+ */
+function yieldingEngine(pglite: PGlite): PGlite {
+  const engine = {
+    get waitReady() {
+      return pglite.waitReady;
+    },
+    async execProtocolStream(message: Uint8Array, options?: Parameters<PGlite['execProtocolStream']>[1]) {
+      if (message[0] === QUERY || message[0] === SYNC) await nextTurn();
+      return pglite.execProtocolStream(message, options);
+    },
+  };
+  // The adapter uses only these two members (it checks for execProtocolStream to tell an engine from options).
+  return engine as unknown as PGlite;
 }
 
 function wrap(pool: pg.Pool, embedded: boolean, pglite: PGlite | null, closeEngine: () => Promise<void>): Database {

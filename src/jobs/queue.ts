@@ -30,6 +30,12 @@ function kyselyExecutor(executor: Kysely<DB>) {
 
 export interface EnqueueOptions {
   startAfter?: Date;
+  /**
+   * Seconds from the database's now, instead of `startAfter`. For a job that found itself early by this process's
+   * clock: waiting the difference on the queue's own clock always moves it on, where `startAfter` = the planned
+   * instant is already due again when the database's clock runs ahead, and the job would come straight back.
+   */
+  startIn?: number;
   /** Idempotency: pg-boss keeps one live job per (name, singletonKey). */
   singletonKey?: string;
   /** Workers fetch higher first (default 0); among equals, the oldest first. */
@@ -134,8 +140,11 @@ export class JobQueue {
     if (!this.started) throw new Error('The job queue is not started');
     if (!this.tasks.has(task.name)) throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
     if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
+    const { startIn, ...rest } = options;
     return this.boss.send(task.name, payload as object, {
-      ...options,
+      ...rest,
+      // pg-boss reads a number as seconds after its now(); it must be positive to count.
+      ...(startIn !== undefined ? { startAfter: Math.max(1, Math.ceil(startIn)) } : {}),
       db: kyselyExecutor(executor),
     });
   }

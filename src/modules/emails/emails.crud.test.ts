@@ -162,6 +162,18 @@ describe('change and delete', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/emails/${id}`, headers: m.bare })).statusCode).toBe(409);
   });
 
+  it('run early by this worker’s clock (the database’s runs ahead), waits the rest on the queue’s clock instead of coming straight back', async () => {
+    const due = t.clock.now().getTime() / 1000 + 900;
+    const id = (await postCampaign(t.app, m.headers, { subject: 'Skew', html: '<p>x</p>', due_at: due, to: [to('a@example.com')] })).json().data.id;
+    // The queue hands the job out at due_at (its clock says it is due) while this worker's says 15 min early.
+    await runQueuedJobs(t.deps, ['emails.execute'], { dueBy: new Date(due * 1000) });
+    const waiting = (await queuedJobs(t.deps, ['emails.execute'])).filter((j) => (j.data as { campaign: string }).campaign === id && j.startAfter.getTime() > due * 1000);
+    expect(waiting).toHaveLength(1);
+    // 900 s after the database's now (pg-boss stamps it), which is the real time here.
+    expect(Math.abs(waiting[0]!.startAfter.getTime() - (Date.now() + 900_000))).toBeLessThan(60_000);
+    expect((await t.app.inject({ method: 'GET', url: `/emails/${id}`, headers: m.bare })).json().data.executed_at).toBeNull();
+  });
+
   it('a sub-brand is a valid Brand recipient', async () => {
     const team = await createBrand(t.deps, { parent: m.brand });
     const res = await postCampaign(t.app, m.headers, { subject: 's', html: 'h', to: [{ recipient_type: 'Brand', brand: team.id }] });

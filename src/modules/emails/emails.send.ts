@@ -100,8 +100,8 @@ export async function executeCampaign(deps: Deps, id: string): Promise<void> {
     if (!campaign || campaign.executed_at || campaign.template) return;
     const now = deps.clock.now();
     if (campaign.due_at.getTime() > now.getTime() + 1000) {
-      // Rescheduled later (or a clock ahead of this worker's): run again at the planned time.
-      await deps.queue.enqueue(trx, executeCampaignTask, { campaign: id }, { startAfter: campaign.due_at });
+      // Rescheduled later (or a clock ahead of this worker's): run again when this worker's clock reaches due_at.
+      await deps.queue.enqueue(trx, executeCampaignTask, { campaign: id }, { startIn: (campaign.due_at.getTime() - now.getTime()) / 1000 });
       return;
     }
     const recipients = await resolveRecipients(trx, campaign);

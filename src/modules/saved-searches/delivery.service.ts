@@ -6,7 +6,6 @@
 //     with what matched since its last digest, keyed by (search, contact, local date); nothing new → no email.
 // Each unit is one transaction (locks, marks, ledger rows, notification, mail rows), so a crash or a retried job
 // repeats nothing: saved_search_alerts makes each (search, contact, listing) emailed at most once.
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { arrayLiteral } from '../../db/arrays.js';
 import type { DB } from '../../db/types.js';
@@ -155,10 +154,6 @@ export async function runDueDigests(deps: Deps, max = 500, stopping?: AbortSigna
     if (!did) break;
     if (did !== true) deps.metrics.alertEmails.inc({ frequency: did.emailed });
     handled++;
-    // The embedded database answers in this thread, its promises settling without a turn of the event loop: a run
-    // of back-to-back links starved the HTTP server of the same process (`gable serve` exited at start, its
-    // plugins timed out, when digests were due — the crash test). Each link lets timers and sockets run.
-    await nextTurn();
   }
   return handled;
 }
@@ -173,7 +168,8 @@ async function handleOneDueLink(trx: Trx, deps: Deps): Promise<boolean | { email
     from saved_search_contacts l
     join saved_searches s on s.id = l.saved_search and s.deleted_at is null
     left join users u on u.id = s.created_by
-    where l.frequency in ('Daily', 'Weekly', 'Monthly') and (l.next_digest_at is null or l.next_digest_at <= ${now})
+    where l.frequency in ('Daily', 'Weekly', 'Monthly') and l.send_time is not null
+      and (l.next_digest_at is null or l.next_digest_at <= ${now})
     order by l.next_digest_at nulls first
     limit 1
     for update of l skip locked`.execute(trx);

@@ -71,17 +71,27 @@ async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTri
   return scheduled;
 }
 
-/** Sweeps every brand trigger with time left, one transaction each, until none is left or the worker stops. */
-export async function sweepBrandTriggers(deps: Deps, stopping: AbortSignal): Promise<void> {
+/**
+ * One pass: sweeps every enabled brand trigger up to the instant the pass started, one transaction each, and ends
+ * when none is left before that instant (or the worker stops). Answers how many triggers it swept.
+ *
+ * The instant is fixed for the whole pass on purpose (ADR 0039): a pass that read the clock afresh for each trigger
+ * found the trigger it had just swept due again a millisecond later and never ended while any trigger was enabled;
+ * on the embedded database that froze the server. What falls due after the start is the next pass's work.
+ */
+export async function sweepBrandTriggers(deps: Deps, stopping: AbortSignal): Promise<number> {
+  const until = deps.clock.now();
+  let swept = 0;
   while (!stopping.aborted) {
-    const swept = await deps.db.transaction().execute(async (trx) => {
-      const now = deps.clock.now();
-      const trigger = await repo.nextToSweep(trx, now);
+    const result = await deps.db.transaction().execute(async (trx) => {
+      const trigger = await repo.nextToSweep(trx, until);
       if (!trigger) return null;
-      return { eventType: trigger.event_type, scheduled: await sweepOne(trx, deps, trigger, now) };
+      return { eventType: trigger.event_type, scheduled: await sweepOne(trx, deps, trigger, until) };
     });
-    if (!swept) return;
+    if (!result) break;
+    swept++;
     // Counted once committed: a sweep that rolls back is done again, and counted then.
-    if (swept.scheduled > 0) deps.metrics.brandTriggerEmails.inc({ event_type: swept.eventType }, swept.scheduled);
+    if (result.scheduled > 0) deps.metrics.brandTriggerEmails.inc({ event_type: result.eventType }, result.scheduled);
   }
+  return swept;
 }

@@ -107,6 +107,37 @@ describe('brand triggers', () => {
   });
 });
 
+describe('a sweep pass', () => {
+  // Sweeps up to the instant it started and ends (ADR 0039). A pass that read the clock afresh per trigger found the
+  // trigger it had just swept due again a moment later and looped for as long as any trigger was enabled.
+  const enabledTriggers = async () => Number((await t.deps.db.selectFrom('brand_triggers').select((eb) => eb.fn.countAll().as('n')).where('enabled', '=', true).executeTakeFirstOrThrow()).n);
+
+  it('on the test clock: sweeps each enabled trigger once and ends; the next pass finds nothing due', async () => {
+    await travelTo(new Date('2026-03-10T12:00:00Z'));
+    expect(await enabledTriggers()).toBeGreaterThan(0);
+    expect(await sweepBrandTriggers(t.deps, new AbortController().signal)).toBe(await enabledTriggers());
+    expect(await sweepBrandTriggers(t.deps, new AbortController().signal)).toBe(0);
+  });
+
+  it('on a clock that moves: ends by itself and sends each occurrence once', async () => {
+    const zoe = await createContact(t.app, headers, { first_name: 'Zoe', email: 'zoe@example.com', birthday: '1982-03-12' });
+    expect(zoe).toBeTruthy();
+    await travelTo(new Date('2026-03-12T12:00:00Z'));
+    expect((await put(BIRTHDAY)).json().data.enabled).toBe(true);
+    // 09:00 EDT on March 12 is 13:00 UTC; the pass starts a minute later, on a clock that runs as real time does.
+    await travelTo(new Date('2026-03-12T13:01:00Z'));
+    const startedAt = performance.now();
+    const moving = { now: () => new Date(t.clock.now().getTime() + (performance.now() - startedAt)) };
+    const safety = AbortSignal.timeout(10_000);
+    const swept = await sweepBrandTriggers({ ...t.deps, clock: moving }, safety);
+    expect(safety.aborted, 'the pass ran until the safety stop instead of ending').toBe(false);
+    expect(swept).toBe(await enabledTriggers());
+    await sweepAndSend();
+    await sweepAndSend();
+    expect(subjectsTo('zoe@example.com')).toEqual(['Happy birthday, Zoe!']);
+  });
+});
+
 describe('occurrences firing in a window', () => {
   it('finds the occurrence whose local fire time is in the window, and lets Feb 28 of a common year stand for Feb 29', () => {
     const rule = { time: 9 * 3600, wait_for: -86400 };

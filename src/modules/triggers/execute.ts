@@ -25,8 +25,8 @@ export async function executeTrigger(deps: Deps, id: string, plannedAt: string):
     if (!row || row.effective_at.toISOString() !== plannedAt) return;
     const now = deps.clock.now();
     if (row.effective_at.getTime() > now.getTime() + 1000) {
-      // A worker whose clock runs behind the one that planned: run again at the planned time.
-      await scheduleExecution(trx, deps, row);
+      // A worker whose clock runs behind the one that planned (or the database's): wait the rest and run again.
+      await scheduleExecution(trx, deps, row, { now });
       return;
     }
     if (!row.contact_live) return repo.softDeleteTriggers(trx, [row.id], now);

@@ -21,8 +21,10 @@ export function stillFiresAt(rule: FireRule, at: Date): boolean {
   return nextFireTime(rule, new Date(at.getTime() - 1)).getTime() === at.getTime();
 }
 
-export async function scheduleExecution(trx: Kysely<DB>, deps: PlanDeps, row: Pick<repo.TriggerRow, 'id' | 'effective_at'>): Promise<void> {
-  await deps.queue.enqueue(trx, executeTriggerTask, { trigger: row.id, effective_at: row.effective_at.toISOString() }, { startAfter: row.effective_at });
+/** Enqueues the execution at the fire time; `early`: the job ran before it by this worker's clock, and waits the rest. */
+export async function scheduleExecution(trx: Kysely<DB>, deps: PlanDeps, row: Pick<repo.TriggerRow, 'id' | 'effective_at'>, early?: { now: Date }): Promise<void> {
+  const when = early ? { startIn: (row.effective_at.getTime() - early.now.getTime()) / 1000 } : { startAfter: row.effective_at };
+  await deps.queue.enqueue(trx, executeTriggerTask, { trigger: row.id, effective_at: row.effective_at.toISOString() }, when);
 }
 
 /** Re-plans pending triggers whose fire time moved; fails those whose date is gone, deletes those of deleted contacts. */

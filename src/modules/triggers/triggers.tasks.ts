@@ -22,5 +22,7 @@ export const sweepBrandTriggersTask = defineTask({
   runAtStart: true,
   retryLimit: 2,
   retryDelaySeconds: 10,
-  handle: async (deps, _payload, stopping) => sweepBrandTriggers(deps, stopping),
+  handle: async (deps, _payload, stopping) => {
+    await sweepBrandTriggers(deps, stopping);
+  },
 });

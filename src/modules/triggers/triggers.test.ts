@@ -99,6 +99,20 @@ describe('planning', () => {
 });
 
 describe('execution', () => {
+  it('run early by this worker’s clock (the database’s runs ahead), waits the rest on the queue’s clock instead of coming straight back', async () => {
+    const contact = await createContact(t.app, headers, { first_name: 'Skew', email: 'skew@example.com', birthday: '1985-05-02' });
+    const trigger = (await postTrigger({ contact, campaign: await template(), time: 8 * 3600 })).json().data;
+    const fireAt = new Date(trigger.effective_at * 1000);
+    await travelTo(new Date(fireAt.getTime() - 600_000));
+    // The queue hands the job out at its planned time (its clock says it is due) while this worker's says 10 min early.
+    await runQueuedJobs(t.deps, ['triggers.execute'], { dueBy: fireAt });
+    const waiting = (await queuedJobs(t.deps, ['triggers.execute'])).filter((j) => (j.data as { trigger: string }).trigger === trigger.id);
+    expect(waiting).toHaveLength(1);
+    // 600 s after the database's now (pg-boss stamps it), which is the real time here.
+    expect(Math.abs(waiting[0]!.startAfter.getTime() - (Date.now() + 600_000))).toBeLessThan(60_000);
+    expect((await getTrigger(trigger.id)).json().data).toMatchObject({ executed_at: null, failed_at: null });
+  });
+
   it('sends the contact a personalised copy at the fire time, once, and plans next year’s trigger', async () => {
     const contact = await createContact(t.app, headers, { first_name: 'Rita', email: 'rita@example.com', birthday: '1985-04-02' });
     const trigger = (await postTrigger({ contact, campaign: await template(), time: 8 * 3600, recurring: true })).json().data;
