@@ -17,6 +17,7 @@ import { parseQueryString } from './platform/querystring.js';
 import { ErrorBody } from './platform/schemas.js';
 import { createValidatorCompiler } from './platform/validation.js';
 import { featureRoutes } from './modules/index.js';
+import { runAsWork } from './lib/work-context.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -38,6 +39,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.setValidatorCompiler(createValidatorCompiler());
 
   app.addSchema(ErrorBody);
+  // First of the hooks: the rest of the request runs as work of its route (slow statements name it).
+  app.addHook('onRequest', (request, _reply, done) => {
+    runAsWork({ kind: 'route', name: `${request.method} ${request.routeOptions.url ?? 'unmatched'}` }, done);
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

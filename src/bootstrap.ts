@@ -12,6 +12,7 @@ import { boundariesStep, populationsStep } from './modules/boundaries/boundaries
 import { listingsStep } from './modules/listings/listings.seed.js';
 import { demoContactsStep } from './modules/contacts/contacts.demo.js';
 import { templateLibraryStep } from './modules/templates/templates.library.js';
+import { runAsWork } from './lib/work-context.js';
 
 export interface FirstStartStep {
   name: string;
@@ -38,7 +39,7 @@ export async function prepareEmbedded(deps: Deps, steps: FirstStartStep[] = firs
     } else {
       deps.log.info({ step: step.name }, 'first start: resuming a step that did not complete');
     }
-    await step.run(deps);
+    await runAsWork({ kind: 'job', name: `first-start.${step.name}` }, () => step.run(deps));
     await completeStep(deps.db, step.name, deps.clock.now());
   }
 }

@@ -66,6 +66,8 @@ export interface Config {
   readonly push: PushConfig;
   /** Listing page of alert emails: `{id}`, `{mls}` and `{mls_number}` are replaced (docs/saved-searches.md). */
   readonly listingUrl: string;
+  /** Statements that take this long or longer are logged and counted (SLOW_QUERY_MS; 0 = every statement). */
+  readonly slowQueryMs: number;
 }
 
 export class ConfigError extends Error {
@@ -123,6 +125,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const listingUrl = read('LISTING_URL') ?? `${webUrl}/listings/{id}`;
   if (!/^https?:\/\//.test(listingUrl)) problems.push('LISTING_URL must be an http(s) URL template, e.g. https://example.com/listings/{id}');
   const embedded = databaseUrl === null;
+  // The embedded database answers in the server's own thread, so a statement there stalls every request: flag sooner.
+  const slowQueryMs = parseInteger(read('SLOW_QUERY_MS') ?? (embedded ? '500' : '2000'), 'SLOW_QUERY_MS', 0, 3_600_000, problems);
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
   const push = parsePushConfig(read, Object.keys(env).filter((name) => read(name) !== undefined), pushApps, embedded, dataDir, baseUrl, problems);
 
@@ -159,6 +163,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     extmailSyncMinutes,
     push,
     listingUrl,
+    slowQueryMs,
     ...overrides,
   });
 }

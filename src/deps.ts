@@ -13,6 +13,8 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
 import { OutboundHttp } from './lib/outbound.js';
 import { Metrics } from './platform/metrics.js';
+import { slowStatementReporter } from './platform/slow-statement-log.js';
+import { runAsWork } from './lib/work-context.js';
 import { createMailTransport, type MailTransport } from './mail/transport.js';
 import { LocalDiskStore, type FileStore } from './files/store.js';
 import { FileSigner } from './files/signing.js';
@@ -53,9 +55,14 @@ export interface DepsOptions {
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const log = options.log ?? (pino({ level: config.logLevel }) as FastifyBaseLogger);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.pglite ? { pglite: options.pglite } : {}) });
-  const queue = new JobQueue(database.pool, log, { workers: options.workers ?? false, embedded: database.embedded });
   const metrics = new Metrics();
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    slowStatements: { thresholdMs: config.slowQueryMs, report: slowStatementReporter(log, metrics) },
+    ...(options.pglite ? { pglite: options.pglite } : {}),
+  });
+  const queue = new JobQueue((query) => database.query(query), log, { workers: options.workers ?? false, embedded: database.embedded });
   // The renderer answers a page's requests for this server's files in-process, through the deps it belongs to.
   const holder: { deps?: Deps } = {};
   const renderer = config.chromiumPath
@@ -82,10 +89,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
 
 /** Starts the job queue (and its workers when the deps were built with `workers: true`). */
 export async function startJobs(deps: Deps): Promise<void> {
+  // Each job and daemon runs as work of its name: its slow statements say whose they were.
   await deps.queue.start(
     TASKS,
-    (task, payload, stopping) => task.handle(deps, payload as never, stopping),
-    DAEMONS.map((daemon) => (stopping: AbortSignal) => daemon.run(deps, stopping)),
+    (task, payload, stopping) => runAsWork({ kind: 'job', name: task.name }, () => task.handle(deps, payload as never, stopping)),
+    DAEMONS.map((daemon) => (stopping: AbortSignal) => runAsWork({ kind: 'job', name: daemon.name }, () => daemon.run(deps, stopping))),
   );
 }
 

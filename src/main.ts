@@ -7,6 +7,7 @@ import { serve } from './server.js';
 import { readConfig, withDeps } from './cli/context.js';
 import { ConfigError } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
+import { runAsWork } from './lib/work-context.js';
 import { OperatorChannelUnavailableError } from './platform/operator-channel.js';
 import { registerBrandCommands } from './modules/brands/brands.cli.js';
 import { registerUserCommands } from './modules/users/users.cli.js';
@@ -93,8 +94,11 @@ registerMailCommands(program);
 registerNotifyCommand(program);
 registerAlertCommands(program);
 
+/** The command's words (`seed demo`, `admin client`), as the work its statements belong to (slow-statement reports). */
+const commandName = process.argv.slice(2).filter((word) => !word.startsWith('-')).slice(0, 2).join(' ') || 'help';
+
 try {
-  await program.parseAsync(process.argv);
+  await runAsWork({ kind: 'command', name: commandName }, () => program.parseAsync(process.argv));
 } catch (error) {
   // Operator mistakes (a locked data directory, a bad argument) get their message, not a stack trace.
   if (error instanceof DataDirLockedError || error instanceof OperatorChannelUnavailableError || error instanceof ConfigError) {

@@ -12,6 +12,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './types.js';
 import { acquireLock, type Lock } from './lock.js';
+import { checkDuration, type SlowStatementWatch } from './slow-statements.js';
 
 // Return bigint/numeric as JS numbers and timestamps as Date (pg's defaults for the latter).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -28,6 +29,11 @@ export interface Database {
    * listens on a connection of its own, outside the pool: the callers open one.)
    */
   listenEmbedded(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * One statement on a pooled connection, outside Kysely (named prepared statements, the job queue's own SQL),
+   * timed like Kysely's: from the moment it has the connection, so waiting for it is not counted as slowness.
+   */
+  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
   close(): Promise<void>;
 }
 
@@ -41,6 +47,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** An already opened PGlite (tests load a migrated template into memory). */
   pglite?: PGlite;
+  /** Where statements slower than its threshold are reported (slow-statements.ts). */
+  slowStatements?: SlowStatementWatch;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -49,7 +57,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     // — measured at more than 300 ms on some search plans.
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20, options: '-c jit=off' });
     await pool.query('select 1'); // fail at start, not on the first request
-    return wrap(pool, false, null, async () => undefined);
+    return wrap(pool, false, null, options.slowStatements, async () => undefined);
   }
   let lock: Lock | null = null;
   let pglite = options.pglite;
@@ -67,7 +75,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const instance = pglite;
   // PGlite is a single session: one pooled connection, and every query queues on it.
   const pool = new pg.Pool({ ...createPgConfig(yieldingEngine(instance)), max: 1 });
-  return wrap(pool, true, instance, async () => {
+  return wrap(pool, true, instance, options.slowStatements, async () => {
     if (owned) await instance.close();
     lock?.release();
   });
@@ -98,14 +106,28 @@ function yieldingEngine(pglite: PGlite): PGlite {
   return engine as unknown as PGlite;
 }
 
-function wrap(pool: pg.Pool, embedded: boolean, pglite: PGlite | null, closeEngine: () => Promise<void>): Database {
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+function wrap(pool: pg.Pool, embedded: boolean, pglite: PGlite | null, slow: SlowStatementWatch | undefined, closeEngine: () => Promise<void>): Database {
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    // Kysely times each statement from the moment it holds the connection, failed ones included.
+    ...(slow ? { log: (event) => checkDuration(slow, event.query.sql, event.queryDurationMillis) } : {}),
+  });
   let closed = false;
   return {
     db,
     pool,
     embedded,
     pglite,
+    async query(config) {
+      const client = await pool.connect();
+      const started = performance.now();
+      try {
+        return await client.query(config);
+      } finally {
+        client.release();
+        checkDuration(slow, config.text, performance.now() - started);
+      }
+    },
     async listenEmbedded(channel, onPayload) {
       if (!pglite) throw new Error('listenEmbedded needs the embedded database');
       // The pg adapter sends one statement as several protocol messages (parse, bind, execute, sync), each its

@@ -8,14 +8,14 @@ import type { DB } from './types.js';
 /**
  * Wraps a Kysely query as a prepared statement. Kysely builds the text once, with `standIns` as the arguments;
  * each call swaps the real arguments in (each matched by identity with its stand-in, so stand-ins must be
- * distinct values no caller passes, and no constant of the query) and runs the text through the pool under
+ * distinct values no caller passes, and no constant of the query) and runs the text on a pooled connection under
  * `name`. pg parses the rows as Kysely would (timestamptz → Date, json → object). Answers every row.
  */
 export function preparedRows<Args extends readonly unknown[], Row>(
   name: string,
   standIns: Args,
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
-): (database: Pick<Database, 'db' | 'pool'>, ...args: Args) => Promise<Row[]> {
+): (database: Pick<Database, 'db' | 'query'>, ...args: Args) => Promise<Row[]> {
   let template: CompiledQuery | undefined;
   return async (database, ...args) => {
     template ??= build(database.db, ...standIns).compile();
@@ -23,7 +23,7 @@ export function preparedRows<Args extends readonly unknown[], Row>(
       const at = standIns.indexOf(value);
       return at === -1 ? value : args[at];
     });
-    const result = await database.pool.query({ name, text: template.sql, values });
+    const result = await database.query({ name, text: template.sql, values });
     return result.rows as Row[];
   };
 }
@@ -33,7 +33,7 @@ export function preparedQuery<Args extends readonly unknown[], Row>(
   name: string,
   standIns: Args,
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
-): (database: Pick<Database, 'db' | 'pool'>, ...args: Args) => Promise<Row | undefined> {
+): (database: Pick<Database, 'db' | 'query'>, ...args: Args) => Promise<Row | undefined> {
   const rows = preparedRows(name, standIns, build);
   return async (database, ...args) => (await rows(database, ...args))[0];
 }

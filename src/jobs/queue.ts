@@ -52,12 +52,13 @@ export class JobQueue {
   private readonly daemons: Promise<void>[] = [];
 
   constructor(
-    pool: pg.Pool,
+    /** Runs pg-boss's own statements on a pooled connection (Database.query: timed, reported when slow). */
+    query: (config: pg.QueryConfig) => Promise<pg.QueryResult>,
     private readonly log: FastifyBaseLogger,
     private readonly options: { workers: boolean; pollingIntervalSeconds?: number; embedded?: boolean },
   ) {
     this.boss = new PgBoss({
-      db: { executeSql: (text, values) => pool.query(text, values) },
+      db: { executeSql: (text, values) => query({ text, values: values ?? [] }) },
       schema: QUEUE_SCHEMA,
       // Only worker processes run maintenance and cron; API-only processes just enqueue.
       supervise: options.workers,

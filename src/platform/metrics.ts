@@ -72,6 +72,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Statements over SLOW_QUERY_MS (db/slow-statements.ts), by the work they were part of. */
+  readonly slowStatements = new Counter({
+    name: 'gable_slow_statements_total',
+    help: 'Database statements that took SLOW_QUERY_MS or longer, by kind of work (route, job, command) and its name',
+    labelNames: ['kind', 'name'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     for (const provider of PUSH_PROVIDERS) for (const outcome of PUSH_OUTCOMES) this.pushes.inc({ provider, outcome }, 0);

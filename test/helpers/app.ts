@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -27,11 +27,15 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   /** Consume jobs in this app's process, as `gable worker` does (default: tests run jobs themselves). */
   workers?: boolean;
+  /** The app's logger (default: silent, or TEST_LOG_LEVEL): a test that reads the log passes its own. */
+  log?: FastifyBaseLogger;
+  /** Embedded: keep the database on disk in the app's data directory, as `gable serve` does (default: in memory). */
+  databaseOnDisk?: boolean;
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'gable-app-'));
+  const database = await createTestDatabase(options.databaseOnDisk ? { dataDir: join(dataDir, 'pgdata') } : {});
   let deps: Deps | undefined;
   let app: FastifyInstance | undefined;
   // Undoes whatever was built, also when building failed half-way (no stray databases or temp dirs).
@@ -57,7 +61,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     const clock = new ManualClock(options.now ?? new Date());
     deps = await createDeps(config, {
       clock,
-      log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       ...(database.pglite ? { pglite: database.pglite } : {}),
       ...(options.workers ? { workers: true } : {}),
     });

@@ -13,11 +13,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * `dataDir`: embedded, keep the copy in this (empty) directory, as `gable serve` keeps its database, instead of in
+ * memory (every statement then syncs to disk, as in production).
+ */
+export async function createTestDatabase(options: { dataDir?: string } = {}): Promise<TestDatabase> {
   const source = inject('testDatabase');
   if (source.kind === 'pglite') {
     const dump = new Blob([readFileSync(source.dumpFile)]);
-    const pglite = await PGlite.create({ loadDataDir: dump, extensions: PGLITE_EXTENSIONS });
+    const pglite = await PGlite.create({ loadDataDir: dump, extensions: PGLITE_EXTENSIONS, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
     return { databaseUrl: null, pglite, drop: async () => undefined };
   }
   const name = `${source.prefix}_${randomBytes(4).toString('hex')}`;
