@@ -29,6 +29,13 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
   readonly pollingIntervalSeconds?: number;
   /** The same on the embedded database (one session: more jobs at once only queue on it); default `concurrency`. */
   readonly embeddedConcurrency?: number;
+  /**
+   * Rows one transaction of this task handles at most, for a task that touches many rows (a campaign's recipients,
+   * a sweep's contacts): it works in chunks of this size with a commit between them, so on the embedded database
+   * a request waits for one chunk, never for the whole job (ADR 0039). The handler reads it as `this.chunkRows`
+   * (method syntax), so the size is declared here, with the task, and nowhere else.
+   */
+  readonly chunkRows?: number;
 }
 
 /**

@@ -63,6 +63,11 @@ export async function softDeleteCampaign(db: Kysely<DB>, id: string, at: Date): 
   await db.updateTable('email_campaigns').set({ deleted_at: at, updated_at: at }).where('id', '=', id).execute();
 }
 
+/** A chunk of the campaign's recipients was queued, up to the recipient whose key is `key`. */
+export async function markQueuedThrough(db: Kysely<DB>, id: string, key: string, at: Date): Promise<void> {
+  await db.updateTable('email_campaigns').set({ queued_through: key, updated_at: at }).where('id', '=', id).execute();
+}
+
 export async function markExecuted(db: Kysely<DB>, id: string, recipientsCount: number, failure: { code: string; message: string } | null, at: Date): Promise<void> {
   await db
     .updateTable('email_campaigns')

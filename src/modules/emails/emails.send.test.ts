@@ -125,3 +125,51 @@ describe('templates that cannot render', () => {
     expect(receivedBy('loop@example.com')).toEqual([]);
   });
 });
+
+describe('chunks (ADR 0039)', () => {
+  // 25 contacts of a tag, 10 recipients a transaction: three chunks; a retry goes on after the last one committed.
+  const CONTACTS = 25;
+  const ledgerOf = async (id: string) => (await t.deps.db.selectFrom('mail_messages').select('to_addresses').where('campaign', '=', id).execute()).map((r) => r.to_addresses[0]!);
+
+  beforeAll(async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: m.headers,
+      payload: { contacts: Array.from({ length: CONTACTS }, (_, i) => ({ first_name: `Chunk${i}`, email: `chunk${String(i).padStart(2, '0')}@example.com`, tags: ['chunked'] })) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+  const post = async () => {
+    const res = await postCampaign(t.app, m.headers, { subject: 'Chunk {{ contact.first_name }}', html: '<p>x</p>', individual: true, to: [{ recipient_type: 'Tag', tag: 'chunked' }] });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.id as string;
+  };
+
+  it('queues an individual campaign chunk by chunk, each recipient once, and counts them all', async () => {
+    const { executeCampaign } = await import('./emails.send.js');
+    const id = await post();
+    const transactions: number[] = [];
+    const counting = { ...t.deps, db: new Proxy(t.deps.db, { get: (db, key) => (key === 'transaction' ? () => (transactions.push(1), db.transaction()) : Reflect.get(db, key)) }) };
+    await executeCampaign(counting, id, { chunkRows: 10 });
+    expect(transactions).toHaveLength(3);
+    const ledger = await ledgerOf(id);
+    expect(ledger).toHaveLength(CONTACTS);
+    expect(new Set(ledger).size).toBe(CONTACTS);
+    const record = (await t.app.inject({ method: 'GET', url: `/emails/${id}`, headers: m.bare })).json().data;
+    expect(record).toMatchObject({ recipients_count: CONTACTS, failure: null });
+    expect(record.executed_at).not.toBeNull();
+  });
+
+  it('a retry after a committed chunk goes on after it; a campaign being sent can no longer change', async () => {
+    const { executeCampaign } = await import('./emails.send.js');
+    const id = await post();
+    // As a job killed after its first chunk of 10 committed leaves it: the progress recorded (and its 10 queued).
+    await t.deps.db.updateTable('email_campaigns').set({ queued_through: 'chunk09@example.com' }).where('id', '=', id).execute();
+    expect((await t.app.inject({ method: 'PATCH', url: `/emails/${id}`, headers: m.bare, payload: { subject: 'Changed' } })).statusCode).toBe(409);
+    expect((await t.app.inject({ method: 'DELETE', url: `/emails/${id}`, headers: m.bare })).statusCode).toBe(409);
+    await executeCampaign(t.deps, id, { chunkRows: 10 });
+    expect((await ledgerOf(id)).sort()).toEqual(Array.from({ length: CONTACTS - 10 }, (_, i) => `chunk${String(i + 10).padStart(2, '0')}@example.com`));
+    expect((await t.app.inject({ method: 'GET', url: `/emails/${id}`, headers: m.bare })).json().data.recipients_count).toBe(CONTACTS);
+  });
+});

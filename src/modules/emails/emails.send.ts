@@ -1,8 +1,9 @@
 // Executing a campaign at due_at (the emails.execute job): resolve its recipients now (contacts → primary email,
 // tags → the brand's contacts with it, brands → their members; deduplicated; unsubscribed contacts skipped),
-// render the messages and hand them to the mail platform, all in one transaction with executed_at, so a retried
-// job either finds the campaign executed or starts again from nothing.
-import type { Kysely } from 'kysely';
+// render the messages and hand them to the mail platform, in chunks of recipients, each chunk in one transaction
+// with the campaign's progress (queued_through) and the last with executed_at, so a retried job goes on from the
+// last chunk that committed and queues nobody twice.
+import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../../deps.js';
 import type { DB } from '../../db/types.js';
 import { unsubscribedAddresses } from '../../mail/mail.repository.js';
@@ -92,67 +93,91 @@ function personalData(recipient: ResolvedRecipient | null, sender: repo.Sender |
 const EXTMAIL_UNAVAILABLE = { code: 'ExtmailUnavailable', message: 'The linked mailbox of this campaign was unlinked, revoked or lost Mail.Send before it was sent' };
 const NO_RECIPIENTS = { code: 'NoRecipients', message: 'No recipient has a usable email address (or every one has unsubscribed)' };
 
-/** Runs in the emails.execute job. Does nothing for a deleted or executed campaign; re-plans one not yet due. */
-export async function executeCampaign(deps: Deps, id: string): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    const campaign = await repo.findCampaign(trx, id, { forUpdate: true });
-    // A trigger's template is only ever copied (modules/triggers), never sent itself.
-    if (!campaign || campaign.executed_at || campaign.template) return;
-    const now = deps.clock.now();
-    if (campaign.due_at.getTime() > now.getTime() + 1000) {
-      // Rescheduled later (or a clock ahead of this worker's): run again when this worker's clock reaches due_at.
-      await deps.queue.enqueue(trx, executeCampaignTask, { campaign: id }, { startIn: (campaign.due_at.getTime() - now.getTime()) / 1000 });
-      return;
+/** Recipients rendered and queued per transaction when a task does not say (emails.tasks.ts declares its own). */
+const DEFAULT_CHUNK_ROWS = 100;
+
+/**
+ * Runs in the emails.execute job. Does nothing for a deleted or executed campaign; re-plans one not yet due.
+ * An individual campaign is queued in chunks of `chunkRows` recipients, each chunk its own transaction (ADR 0039):
+ * on the embedded database a request waits for one chunk, not for the whole campaign. The recipients are taken in
+ * the order of their keys and the campaign records the last key queued (`queued_through`), so a retried job goes
+ * on after it. The last chunk sets executed_at.
+ */
+export async function executeCampaign(deps: Deps, id: string, options: { chunkRows?: number } = {}): Promise<void> {
+  const chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
+  let finished = false;
+  while (!finished) finished = await deps.db.transaction().execute((trx) => executeChunk(trx, deps, id, chunkRows));
+}
+
+/** One transaction of a campaign's execution; answers whether the campaign needs no more. */
+async function executeChunk(trx: Transaction<DB>, deps: Deps, id: string, chunkRows: number): Promise<boolean> {
+  const campaign = await repo.findCampaign(trx, id, { forUpdate: true });
+  // A trigger's template is only ever copied (modules/triggers), never sent itself.
+  if (!campaign || campaign.executed_at || campaign.template) return true;
+  const now = deps.clock.now();
+  if (campaign.due_at.getTime() > now.getTime() + 1000) {
+    // Rescheduled later (or a clock ahead of this worker's): run again when this worker's clock reaches due_at.
+    await deps.queue.enqueue(trx, executeCampaignTask, { campaign: id }, { startIn: (campaign.due_at.getTime() - now.getTime()) / 1000 });
+    return true;
+  }
+  const recipients = (await resolveRecipients(trx, campaign)).map((r) => ({ ...r, key: emailKey(r.address) }));
+  if (recipients.length === 0) {
+    await repo.markExecuted(trx, id, 0, NO_RECIPIENTS, now);
+    return true;
+  }
+  const sender = await repo.findSender(trx, campaign.created_by);
+  // Sent from the sender's own linked mailbox when the campaign names one (docs/extmail.md "Sending").
+  const mailbox = campaign.extmail_credential ? await sendingCredential(trx, campaign.extmail_credential) : null;
+  if (campaign.extmail_credential && !mailbox) {
+    await repo.markExecuted(trx, id, recipients.length, EXTMAIL_UNAVAILABLE, now);
+    return true;
+  }
+  let html = campaign.html;
+  let text = campaign.text;
+  if (campaign.include_signature && sender?.email_signature) {
+    html += `\n<br><div class="signature">${sender.email_signature}</div>`;
+    if (text !== null) text += `\n\n-- \n${textOf(sender.email_signature)}`;
+  }
+  const templates = { subject: compile(campaign.subject, 'plain'), html: compile(html, 'html'), text: text === null ? null : compile(text, 'plain') };
+  const base = {
+    purpose: 'email_campaign',
+    campaign: id,
+    brand: campaign.brand,
+    // Marketing mail: tracked, with one-click unsubscribe where the message has one recipient (individual);
+    // a message to several carries only the mailto form (a link could not tell who asked).
+    tracking: { unsubscribeMailto: sender?.email ?? null, oneClick: campaign.individual },
+    from: mailbox ? mailbox.email : fromHeader(deps.config.mailFrom, sender),
+    headers: { ...campaign.headers, ...(sender && !mailbox ? { 'Reply-To': sender.email } : {}) },
+    extmailCredential: mailbox?.id ?? null,
+  };
+  const render = async (recipient: ResolvedRecipient | null) => {
+    const data = personalData(recipient, sender);
+    const body = await templates.html.render(data);
+    return { subject: oneLine(await templates.subject.render(data)), html: body, text: templates.text ? await templates.text.render(data) : textOf(body) };
+  };
+  // One message to everyone (not individual) is one row: it needs no chunks.
+  const pending = campaign.individual
+    ? recipients.filter((r) => campaign.queued_through === null || r.key > campaign.queued_through).sort((a, b) => (a.key < b.key ? -1 : 1))
+    : recipients;
+  const chunk = campaign.individual ? pending.slice(0, chunkRows) : pending;
+  const messages: OutgoingMessage[] = [];
+  try {
+    if (campaign.individual) {
+      for (const recipient of chunk) messages.push({ ...base, contact: recipient.contact?.id ?? null, to: [recipient.address], ...(await render(recipient)) });
+    } else {
+      const addresses = (list: List) => recipients.filter((r) => r.list === list).map((r) => r.address);
+      messages.push({ ...base, to: addresses('to'), cc: addresses('cc'), bcc: addresses('bcc'), ...(await render(null)) });
     }
-    const recipients = await resolveRecipients(trx, campaign);
-    if (recipients.length === 0) {
-      await repo.markExecuted(trx, id, 0, NO_RECIPIENTS, now);
-      return;
-    }
-    const sender = await repo.findSender(trx, campaign.created_by);
-    // Sent from the sender's own linked mailbox when the campaign names one (docs/extmail.md "Sending").
-    const mailbox = campaign.extmail_credential ? await sendingCredential(trx, campaign.extmail_credential) : null;
-    if (campaign.extmail_credential && !mailbox) {
-      await repo.markExecuted(trx, id, recipients.length, EXTMAIL_UNAVAILABLE, now);
-      return;
-    }
-    let html = campaign.html;
-    let text = campaign.text;
-    if (campaign.include_signature && sender?.email_signature) {
-      html += `\n<br><div class="signature">${sender.email_signature}</div>`;
-      if (text !== null) text += `\n\n-- \n${textOf(sender.email_signature)}`;
-    }
-    const templates = { subject: compile(campaign.subject, 'plain'), html: compile(html, 'html'), text: text === null ? null : compile(text, 'plain') };
-    const base = {
-      purpose: 'email_campaign',
-      campaign: id,
-      brand: campaign.brand,
-      // Marketing mail: tracked, with one-click unsubscribe where the message has one recipient (individual);
-      // a message to several carries only the mailto form (a link could not tell who asked).
-      tracking: { unsubscribeMailto: sender?.email ?? null, oneClick: campaign.individual },
-      from: mailbox ? mailbox.email : fromHeader(deps.config.mailFrom, sender),
-      headers: { ...campaign.headers, ...(sender && !mailbox ? { 'Reply-To': sender.email } : {}) },
-      extmailCredential: mailbox?.id ?? null,
-    };
-    const render = async (recipient: ResolvedRecipient | null) => {
-      const data = personalData(recipient, sender);
-      const body = await templates.html.render(data);
-      return { subject: oneLine(await templates.subject.render(data)), html: body, text: templates.text ? await templates.text.render(data) : textOf(body) };
-    };
-    const messages: OutgoingMessage[] = [];
-    try {
-      if (campaign.individual) {
-        for (const recipient of recipients) messages.push({ ...base, contact: recipient.contact?.id ?? null, to: [recipient.address], ...(await render(recipient)) });
-      } else {
-        const addresses = (list: List) => recipients.filter((r) => r.list === list).map((r) => r.address);
-        messages.push({ ...base, to: addresses('to'), cc: addresses('cc'), bcc: addresses('bcc'), ...(await render(null)) });
-      }
-    } catch (error) {
-      // A template that parses but cannot render (it exceeds the render limits): retrying changes nothing.
-      await repo.markExecuted(trx, id, recipients.length, { code: 'TemplateError', message: `The campaign could not be rendered: ${(error as Error).message.split('\n')[0]}` }, now);
-      return;
-    }
-    await queueMessages(trx, deps, messages);
-    await repo.markExecuted(trx, id, recipients.length, null, now);
-  });
+  } catch (error) {
+    // A template that parses but cannot render (it exceeds the render limits): retrying changes nothing.
+    await repo.markExecuted(trx, id, recipients.length, { code: 'TemplateError', message: `The campaign could not be rendered: ${(error as Error).message.split('\n')[0]}` }, now);
+    return true;
+  }
+  await queueMessages(trx, deps, messages);
+  if (chunk.length < pending.length) {
+    await repo.markQueuedThrough(trx, id, chunk.at(-1)!.key, now);
+    return false;
+  }
+  await repo.markExecuted(trx, id, recipients.length, null, now);
+  return true;
 }

@@ -95,7 +95,7 @@ function inputOf(row: repo.CampaignRow, body: UpdateCampaignBody): CampaignInput
 export async function updateCampaign(deps: Deps, actor: Actor, id: string, body: UpdateCampaignBody): Promise<EmailCampaignRecord> {
   const row = await deps.db.transaction().execute(async (trx) => {
     const current = await reachableCampaign(trx, actor, id, true);
-    if (current.executed_at) throw errors.conflict('This email campaign has been sent and can no longer change');
+    if (current.executed_at || current.queued_through !== null) throw errors.conflict('This email campaign has been sent and can no longer change');
     const now = deps.clock.now();
     const fields = campaignFieldsOf(inputOf(current, body), now);
     await checkReferences(trx, current.brand, fields);
@@ -111,7 +111,7 @@ export async function updateCampaign(deps: Deps, actor: Actor, id: string, body:
 export async function deleteCampaign(deps: Deps, actor: Actor, id: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const current = await reachableCampaign(trx, actor, id, true);
-    if (current.executed_at) throw errors.conflict('This email campaign has been sent and can no longer be deleted');
+    if (current.executed_at || current.queued_through !== null) throw errors.conflict('This email campaign has been sent and can no longer be deleted');
     if (await campaignInUse(trx, id)) throw errors.conflict('This email campaign is the template of a trigger; delete the trigger instead');
     await repo.softDeleteCampaign(trx, id, deps.clock.now());
   });

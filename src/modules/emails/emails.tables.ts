@@ -40,6 +40,8 @@ export interface EmailCampaignsTable {
   failed_at: LaterTimestamp;
   failure: ColumnType<{ code: string; message: string } | null, string | null, string | null>;
   recipients_count: number | null;
+  /** Sending in progress: the key (emailKey) of the last recipient queued so far; null before the first chunk. */
+  queued_through: ColumnType<string | null, string | null | undefined, string | null>;
   /** email_quota: `YYYY-MM` of due_at in the sender's time zone (individual campaigns only). */
   sender_month: ColumnType<string | null, string | null | undefined, string | null>;
   planned_recipients: ColumnType<number | null, number | null | undefined, number | null>;

@@ -8,5 +8,10 @@ export const executeCampaignTask = defineTask({
   payload: Type.Object({ campaign: Type.String({ minLength: 36, maxLength: 36 }) }),
   retryLimit: 5,
   retryDelaySeconds: 30,
-  handle: async (deps, payload) => executeCampaign(deps, payload.campaign),
+  // Recipients rendered and queued per transaction: on the embedded database a request waits for one chunk at
+  // most (~100 ms), not for the whole campaign (ADR 0039).
+  chunkRows: 100,
+  handle(deps, payload) {
+    return executeCampaign(deps, payload.campaign, { chunkRows: this.chunkRows });
+  },
 });

@@ -1,8 +1,8 @@
 // The brand-trigger sweep (triggers.brand-sweep, every minute on any number of workers): for each enabled brand
 // trigger, the occurrences whose fire time passed since it last looked (swept_until), and for each one campaign
-// to the contacts of the brand with that date. The trigger's row is locked (SKIP LOCKED: one worker per trigger)
-// and swept_until moves in the transaction that schedules the campaign; brand_trigger_sends keeps a contact from
-// getting one occurrence twice. An occurrence more than two days past (a worker down that long) is not sent late.
+// per chunk of contacts of the brand with that date. The trigger's row is locked (SKIP LOCKED: one worker per
+// trigger) and swept_until moves in the transaction that schedules its last chunk; brand_trigger_sends keeps a
+// contact from getting one occurrence twice. An occurrence more than two days past (a worker down that long) is not sent late.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../deps.js';
 import type { DB } from '../../db/types.js';
@@ -14,6 +14,8 @@ import * as repo from './brand-triggers.repository.js';
 
 const LATEST_LATE_SEND_MS = 2 * 86_400_000;
 const DAY_MS = 86_400_000;
+/** Contacts scheduled per transaction when the task does not say (triggers.tasks.ts declares its own). */
+const DEFAULT_CHUNK_ROWS = 100;
 
 export interface Occurrence {
   /** The local date of the event, `YYYY-MM-DD`. */
@@ -44,20 +46,27 @@ export function occurrencesFiring(rule: { time: number | null; wait_for: number 
   return occurrences;
 }
 
-/** Schedules the trigger's due occurrences; answers how many emails it scheduled. */
-async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTriggerRow & { timezone: string }, now: Date): Promise<number> {
+/**
+ * Schedules the trigger's due occurrences, at most `chunkRows` contacts in this transaction. Answers how many
+ * emails it scheduled, and whether contacts are left (`more`): then the trigger keeps its swept_until and is swept
+ * again at once, in the next transaction, where the contacts already sent are left out (brand_trigger_sends).
+ */
+async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTriggerRow & { timezone: string }, now: Date, chunkRows: number): Promise<{ scheduled: number; more: boolean }> {
   let scheduled = 0;
   const from = new Date(Math.max(trigger.swept_until.getTime(), now.getTime() - LATEST_LATE_SEND_MS));
   for (const occurrence of occurrencesFiring(trigger, trigger.timezone, from, now)) {
     const contacts = await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate);
     if (contacts.length === 0) continue;
+    const chunk = contacts.slice(0, chunkRows);
     const content = { subject: trigger.subject, html: trigger.html, text: null, include_signature: false, headers: {}, notifications_enabled: false, archive: false, tags: [] };
     try {
-      const campaign = await scheduleForContactsIn(trx, deps, trigger.brand, trigger.user, content, contacts, occurrence.fireAt);
-      await repo.recordSends(trx, trigger.id, contacts, occurrence.eventDate, campaign.id);
-      scheduled += contacts.length;
+      const campaign = await scheduleForContactsIn(trx, deps, trigger.brand, trigger.user, content, chunk, occurrence.fireAt);
+      await repo.recordSends(trx, trigger.id, chunk, occurrence.eventDate, campaign.id);
+      scheduled += chunk.length;
+      if (chunk.length < contacts.length) return { scheduled, more: true };
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'TooManyRequests')) throw error;
+      // The rest of the occurrence is given up (the quota is monthly): the pass moves on and does not come back.
       await notify(trx, deps, {
         recipients: [trigger.user],
         action: 'Failed',
@@ -68,28 +77,30 @@ async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTri
     }
   }
   await repo.setSweptUntil(trx, trigger.id, now);
-  return scheduled;
+  return { scheduled, more: false };
 }
 
 /**
- * One pass: sweeps every enabled brand trigger up to the instant the pass started, one transaction each, and ends
- * when none is left before that instant (or the worker stops). Answers how many triggers it swept.
+ * One pass: sweeps every enabled brand trigger up to the instant the pass started, in transactions of at most
+ * `chunkRows` contacts, and ends when none is left before that instant (or the worker stops). Answers how many
+ * triggers it swept to the end.
  *
  * The instant is fixed for the whole pass on purpose (ADR 0039): a pass that read the clock afresh for each trigger
  * found the trigger it had just swept due again a millisecond later and never ended while any trigger was enabled;
  * on the embedded database that froze the server. What falls due after the start is the next pass's work.
  */
-export async function sweepBrandTriggers(deps: Deps, stopping: AbortSignal): Promise<number> {
+export async function sweepBrandTriggers(deps: Deps, stopping: AbortSignal, options: { chunkRows?: number } = {}): Promise<number> {
+  const chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
   const until = deps.clock.now();
   let swept = 0;
   while (!stopping.aborted) {
     const result = await deps.db.transaction().execute(async (trx) => {
       const trigger = await repo.nextToSweep(trx, until);
       if (!trigger) return null;
-      return { eventType: trigger.event_type, scheduled: await sweepOne(trx, deps, trigger, until) };
+      return { eventType: trigger.event_type, ...(await sweepOne(trx, deps, trigger, until, chunkRows)) };
     });
     if (!result) break;
-    swept++;
+    if (!result.more) swept++;
     // Counted once committed: a sweep that rolls back is done again, and counted then.
     if (result.scheduled > 0) deps.metrics.brandTriggerEmails.inc({ event_type: result.eventType }, result.scheduled);
   }

@@ -138,6 +138,29 @@ describe('a sweep pass', () => {
   });
 });
 
+describe('a sweep in chunks', () => {
+  it('schedules a day of many birthdays one chunk per transaction, each contact once, and then ends', async () => {
+    await travelTo(new Date('2026-03-14T12:00:00Z'));
+    const many = { ...headers };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: many,
+      payload: { contacts: Array.from({ length: 25 }, (_, i) => ({ first_name: `Pi${i}`, email: `pi${i}@example.com`, birthday: '1990-03-14' })) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // 09:00 EDT on March 14 is 13:00 UTC.
+    await travelTo(new Date('2026-03-14T13:00:30Z'));
+    expect(await sweepBrandTriggers(t.deps, new AbortController().signal, { chunkRows: 10 })).toBe(Number((await t.deps.db.selectFrom('brand_triggers').select((eb) => eb.fn.countAll().as('n')).where('enabled', '=', true).executeTakeFirstOrThrow()).n));
+    const sends = await t.deps.db.selectFrom('brand_trigger_sends').select(['contact', 'campaign']).where('event_date', '=', '2026-03-14').execute();
+    expect(sends).toHaveLength(25);
+    expect(new Set(sends.map((s) => s.contact)).size).toBe(25);
+    expect(new Set(sends.map((s) => s.campaign)).size).toBe(3);
+    await sweepAndSend();
+    for (let i = 0; i < 25; i++) expect(subjectsTo(`pi${i}@example.com`), `pi${i}`).toEqual([`Happy birthday, Pi${i}!`]);
+  });
+});
+
 describe('occurrences firing in a window', () => {
   it('finds the occurrence whose local fire time is in the window, and lets Feb 28 of a common year stand for Feb 29', () => {
     const rule = { time: 9 * 3600, wait_for: -86400 };

@@ -22,7 +22,10 @@ export const sweepBrandTriggersTask = defineTask({
   runAtStart: true,
   retryLimit: 2,
   retryDelaySeconds: 10,
-  handle: async (deps, _payload, stopping) => {
-    await sweepBrandTriggers(deps, stopping);
+  // Contacts scheduled per transaction (one campaign each): on the embedded database a request waits for one
+  // chunk at most, not for a whole brand's birthdays (ADR 0039).
+  chunkRows: 100,
+  async handle(deps, _payload, stopping) {
+    await sweepBrandTriggers(deps, stopping, { chunkRows: this.chunkRows });
   },
 });
