@@ -7,6 +7,8 @@ export interface Probe {
   path: string;
   status: number;
   ms: number;
+  /** When it was sent (epoch ms: the threads' performance clocks have different origins). */
+  at: number;
 }
 
 export interface Latencies {
@@ -25,9 +27,10 @@ const probes = [];
 const pending = new Set();
 function probe(path, headers) {
   const sent = performance.now();
+  const at = Date.now();
   const done = fetch(baseUrl + path, { headers, signal: AbortSignal.timeout(30000) })
     .then(async (res) => { await res.arrayBuffer(); return res.status; }, () => 0)
-    .then((status) => { probes.push({ path, status, ms: performance.now() - sent }); pending.delete(done); });
+    .then((status) => { probes.push({ path, status, ms: performance.now() - sent, at }); pending.delete(done); });
   pending.add(done);
 }
 const timer = setInterval(() => {

@@ -9,9 +9,10 @@ import type { Deps } from '../../deps.js';
 import { defineTask } from '../../jobs/task.js';
 import { otherVersionIds, rewriteListingRecords } from './listings.stored-record.js';
 
-/** Listings written per step, each step its own transaction: a run cut short keeps what it wrote. */
+/** Listings written per step when the caller does not say (the task declares its own chunkRows). */
 const BATCH = 500;
 
+/** Each step (`batch` listings) is its own transaction: a run cut short keeps what it wrote. */
 export async function refreshOtherVersions(deps: Pick<Deps, 'db'>, options: { stopping?: AbortSignal; batch?: number } = {}): Promise<number> {
   const { stopping, batch = BATCH } = options;
   let written = 0;
@@ -31,8 +32,10 @@ export const refreshRecordsTask = defineTask({
   retryLimit: 2,
   retryDelaySeconds: 60,
   expireInSeconds: 3600,
-  handle: async (deps, _payload, stopping) => {
-    const written = await refreshOtherVersions(deps, { stopping });
+  // Listing texts written per transaction (ADR 0039).
+  chunkRows: 500,
+  async handle(deps, _payload, stopping) {
+    const written = await refreshOtherVersions(deps, { stopping, batch: this.chunkRows ?? BATCH });
     if (written > 0) deps.log.info({ written }, 'listing record texts written again');
   },
 });

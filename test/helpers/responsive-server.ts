@@ -1,0 +1,199 @@
+// The responsiveness scenario of issue 35 (test/responsiveness.alone.test.ts at demo scale, the bench at 10×): a
+// real `gable serve` with its job workers in its own process, `contacts` contacts all born today, and a client that
+// polls /health and /users/self every 100 ms from another thread while two brand triggers (one due, swept by the
+// server's own pass on the real clock) and a campaign to a tag of everyone email every contact over a loopback
+// relay. Answers what the client saw before and during the jobs, what the relay received, the server's CPU while
+// it then idles, and the statements of 100 ms or more the server logged, by route or job.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../../src/app.js';
+import { firstStartSteps } from '../../src/bootstrap.js';
+import { loadConfig } from '../../src/config.js';
+import { completeStep } from '../../src/db/first-start.repository.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
+import { closeDeps, createDeps, startJobs } from '../../src/deps.js';
+import { wallClock } from '../../src/lib/zoned-time.js';
+import { startSmtpSink } from '../fakes/smtp.js';
+import { TEST_SECRET_KEY } from './app.js';
+import { addMembership, bearer, createBrand, createUser, tokenFor } from './factories.js';
+import { latencies, startPoller, type Latencies, type Probe } from './responsiveness.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Statements this slow or slower are counted (the server's SLOW_QUERY_MS for the run). */
+export const SLOW_STATEMENT_MS = 100;
+
+export interface ScenarioOptions {
+  contacts: number;
+  /** The server's data directory; with `databaseUrl`, the PostgreSQL database instead (created, empty or migrated). */
+  dataDir: string;
+  databaseUrl?: string | null;
+  /** How long the emails may take to arrive (default 150 s). */
+  deadlineSeconds?: number;
+}
+
+export interface ScenarioResult {
+  database: 'embedded' | 'PostgreSQL';
+  contacts: number;
+  /** Probes in the second before the jobs, and from their start until the last email arrived. */
+  idle: Latencies;
+  busy: Latencies;
+  /** What the relay received, by recipient address: the subjects. */
+  received: Map<string, string[]>;
+  emails: number;
+  /** CPU seconds the server spent in 10 s of idling after the emails, its triggers still enabled. */
+  idleCpuSeconds: number;
+  /** Statements of SLOW_STATEMENT_MS or more, by `route NAME` / `job NAME`. */
+  slowStatements: Record<string, number>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const pad = (n: number) => String(n).padStart(2, '0');
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The process's CPU time so far (user + system), in seconds (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** A zone whose local time is far from midnight now, so "today" stays today for the whole run. */
+function zoneAwayFromMidnight(): string {
+  return ['UTC', 'Asia/Tokyo', 'America/Los_Angeles'].find((zone) => {
+    const hour = wallClock(new Date(), zone).hour;
+    return hour >= 2 && hour <= 21;
+  })!;
+}
+
+async function stop(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  // A server stuck in a loop does not get to its SIGTERM handler.
+  if ((await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)])) === false) {
+    server.kill('SIGKILL');
+    await exited;
+  }
+}
+
+export async function runResponsivenessScenario(options: ScenarioOptions): Promise<ScenarioResult> {
+  const sink = await startSmtpSink();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'warn',
+    SLOW_QUERY_MS: String(SLOW_STATEMENT_MS),
+    DATA_DIR: options.dataDir,
+    SMTP_URL: sink.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    // Set: a test runner's environment has a BASE_URL of its own ('/').
+    BASE_URL: baseUrl,
+    WORKERS_IN_PROCESS: 'true',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+  };
+  const zone = zoneAwayFromMidnight();
+  let server: ChildProcess | undefined;
+  try {
+    // The world is written before the server starts (embedded, one process at a time holds the data directory).
+    const deps = await createDeps(loadConfig(env));
+    let token: string;
+    let brand: string;
+    try {
+      await migrateToLatest(deps.db);
+      await startJobs(deps);
+      const app = await buildApp(deps);
+      brand = (await createBrand(deps)).id;
+      const user = (await createUser(deps, { timezone: zone })).id;
+      await addMembership(deps, user, brand, ['CRM', 'Marketing']);
+      token = (await tokenFor(deps, user)).access_token;
+      const today = wallClock(new Date(), zone);
+      const birthday = `1980-${pad(today.month)}-${pad(today.day)}`;
+      for (let i = 0; i < options.contacts; i += 1000) {
+        const contacts = Array.from({ length: Math.min(1000, options.contacts - i) }, (_, j) => ({ first_name: `Client${i + j}`, email: `client${i + j}@example.com`, birthday, tags: ['everyone'] }));
+        const res = await app.inject({ method: 'POST', url: '/contacts', headers: { ...bearer(token), 'x-rechat-brand': brand }, payload: { contacts } });
+        if (res.statusCode !== 200) throw new Error(`creating contacts: ${res.statusCode} ${res.body}`);
+      }
+      // Nothing of the demo first start: the server starts at once.
+      for (const step of firstStartSteps) await completeStep(deps.db, step.name, new Date());
+      await app.close();
+    } finally {
+      await closeDeps(deps);
+    }
+
+    const slowStatements: Record<string, number> = {};
+    server = spawn(process.execPath, ['bin/gable.js', 'serve'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    createInterface({ input: server.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; route?: string; job?: string; command?: string; repeats_since_last_line?: number };
+        if (entry.msg !== 'slow database statement') return;
+        const key = entry.route ? `route ${entry.route}` : entry.job ? `job ${entry.job}` : `command ${entry.command}`;
+        slowStatements[key] = (slowStatements[key] ?? 0) + 1 + (entry.repeats_since_last_line ?? 0);
+      } catch {
+        // not a log line
+      }
+    });
+    for (let i = 0; ; i++) {
+      if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+      if (i === 600) throw new Error('the server did not answer /health within 60 s');
+      if (await fetch(`${baseUrl}/health`).then((r) => r.ok, () => false)) break;
+      await sleep(100);
+    }
+
+    const call = (method: string, path: string, body: unknown) =>
+      fetch(`${baseUrl}${path}`, { method, headers: { ...bearer(token), 'x-rechat-brand': brand, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const poller = startPoller(baseUrl, token);
+    let probes: Probe[];
+    let jobsFrom = 0;
+    try {
+      await sleep(1000); // the idle figures
+      jobsFrom = Date.now();
+      // Fires 3 s from now in the sender's zone; the server's next pass (each minute) sweeps it.
+      const fire = wallClock(new Date(Date.now() + 3000), zone);
+      const put = async (eventType: string, body: Record<string, unknown>) => {
+        const res = await call('PUT', `/brands/${brand}/triggers/${eventType}`, { wait_for: 0, html: '<p>All the best.</p>', ...body });
+        if (res.status !== 200) throw new Error(`PUT trigger ${eventType}: ${res.status} ${await res.text()}`);
+      };
+      await put('birthday', { time: fire.hour * 3600 + fire.minute * 60 + fire.second, subject: 'Happy birthday, {{ contact.first_name }}!' });
+      // A second enabled trigger, as brands have (nobody here has a wedding date): a pass that re-read the clock
+      // swept the two in turn and never found itself done.
+      await put('wedding_anniversary', { time: 9 * 3600, subject: 'Happy anniversary!' });
+      const campaign = await call('POST', '/emails', { subject: 'Market update', html: '<p>Hello {{ contact.first_name }}</p>', individual: true, to: [{ recipient_type: 'Tag', tag: 'everyone' }] });
+      if (campaign.status !== 200) throw new Error(`POST /emails: ${campaign.status} ${await campaign.text()}`);
+      const deadline = Date.now() + (options.deadlineSeconds ?? 150) * 1000;
+      while (sink.received.length < 2 * options.contacts && Date.now() < deadline) await sleep(250);
+    } finally {
+      probes = await poller.stop();
+    }
+    await sleep(3000); // the last jobs settle
+    const cpuBefore = cpuSeconds(server.pid!);
+    await sleep(10_000);
+    const idleCpuSeconds = cpuSeconds(server.pid!) - cpuBefore;
+
+    const received = new Map<string, string[]>();
+    for (const mail of sink.received) for (const to of mail.envelope.to) received.set(to, [...(received.get(to) ?? []), mail.parsed.subject ?? '']);
+    return {
+      database: options.databaseUrl ? 'PostgreSQL' : 'embedded',
+      contacts: options.contacts,
+      idle: latencies(probes.filter((p) => p.at < jobsFrom)),
+      busy: latencies(probes.filter((p) => p.at >= jobsFrom)),
+      received,
+      emails: sink.received.length,
+      idleCpuSeconds,
+      slowStatements,
+    };
+  } finally {
+    if (server) await stop(server);
+    await sink.close();
+  }
+}
