@@ -42,4 +42,7 @@ const rows = results.map((r) => ({
   'idle CPU s / 10 s': Number(r.idleCpuSeconds.toFixed(2)),
 }));
 console.table(rows);
-for (const r of results) console.log(`${r.database}: statements ≥ ${SLOW_STATEMENT_MS} ms by work: ${JSON.stringify(r.slowStatements)}`);
+for (const r of results) {
+  console.log(`${r.database}: statements of ${SLOW_STATEMENT_MS} ms or more, by work:`);
+  for (const [work, seen] of Object.entries(r.slowStatements)) console.log(`  ${work}: ${seen.count}, longest ${seen.maxMs} ms\n    ${seen.texts.join('\n    ')}`);
+}

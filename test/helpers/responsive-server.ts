@@ -45,8 +45,15 @@ export interface ScenarioResult {
   emails: number;
   /** CPU seconds the server spent in 10 s of idling after the emails, its triggers still enabled. */
   idleCpuSeconds: number;
-  /** Statements of SLOW_STATEMENT_MS or more, by `route NAME` / `job NAME`. */
-  slowStatements: Record<string, number>;
+  /** Statements of SLOW_STATEMENT_MS or more, by `route NAME` / `job NAME`: how many, the longest, and their texts. */
+  slowStatements: Record<string, SlowStatements>;
+}
+
+export interface SlowStatements {
+  count: number;
+  maxMs: number;
+  /** The distinct SQL texts (cut at 200 characters). */
+  texts: string[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -131,14 +138,18 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
       await closeDeps(deps);
     }
 
-    const slowStatements: Record<string, number> = {};
+    const slowStatements: Record<string, SlowStatements> = {};
     server = spawn(process.execPath, ['bin/gable.js', 'serve'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     createInterface({ input: server.stdout! }).on('line', (line) => {
       try {
-        const entry = JSON.parse(line) as { msg?: string; route?: string; job?: string; command?: string; repeats_since_last_line?: number };
+        const entry = JSON.parse(line) as { msg?: string; route?: string; job?: string; command?: string; duration_ms: number; sql: string; repeats_since_last_line?: number };
         if (entry.msg !== 'slow database statement') return;
         const key = entry.route ? `route ${entry.route}` : entry.job ? `job ${entry.job}` : `command ${entry.command}`;
-        slowStatements[key] = (slowStatements[key] ?? 0) + 1 + (entry.repeats_since_last_line ?? 0);
+        const seen = (slowStatements[key] ??= { count: 0, maxMs: 0, texts: [] });
+        seen.count += 1 + (entry.repeats_since_last_line ?? 0);
+        seen.maxMs = Math.max(seen.maxMs, Math.round(entry.duration_ms));
+        const text = entry.sql.slice(0, 200);
+        if (!seen.texts.includes(text)) seen.texts.push(text);
       } catch {
         // not a log line
       }

@@ -1,6 +1,7 @@
 // All SQL of brand triggers: the settings, exclusions, and the contacts a sweep sends to.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
+import { arrayLiteral } from '../../db/arrays.js';
 import type { BrandTriggersTable, TriggerEventType } from './triggers.tables.js';
 
 export type BrandTriggerRow = Selectable<BrandTriggersTable>;
@@ -81,13 +82,14 @@ export async function setSweptUntil(db: Kysely<DB>, id: string, at: Date): Promi
 /**
  * Live contacts of the brand whose date of the event falls on one of `monthDays` (`MM-DD`), that have an email and
  * have not unsubscribed, are not excluded, have no trigger of their own for the event, and were not yet sent this
- * occurrence.
+ * occurrence. `among`: only these contacts (a chunk of an earlier answer, checked again).
  */
-export async function contactsToSend(db: Kysely<DB>, trigger: BrandTriggerRow, monthDays: string[], eventDate: string): Promise<string[]> {
+export async function contactsToSend(db: Kysely<DB>, trigger: BrandTriggerRow, monthDays: string[], eventDate: string, among?: readonly string[]): Promise<string[]> {
   const date = sql.ref(`c.${trigger.event_type}`);
   const rows = await sql<{ id: string }>`
     select c.id from contacts c
     where c.brand = ${trigger.brand} and c.deleted_at is null and not c.unsubscribed and cardinality(c.emails) > 0
+      ${among ? sql`and c.id = any(${arrayLiteral(among)}::uuid[])` : sql``}
       and ${date} is not null and substr(${date}, 6) = any(${sql.val(monthDays)}::text[])
       and not exists (select 1 from brand_trigger_exclusions x where x.brand_trigger = ${trigger.id} and x.contact = c.id)
       and not exists (select 1 from triggers t where t.contact = c.id and t.event_type = ${trigger.event_type} and t.deleted_at is null)
