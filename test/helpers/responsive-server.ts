@@ -1,9 +1,11 @@
 // The responsiveness scenario of issue 35 (test/responsiveness.alone.test.ts at demo scale, the bench at 10×): a
 // real `gable serve` with its job workers in its own process, `contacts` contacts all born today, and a client that
-// polls /health and /users/self every 100 ms from another thread while two brand triggers (one due, swept by the
-// server's own pass on the real clock) and a campaign to a tag of everyone email every contact over a loopback
-// relay. Answers what the client saw before and during the jobs, what the relay received, the server's CPU while
-// it then idles, and the statements of 100 ms or more the server logged, by route or job.
+// polls /health and /users/self every 100 ms from another thread while, as the issue's brokerage did, two brand
+// triggers (one due, swept by the server's own pass on the real clock), a contact's own recurring birthday trigger,
+// a campaign to a tag of everyone now and another in 5 s email every contact over a loopback relay: three emails
+// each (the contact with a trigger of its own gets that one instead of the brand's). Answers what the client saw
+// before and during the jobs, what the relay received, the server's CPU while it then idles, and the statements
+// of 100 ms or more the server logged, by route or job.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -43,6 +45,8 @@ export interface ScenarioResult {
   /** What the relay received, by recipient address: the subjects. */
   received: Map<string, string[]>;
   emails: number;
+  /** Emails every contact should get: `expectedSubjects(i)` for `client${i}@example.com`, sorted. */
+  expectedEmails: number;
   /** CPU seconds the server spent in 10 s of idling after the emails, its triggers still enabled. */
   idleCpuSeconds: number;
   /** Statements of SLOW_STATEMENT_MS or more, by `route NAME` / `job NAME`: how many, the longest, and their texts. */
@@ -54,6 +58,11 @@ export interface SlowStatements {
   maxMs: number;
   /** The distinct SQL texts (cut at 200 characters). */
   texts: string[];
+}
+
+/** The subjects `client${i}@example.com` should receive, sorted: client 0 has a birthday trigger of its own. */
+export function expectedSubjects(i: number): string[] {
+  return [i === 0 ? 'Your own birthday note, Client0' : `Happy birthday, Client${i}!`, 'Market update', 'Open house Saturday'].sort();
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,6 +125,7 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
     const deps = await createDeps(loadConfig(env));
     let token: string;
     let brand: string;
+    let firstContact = '';
     try {
       await migrateToLatest(deps.db);
       await startJobs(deps);
@@ -130,6 +140,7 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
         const contacts = Array.from({ length: Math.min(1000, options.contacts - i) }, (_, j) => ({ first_name: `Client${i + j}`, email: `client${i + j}@example.com`, birthday, tags: ['everyone'] }));
         const res = await app.inject({ method: 'POST', url: '/contacts', headers: { ...bearer(token), 'x-rechat-brand': brand }, payload: { contacts } });
         if (res.statusCode !== 200) throw new Error(`creating contacts: ${res.statusCode} ${res.body}`);
+        if (i === 0) firstContact = (res.json() as { data: { id: string }[] }).data[0]!.id;
       }
       // Nothing of the demo first start: the server starts at once.
       for (const step of firstStartSteps) await completeStep(deps.db, step.name, new Date());
@@ -179,10 +190,19 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
       // A second enabled trigger, as brands have (nobody here has a wedding date): a pass that re-read the clock
       // swept the two in turn and never found itself done.
       await put('wedding_anniversary', { time: 9 * 3600, subject: 'Happy anniversary!' });
-      const campaign = await call('POST', '/emails', { subject: 'Market update', html: '<p>Hello {{ contact.first_name }}</p>', individual: true, to: [{ recipient_type: 'Tag', tag: 'everyone' }] });
-      if (campaign.status !== 200) throw new Error(`POST /emails: ${campaign.status} ${await campaign.text()}`);
+      const post = async (path: string, body: Record<string, unknown>) => {
+        const res = await call('POST', path, body);
+        if (res.status !== 200) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+        return ((await res.json()) as { data: { id: string } }).data.id;
+      };
+      // The first contact's own recurring birthday trigger, at the same time (it overrides the brand's for them).
+      const template = await post('/emails', { subject: 'Your own birthday note, {{ contact.first_name }}', html: '<p>From me.</p>', individual: true, due_at: Date.now() / 1000 + 365 * 86400, to: [{ recipient_type: 'Email', email: 'template@example.com' }] });
+      await post('/triggers', { event_type: 'birthday', action: 'schedule_email', wait_for: 0, time: fire.hour * 3600 + fire.minute * 60 + fire.second, recurring: true, contact: firstContact, campaign: template });
+      const everyone = { html: '<p>Hello {{ contact.first_name }}</p>', individual: true, to: [{ recipient_type: 'Tag', tag: 'everyone' }] };
+      await post('/emails', { ...everyone, subject: 'Market update' });
+      await post('/emails', { ...everyone, subject: 'Open house Saturday', due_at: Math.ceil(Date.now() / 1000) + 5 });
       const deadline = Date.now() + (options.deadlineSeconds ?? 150) * 1000;
-      while (sink.received.length < 2 * options.contacts && Date.now() < deadline) await sleep(250);
+      while (sink.received.length < 3 * options.contacts && Date.now() < deadline) await sleep(250);
     } finally {
       probes = await poller.stop();
     }
@@ -200,6 +220,7 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
       busy: latencies(probes.filter((p) => p.at >= jobsFrom)),
       received,
       emails: sink.received.length,
+      expectedEmails: 3 * options.contacts,
       idleCpuSeconds,
       slowStatements,
     };
