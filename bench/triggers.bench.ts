@@ -9,6 +9,8 @@ import { EMPTY_CONTACT } from '../src/modules/contacts/contacts.input.js';
 import { importContacts } from '../src/modules/contacts/contacts.service.js';
 import { upsertBrandTrigger } from '../src/modules/triggers/brand-triggers.repository.js';
 import { sweepBrandTriggers } from '../src/modules/triggers/brand-triggers.sweep.js';
+import { sweepBrandTriggersTask } from '../src/modules/triggers/triggers.tasks.js';
+import { chunkRowsOf } from '../src/jobs/task.js';
 import type { FoundationFixture } from './foundation.bench.js';
 
 const DAY_MS = 86_400_000;
@@ -31,7 +33,7 @@ export async function benchBrandTriggerPlanning(deps: Deps, fixture: FoundationF
   for (let day = 1; day <= 365; day++) {
     clock.set(new Date(Date.UTC(YEAR, 0, 1) + day * DAY_MS));
     const at = performance.now();
-    await sweepBrandTriggers(timed, new AbortController().signal);
+    await sweepBrandTriggers(timed, new AbortController().signal, chunkRowsOf(sweepBrandTriggersTask));
     days.push(performance.now() - at);
   }
   const seconds = (performance.now() - started) / 1000;

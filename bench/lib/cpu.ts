@@ -1,19 +1,8 @@
 // CPU spent serving a scenario: the server process plus its PostgreSQL backends. On this shared 2-core machine
 // req/s swings 2× with whatever else runs, but the CPU one request costs hardly moves, so a scenario's CPU per
 // request next to the baseline's says "how much more work is this request" even when req/s cannot.
-import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-
-const TICKS_PER_SECOND = 100; // USER_HZ, the unit of /proc/<pid>/stat times (getconf CLK_TCK)
-
-/** Cumulative user + system CPU of a process (all its threads), in milliseconds; 0 once it is gone. */
-async function processCpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (stat === null) return 0;
-  // Fields after the command name (which may hold spaces, hence the last ')'): utime is the 14th, stime the 15th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
+import { processCpuMs } from '../../test/helpers/process-cpu.js';
 
 /** CPU milliseconds used so far by each process: the server and its database sessions open at call time. */
 export type CpuSnapshot = Map<number, number>;

@@ -7,8 +7,6 @@
 // before and during the jobs, what the relay received, the server's CPU while it then idles, and the statements
 // of 100 ms or more the server logged, by route or job.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../src/app.js';
@@ -20,6 +18,9 @@ import { closeDeps, createDeps, startJobs } from '../../src/deps.js';
 import { wallClock } from '../../src/lib/zoned-time.js';
 import { startSmtpSink } from '../fakes/smtp.js';
 import { TEST_SECRET_KEY } from './app.js';
+import { exited } from './crash.js';
+import { freePort } from './ports.js';
+import { processCpuMs } from './process-cpu.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from './factories.js';
 import { latencies, startPoller, type Latencies, type Probe } from './responsiveness.js';
 
@@ -68,20 +69,6 @@ export function expectedSubjects(i: number): string[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const pad = (n: number) => String(n).padStart(2, '0');
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** The process's CPU time so far (user + system), in seconds (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** A zone whose local time is far from midnight now, so "today" stays today for the whole run. */
 function zoneAwayFromMidnight(): string {
   return ['UTC', 'Asia/Tokyo', 'America/Los_Angeles'].find((zone) => {
@@ -92,12 +79,11 @@ function zoneAwayFromMidnight(): string {
 
 async function stop(server: ChildProcess): Promise<void> {
   if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill('SIGTERM');
   // A server stuck in a loop does not get to its SIGTERM handler.
-  if ((await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)])) === false) {
+  if ((await Promise.race([exited(server).then(() => true), sleep(15_000).then(() => false)])) === false) {
     server.kill('SIGKILL');
-    await exited;
+    await exited(server);
   }
 }
 
@@ -207,9 +193,9 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
       probes = await poller.stop();
     }
     await sleep(3000); // the last jobs settle
-    const cpuBefore = cpuSeconds(server.pid!);
+    const cpuBefore = await processCpuMs(server.pid!);
     await sleep(10_000);
-    const idleCpuSeconds = cpuSeconds(server.pid!) - cpuBefore;
+    const idleCpuSeconds = ((await processCpuMs(server.pid!)) - cpuBefore) / 1000;
 
     const received = new Map<string, string[]>();
     for (const mail of sink.received) for (const to of mail.envelope.to) received.set(to, [...(received.get(to) ?? []), mail.parsed.subject ?? '']);

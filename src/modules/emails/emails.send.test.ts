@@ -67,7 +67,9 @@ describe('individual campaigns', () => {
     const before = smtp.sink.received.length;
     await runQueuedJobs(t.deps, ['emails.execute', 'mail.send']);
     const { executeCampaign } = await import('./emails.send.js');
-    await executeCampaign(t.deps, id);
+    const { executeCampaignTask } = await import('./emails.tasks.js');
+    const { chunkRowsOf } = await import('../../jobs/task.js');
+    await executeCampaign(t.deps, id, chunkRowsOf(executeCampaignTask));
     expect(smtp.sink.received.length).toBe(before);
   });
 });
@@ -151,7 +153,7 @@ describe('chunks (ADR 0039)', () => {
     const id = await post();
     const transactions: number[] = [];
     const counting = { ...t.deps, db: new Proxy(t.deps.db, { get: (db, key) => (key === 'transaction' ? () => (transactions.push(1), db.transaction()) : Reflect.get(db, key)) }) };
-    await executeCampaign(counting, id, { chunkRows: 10 });
+    await executeCampaign(counting, id, 10);
     expect(transactions).toHaveLength(3);
     const ledger = await ledgerOf(id);
     expect(ledger).toHaveLength(CONTACTS);
@@ -168,7 +170,7 @@ describe('chunks (ADR 0039)', () => {
     await t.deps.db.updateTable('email_campaigns').set({ queued_through: 'chunk09@example.com' }).where('id', '=', id).execute();
     expect((await t.app.inject({ method: 'PATCH', url: `/emails/${id}`, headers: m.bare, payload: { subject: 'Changed' } })).statusCode).toBe(409);
     expect((await t.app.inject({ method: 'DELETE', url: `/emails/${id}`, headers: m.bare })).statusCode).toBe(409);
-    await executeCampaign(t.deps, id, { chunkRows: 10 });
+    await executeCampaign(t.deps, id, 10);
     expect((await ledgerOf(id)).sort()).toEqual(Array.from({ length: CONTACTS - 10 }, (_, i) => `chunk${String(i + 10).padStart(2, '0')}@example.com`));
     expect((await t.app.inject({ method: 'GET', url: `/emails/${id}`, headers: m.bare })).json().data.recipients_count).toBe(CONTACTS);
   });

@@ -93,9 +93,6 @@ function personalData(recipient: ResolvedRecipient | null, sender: repo.Sender |
 const EXTMAIL_UNAVAILABLE = { code: 'ExtmailUnavailable', message: 'The linked mailbox of this campaign was unlinked, revoked or lost Mail.Send before it was sent' };
 const NO_RECIPIENTS = { code: 'NoRecipients', message: 'No recipient has a usable email address (or every one has unsubscribed)' };
 
-/** Recipients rendered and queued per transaction when a task does not say (emails.tasks.ts declares its own). */
-const DEFAULT_CHUNK_ROWS = 100;
-
 /**
  * Runs in the emails.execute job. Does nothing for a deleted or executed campaign; re-plans one not yet due.
  * An individual campaign is queued in chunks of `chunkRows` recipients, each chunk its own transaction (ADR 0039):
@@ -103,8 +100,7 @@ const DEFAULT_CHUNK_ROWS = 100;
  * the order of their keys and the campaign records the last key queued (`queued_through`), so a retried job goes
  * on after it. The last chunk sets executed_at.
  */
-export async function executeCampaign(deps: Deps, id: string, options: { chunkRows?: number } = {}): Promise<void> {
-  const chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
+export async function executeCampaign(deps: Deps, id: string, chunkRows: number): Promise<void> {
   let finished = false;
   while (!finished) finished = await deps.db.transaction().execute((trx) => executeChunk(trx, deps, id, chunkRows));
 }

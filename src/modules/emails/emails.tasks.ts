@@ -1,6 +1,6 @@
 // Job: execute an email campaign at its due_at (emails.send.ts). Idempotent: an executed campaign is skipped.
 import { Type } from '@sinclair/typebox';
-import { defineTask } from '../../jobs/task.js';
+import { chunkRowsOf, defineTask } from '../../jobs/task.js';
 import { executeCampaign } from './emails.send.js';
 
 export const executeCampaignTask = defineTask({
@@ -12,6 +12,6 @@ export const executeCampaignTask = defineTask({
   // most (~100 ms), not for the whole campaign (ADR 0039).
   chunkRows: 100,
   handle(deps, payload) {
-    return executeCampaign(deps, payload.campaign, { chunkRows: this.chunkRows });
+    return executeCampaign(deps, payload.campaign, chunkRowsOf(this));
   },
 });

@@ -6,15 +6,12 @@
 // the fast path.
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.js';
-import { defineTask } from '../../jobs/task.js';
+import { chunkRowsOf, defineTask } from '../../jobs/task.js';
 import { otherVersionIds, rewriteListingRecords } from './listings.stored-record.js';
 
-/** Listings written per step when the caller does not say (the task declares its own chunkRows). */
-const BATCH = 500;
-
 /** Each step (`batch` listings) is its own transaction: a run cut short keeps what it wrote. */
-export async function refreshOtherVersions(deps: Pick<Deps, 'db'>, options: { stopping?: AbortSignal; batch?: number } = {}): Promise<number> {
-  const { stopping, batch = BATCH } = options;
+export async function refreshOtherVersions(deps: Pick<Deps, 'db'>, options: { stopping?: AbortSignal; batch: number }): Promise<number> {
+  const { stopping, batch } = options;
   let written = 0;
   while (!stopping?.aborted) {
     const ids = await otherVersionIds(deps.db, batch);
@@ -35,7 +32,7 @@ export const refreshRecordsTask = defineTask({
   // Listing texts written per transaction (ADR 0039).
   chunkRows: 500,
   async handle(deps, _payload, stopping) {
-    const written = await refreshOtherVersions(deps, { stopping, batch: this.chunkRows ?? BATCH });
+    const written = await refreshOtherVersions(deps, { stopping, batch: chunkRowsOf(this) });
     if (written > 0) deps.log.info({ written }, 'listing record texts written again');
   },
 });

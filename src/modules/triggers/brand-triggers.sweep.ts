@@ -2,7 +2,8 @@
 // trigger, the occurrences whose fire time passed since it last looked (swept_until), and for each one campaign
 // per chunk of contacts of the brand with that date. The trigger's row is locked (SKIP LOCKED: one worker per
 // trigger) and swept_until moves in the transaction that schedules its last chunk; brand_trigger_sends keeps a
-// contact from getting one occurrence twice. An occurrence more than two days past (a worker down that long) is not sent late.
+// contact from getting one occurrence twice. An occurrence more than two days past (a worker down that long) is
+// not sent late.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../deps.js';
 import type { DB } from '../../db/types.js';
@@ -14,8 +15,6 @@ import * as repo from './brand-triggers.repository.js';
 
 const LATEST_LATE_SEND_MS = 2 * 86_400_000;
 const DAY_MS = 86_400_000;
-/** Contacts scheduled per transaction when the task does not say (triggers.tasks.ts declares its own). */
-const DEFAULT_CHUNK_ROWS = 100;
 
 export interface Occurrence {
   /** The local date of the event, `YYYY-MM-DD`. */
@@ -64,36 +63,35 @@ async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTri
   const from = new Date(Math.max(trigger.swept_until.getTime(), now.getTime() - LATEST_LATE_SEND_MS));
   for (const occurrence of occurrencesFiring(trigger, trigger.timezone, from, now)) {
     const key = `${trigger.id} ${occurrence.eventDate}`;
-    const known = memory.get(key);
-    const contacts = known ?? (await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate));
+    const remembered = memory.get(key);
     memory.delete(key);
-    if (contacts.length === 0) continue;
-    const chunk = known ? await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate, contacts.slice(0, chunkRows)) : contacts.slice(0, chunkRows);
+    const contacts = remembered ?? (await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate));
     const rest = contacts.slice(chunkRows);
-    if (chunk.length === 0 && rest.length > 0) {
+    // Remembered contacts are checked again: an exclusion or unsubscribe made since still counts.
+    const head = contacts.slice(0, chunkRows);
+    const chunk = remembered && head.length > 0 ? await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate, head) : head;
+    if (chunk.length > 0) {
+      const content = { subject: trigger.subject, html: trigger.html, text: null, include_signature: false, headers: {}, notifications_enabled: false, archive: false, tags: [] };
+      try {
+        const campaign = await scheduleForContactsIn(trx, deps, trigger.brand, trigger.user, content, chunk, occurrence.fireAt);
+        await repo.recordSends(trx, trigger.id, chunk, occurrence.eventDate, campaign.id);
+        scheduled += chunk.length;
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'TooManyRequests')) throw error;
+        // The rest of the occurrence is given up (the quota is monthly): the pass moves on and does not come back.
+        await notify(trx, deps, {
+          recipients: [trigger.user],
+          action: 'Failed',
+          subject: trigger.id,
+          subject_class: 'BrandTrigger',
+          message: `The ${trigger.event_type.replace('_', ' ')} emails of ${occurrence.eventDate} (${contacts.length}) were not sent: your monthly marketing email quota is used up.`,
+        });
+        continue;
+      }
+    }
+    if (rest.length > 0) {
       memory.set(key, rest);
       return { scheduled, more: true };
-    }
-    if (chunk.length === 0) continue;
-    const content = { subject: trigger.subject, html: trigger.html, text: null, include_signature: false, headers: {}, notifications_enabled: false, archive: false, tags: [] };
-    try {
-      const campaign = await scheduleForContactsIn(trx, deps, trigger.brand, trigger.user, content, chunk, occurrence.fireAt);
-      await repo.recordSends(trx, trigger.id, chunk, occurrence.eventDate, campaign.id);
-      scheduled += chunk.length;
-      if (rest.length > 0) {
-        memory.set(key, rest);
-        return { scheduled, more: true };
-      }
-    } catch (error) {
-      if (!(error instanceof AppError && error.code === 'TooManyRequests')) throw error;
-      // The rest of the occurrence is given up (the quota is monthly): the pass moves on and does not come back.
-      await notify(trx, deps, {
-        recipients: [trigger.user],
-        action: 'Failed',
-        subject: trigger.id,
-        subject_class: 'BrandTrigger',
-        message: `The ${trigger.event_type.replace('_', ' ')} emails of ${occurrence.eventDate} (${contacts.length}) were not sent: your monthly marketing email quota is used up.`,
-      });
     }
   }
   await repo.setSweptUntil(trx, trigger.id, now);
@@ -109,8 +107,7 @@ async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTri
  * found the trigger it had just swept due again a millisecond later and never ended while any trigger was enabled;
  * on the embedded database that froze the server. What falls due after the start is the next pass's work.
  */
-export async function sweepBrandTriggers(deps: Deps, stopping: AbortSignal, options: { chunkRows?: number } = {}): Promise<number> {
-  const chunkRows = options.chunkRows ?? DEFAULT_CHUNK_ROWS;
+export async function sweepBrandTriggers(deps: Deps, stopping: AbortSignal, chunkRows: number): Promise<number> {
   const until = deps.clock.now();
   const memory: PassMemory = new Map();
   let swept = 0;

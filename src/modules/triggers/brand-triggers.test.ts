@@ -7,9 +7,12 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { runQueuedJobs } from '../../../test/helpers/jobs.js';
 import { createContact, postCampaign } from '../emails/emails.test-support.js';
+import { chunkRowsOf } from '../../jobs/task.js';
 import { occurrencesFiring, sweepBrandTriggers } from './brand-triggers.sweep.js';
+import { sweepBrandTriggersTask } from './triggers.tasks.js';
 
 const START = new Date('2026-03-01T12:00:00Z');
+const CHUNK = chunkRowsOf(sweepBrandTriggersTask);
 const smtp = useSmtpSink();
 const t = useTestApp({ env: smtp.env, now: START });
 let brand: string;
@@ -24,7 +27,7 @@ async function travelTo(at: Date) {
 
 /** One sweep as the cron job runs it (here twice at once: two workers), then the campaigns and mail it queued. */
 async function sweepAndSend() {
-  await Promise.all([sweepBrandTriggers(t.deps, new AbortController().signal), sweepBrandTriggers(t.deps, new AbortController().signal)]);
+  await Promise.all([sweepBrandTriggers(t.deps, new AbortController().signal, CHUNK), sweepBrandTriggers(t.deps, new AbortController().signal, CHUNK)]);
   await runQueuedJobs(t.deps, ['emails.execute'], { dueBy: t.clock.now() });
   await runQueuedJobs(t.deps, ['mail.send']);
 }
@@ -115,8 +118,8 @@ describe('a sweep pass', () => {
   it('on the test clock: sweeps each enabled trigger once and ends; the next pass finds nothing due', async () => {
     await travelTo(new Date('2026-03-10T12:00:00Z'));
     expect(await enabledTriggers()).toBeGreaterThan(0);
-    expect(await sweepBrandTriggers(t.deps, new AbortController().signal)).toBe(await enabledTriggers());
-    expect(await sweepBrandTriggers(t.deps, new AbortController().signal)).toBe(0);
+    expect(await sweepBrandTriggers(t.deps, new AbortController().signal, CHUNK)).toBe(await enabledTriggers());
+    expect(await sweepBrandTriggers(t.deps, new AbortController().signal, CHUNK)).toBe(0);
   });
 
   it('on a clock that moves: ends by itself and sends each occurrence once', async () => {
@@ -129,7 +132,7 @@ describe('a sweep pass', () => {
     const startedAt = performance.now();
     const moving = { now: () => new Date(t.clock.now().getTime() + (performance.now() - startedAt)) };
     const safety = AbortSignal.timeout(10_000);
-    const swept = await sweepBrandTriggers({ ...t.deps, clock: moving }, safety);
+    const swept = await sweepBrandTriggers({ ...t.deps, clock: moving }, safety, CHUNK);
     expect(safety.aborted, 'the pass ran until the safety stop instead of ending').toBe(false);
     expect(swept).toBe(await enabledTriggers());
     await sweepAndSend();
@@ -151,7 +154,7 @@ describe('a sweep in chunks', () => {
     expect(res.statusCode, res.body).toBe(200);
     // 09:00 EDT on March 14 is 13:00 UTC.
     await travelTo(new Date('2026-03-14T13:00:30Z'));
-    expect(await sweepBrandTriggers(t.deps, new AbortController().signal, { chunkRows: 10 })).toBe(Number((await t.deps.db.selectFrom('brand_triggers').select((eb) => eb.fn.countAll().as('n')).where('enabled', '=', true).executeTakeFirstOrThrow()).n));
+    expect(await sweepBrandTriggers(t.deps, new AbortController().signal, 10)).toBe(Number((await t.deps.db.selectFrom('brand_triggers').select((eb) => eb.fn.countAll().as('n')).where('enabled', '=', true).executeTakeFirstOrThrow()).n));
     const sends = await t.deps.db.selectFrom('brand_trigger_sends').select(['contact', 'campaign']).where('event_date', '=', '2026-03-14').execute();
     expect(sends).toHaveLength(25);
     expect(new Set(sends.map((s) => s.contact)).size).toBe(25);

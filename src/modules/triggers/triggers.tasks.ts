@@ -1,7 +1,7 @@
 // Job: execute a trigger at its fire time (execute.ts). The payload carries the planned time: a job left behind
 // by a re-plan finds another time on the row and does nothing; the row lock makes execution happen once.
 import { Type } from '@sinclair/typebox';
-import { defineTask } from '../../jobs/task.js';
+import { chunkRowsOf, defineTask } from '../../jobs/task.js';
 import { sweepBrandTriggers } from './brand-triggers.sweep.js';
 import { executeTrigger } from './execute.js';
 
@@ -26,6 +26,6 @@ export const sweepBrandTriggersTask = defineTask({
   // chunk at most, not for a whole brand's birthdays (ADR 0039).
   chunkRows: 100,
   async handle(deps, _payload, stopping) {
-    await sweepBrandTriggers(deps, stopping, { chunkRows: this.chunkRows });
+    await sweepBrandTriggers(deps, stopping, chunkRowsOf(this));
   },
 });
