@@ -39,12 +39,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.setValidatorCompiler(createValidatorCompiler());
 
   app.addSchema(ErrorBody);
-  // First of the hooks: the rest of the request runs as work of its route (slow statements name it).
-  app.addHook('onRequest', (request, _reply, done) => {
-    runAsWork({ kind: 'route', name: `${request.method} ${request.routeOptions.url ?? 'unmatched'}` }, done);
-  });
-  app.addHook('onRequest', async (request, reply) => {
+  // First of the hooks (one, not two: this runs on every request): the request id, and the rest of the request
+  // runs as work of its route (slow statements name it).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    runAsWork({ kind: 'route', name: `${request.method} ${request.routeOptions.url ?? 'unmatched'}` }, done);
   });
   app.addHook('onResponse', async (request, reply) => {
     deps.metrics.httpDuration.observe(
