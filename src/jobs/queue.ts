@@ -28,6 +28,12 @@ function kyselyExecutor(executor: Kysely<DB>) {
   };
 }
 
+export interface ManyOptions<P> {
+  /** When the jobs may start: one instant for all, or each job's own. */
+  startAfter?: Date | ((payload: P) => Date);
+  priority?: number;
+}
+
 export interface EnqueueOptions {
   startAfter?: Date;
   /**
@@ -150,17 +156,22 @@ export class JobQueue {
     });
   }
 
-  /** Many jobs of one task in one statement (same transaction rules as `enqueue`). */
-  async enqueueMany<S extends TSchema>(executor: Kysely<DB>, task: TaskDefinition<S>, payloads: readonly Static<S>[], options: Pick<EnqueueOptions, 'startAfter' | 'priority'> = {}): Promise<void> {
+  /**
+   * Many jobs of one task in one statement (same transaction rules as `enqueue`). `startAfter` may differ per job:
+   * give a function of the payload (re-planned triggers each fire at their own instant).
+   */
+  async enqueueMany<S extends TSchema>(executor: Kysely<DB>, task: TaskDefinition<S>, payloads: readonly Static<S>[], options: ManyOptions<Static<S>> = {}): Promise<void> {
     if (payloads.length === 0) return;
     if (!this.started) throw new Error('The job queue is not started');
     if (!this.tasks.has(task.name)) throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
     for (const payload of payloads) if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
-    const startAfter = options.startAfter?.toISOString();
+    const { startAfter } = options;
+    const startOf = typeof startAfter === 'function' ? (data: Static<S>) => startAfter(data).toISOString() : () => startAfter?.toISOString();
     for (let i = 0; i < payloads.length; i += INSERT_CHUNK) {
-      const jobs = payloads
-        .slice(i, i + INSERT_CHUNK)
-        .map((data) => ({ name: task.name, data: data as object, ...(startAfter ? { startAfter } : {}), ...(options.priority ? { priority: options.priority } : {}) }));
+      const jobs = payloads.slice(i, i + INSERT_CHUNK).map((data) => {
+        const start = startOf(data);
+        return { name: task.name, data: data as object, ...(start ? { startAfter: start } : {}), ...(options.priority ? { priority: options.priority } : {}) };
+      });
       await this.boss.insert(jobs, { db: kyselyExecutor(executor) });
     }
   }

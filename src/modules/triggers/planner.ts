@@ -27,21 +27,41 @@ export async function scheduleExecution(trx: Kysely<DB>, deps: PlanDeps, row: Pi
   await deps.queue.enqueue(trx, executeTriggerTask, { trigger: row.id, effective_at: row.effective_at.toISOString() }, when);
 }
 
-/** Re-plans pending triggers whose fire time moved; fails those whose date is gone, deletes those of deleted contacts. */
+/**
+ * Re-plans pending triggers whose fire time moved; fails those whose date is gone, deletes those of deleted contacts.
+ * A few statements whatever the number of triggers (one user may have thousands): the request that changed the
+ * zone or the dates answers with every trigger already re-planned, and on the embedded database it holds the
+ * session for milliseconds, not for a statement per trigger (ADR 0039).
+ */
 async function replan(trx: Transaction<DB>, deps: PlanDeps, rows: repo.PlanningRow[]): Promise<void> {
   const now = deps.clock.now();
-  const gone = rows.filter((r) => !r.contact_live).map((r) => r.id);
-  await repo.softDeleteTriggers(trx, gone, now);
-  for (const row of rows.filter((r) => r.contact_live)) {
-    if (!row.contact_date) {
-      await repo.markFailed(trx, [row.id], MISSING_DATE(row.event_type), now);
-      continue;
-    }
+  await repo.softDeleteTriggers(trx, rows.filter((r) => !r.contact_live).map((r) => r.id), now);
+  const live = rows.filter((r) => r.contact_live);
+  const dateless = live.filter((r) => !r.contact_date);
+  for (const [eventType, group] of groupBy(dateless, (r) => r.event_type)) await repo.markFailed(trx, group.map((r) => r.id), MISSING_DATE(eventType), now);
+  const moves = live.flatMap((row) => {
+    if (!row.contact_date) return [];
     const rule = ruleOf(row, row.contact_date, row.timezone);
-    if (stillFiresAt(rule, row.effective_at)) continue;
-    const updated = await repo.updateTrigger(trx, row.id, { effective_at: nextFireTime(rule, now) }, now);
-    await scheduleExecution(trx, deps, updated);
+    return stillFiresAt(rule, row.effective_at) ? [] : [{ id: row.id, effective_at: nextFireTime(rule, now) }];
+  });
+  await repo.moveFireTimes(trx, moves, now);
+  const fireAt = new Map(moves.map((move) => [move.id, move.effective_at]));
+  await deps.queue.enqueueMany(
+    trx,
+    executeTriggerTask,
+    moves.map((move) => ({ trigger: move.id, effective_at: move.effective_at.toISOString() })),
+    { startAfter: (job) => fireAt.get(job.trigger)! },
+  );
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
   }
+  return groups;
 }
 
 /** Contacts' dates changed, or the contacts were deleted: their pending triggers follow. */

@@ -40,6 +40,23 @@ export async function updateTrigger(db: Kysely<DB>, id: string, set: Updateable<
   return db.updateTable('triggers').set({ ...set, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * New fire times for many triggers in one statement per 1,000 (re-planning after a time-zone or date change):
+ * a user with thousands of pending triggers costs a few statements, not two per trigger.
+ */
+export async function moveFireTimes(db: Kysely<DB>, moves: readonly { id: string; effective_at: Date }[], at: Date): Promise<void> {
+  for (let i = 0; i < moves.length; i += MOVES_PER_STATEMENT) {
+    const chunk = moves.slice(i, i + MOVES_PER_STATEMENT);
+    await sql`
+      update triggers as t set effective_at = m.effective_at, updated_at = ${at}
+      from unnest(${chunk.map((move) => move.id)}::uuid[], ${chunk.map((move) => move.effective_at.toISOString())}::timestamptz[]) as m(id, effective_at)
+      where t.id = m.id
+    `.execute(db);
+  }
+}
+
+const MOVES_PER_STATEMENT = 1000;
+
 export async function markExecuted(db: Kysely<DB>, id: string, sentCampaign: string, at: Date): Promise<void> {
   await db.updateTable('triggers').set({ executed_at: at, sent_campaign: sentCampaign, updated_at: at }).where('id', '=', id).execute();
 }

@@ -96,6 +96,37 @@ describe('planning', () => {
     await runDue(t.clock.now());
     expect((await getTrigger(id)).json().data).toMatchObject({ executed_at: null, failed_at: null });
   });
+
+  it('re-plans all of a user’s triggers at once: each to its own time, a dateless one failed, a deleted contact’s gone', async () => {
+    const planned = async (first: string, birthday: string) => {
+      const contact = await createContact(t.app, headers, { first_name: first, email: `${first.toLowerCase()}@example.com`, birthday });
+      const trigger = (await postTrigger({ contact, campaign: await template(), time: 12 * 3600 })).json().data.id as string;
+      return { contact, trigger };
+    };
+    const may = await planned('May', '1970-05-01');
+    const august = await planned('August', '1970-08-15');
+    const cleared = await planned('Cleared', '1970-09-20');
+    const deleted = await planned('Deleted', '1970-10-05');
+    expect((await t.app.inject({ method: 'PATCH', url: `/contacts/${cleared.contact}`, headers, payload: { birthday: null } })).statusCode).toBe(200);
+    expect((await getTrigger(cleared.trigger)).json().data).toMatchObject({ failure: { code: 'MissingDate' } });
+    expect((await t.app.inject({ method: 'DELETE', url: `/contacts/${deleted.contact}`, headers })).statusCode).toBe(204);
+    expect((await getTrigger(deleted.trigger)).statusCode).toBe(404);
+
+    expect((await t.app.inject({ method: 'PATCH', url: '/users/self', headers, payload: { timezone: 'Europe/Berlin' } })).statusCode).toBe(200);
+    // Noon in Berlin (CEST, UTC+2) on each contact's own date, and each job waits for its own trigger's time.
+    expect(iso((await getTrigger(may.trigger)).json().data.effective_at)).toBe('2026-05-01T10:00:00.000Z');
+    expect(iso((await getTrigger(august.trigger)).json().data.effective_at)).toBe('2026-08-15T10:00:00.000Z');
+    const jobs = await queuedJobs(t.deps, ['triggers.execute']);
+    const startsOf = (trigger: string) => jobs.filter((j) => (j.data as { trigger: string }).trigger === trigger).map((j) => j.startAfter.toISOString());
+    expect(startsOf(may.trigger)).toEqual(['2026-05-01T16:00:00.000Z', '2026-05-01T10:00:00.000Z']);
+    expect(startsOf(august.trigger)).toEqual(['2026-08-15T16:00:00.000Z', '2026-08-15T10:00:00.000Z']);
+    // The failed trigger stays failed; nothing is planned for it or for the deleted contact's.
+    expect(startsOf(cleared.trigger)).toHaveLength(1);
+    expect(startsOf(deleted.trigger)).toHaveLength(1);
+    expect((await getTrigger(cleared.trigger)).json().data).toMatchObject({ failure: { code: 'MissingDate' }, executed_at: null });
+    expect(iso((await getTrigger(cleared.trigger)).json().data.effective_at)).toBe('2026-09-20T16:00:00.000Z');
+    await t.app.inject({ method: 'PATCH', url: '/users/self', headers, payload: { timezone: 'America/New_York' } });
+  });
 });
 
 describe('execution', () => {
