@@ -33,7 +33,7 @@ export async function benchBrandTriggerPlanning(deps: Deps, fixture: FoundationF
   for (let day = 1; day <= 365; day++) {
     clock.set(new Date(Date.UTC(YEAR, 0, 1) + day * DAY_MS));
     const at = performance.now();
-    await sweepBrandTriggers(timed, new AbortController().signal, chunkRowsOf(sweepBrandTriggersTask));
+    await sweepBrandTriggers(timed, new AbortController().signal, chunkRowsOf(sweepBrandTriggersTask, deps));
     days.push(performance.now() - at);
   }
   const seconds = (performance.now() - started) / 1000;

@@ -33,15 +33,21 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
    * Rows one transaction of this task handles at most, for a task that touches many rows (a campaign's recipients,
    * a sweep's contacts): it works in chunks of this size with a commit between them, so on the embedded database
    * a request waits for one chunk, never for the whole job (ADR 0039). The handler reads it with
-   * `chunkRowsOf(this)` (method syntax), so the size is declared here, with the task, and nowhere else.
+   * `chunkRowsOf(this, deps)` (method syntax), so the size is declared here, with the task, and nowhere else.
    */
   readonly chunkRows?: number;
+  /**
+   * The same on the embedded database (default `chunkRows`), where a transaction holds the only session and every
+   * request waits for it; on PostgreSQL requests have sessions of their own, and larger chunks cost less overall.
+   */
+  readonly embeddedChunkRows?: number;
 }
 
-/** The task's declared chunk size; a task whose handler works in chunks must declare one. */
-export function chunkRowsOf(task: Pick<TaskDefinition, 'name' | 'chunkRows'>): number {
-  if (!task.chunkRows) throw new Error(`Task ${task.name} works in chunks but declares no chunkRows`);
-  return task.chunkRows;
+/** The task's declared chunk size on this database; a task whose handler works in chunks must declare one. */
+export function chunkRowsOf(task: Pick<TaskDefinition, 'name' | 'chunkRows' | 'embeddedChunkRows'>, deps: { config: { embedded: boolean } }): number {
+  const rows = (deps.config.embedded ? task.embeddedChunkRows : undefined) ?? task.chunkRows;
+  if (!rows) throw new Error(`Task ${task.name} works in chunks but declares no chunkRows`);
+  return rows;
 }
 
 /**

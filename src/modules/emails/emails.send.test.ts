@@ -69,7 +69,7 @@ describe('individual campaigns', () => {
     const { executeCampaign } = await import('./emails.send.js');
     const { executeCampaignTask } = await import('./emails.tasks.js');
     const { chunkRowsOf } = await import('../../jobs/task.js');
-    await executeCampaign(t.deps, id, chunkRowsOf(executeCampaignTask));
+    await executeCampaign(t.deps, id, chunkRowsOf(executeCampaignTask, t.deps));
     expect(smtp.sink.received.length).toBe(before);
   });
 });

@@ -12,6 +12,6 @@ export const executeCampaignTask = defineTask({
   // most (~100 ms), not for the whole campaign (ADR 0039).
   chunkRows: 100,
   handle(deps, payload) {
-    return executeCampaign(deps, payload.campaign, chunkRowsOf(this));
+    return executeCampaign(deps, payload.campaign, chunkRowsOf(this, deps));
   },
 });

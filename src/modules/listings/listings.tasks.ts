@@ -32,7 +32,7 @@ export const refreshRecordsTask = defineTask({
   // Listing texts written per transaction (ADR 0039).
   chunkRows: 500,
   async handle(deps, _payload, stopping) {
-    const written = await refreshOtherVersions(deps, { stopping, batch: chunkRowsOf(this) });
+    const written = await refreshOtherVersions(deps, { stopping, batch: chunkRowsOf(this, deps) });
     if (written > 0) deps.log.info({ written }, 'listing record texts written again');
   },
 });

@@ -8,7 +8,9 @@ import { upsertBoundaries } from '../boundaries/boundaries.repository.js';
 import { crmUser } from '../contacts/contacts.test-support.js';
 import { SeededRandom } from '../listings/listings.random.js';
 import { insertListings, linkAgent, newTag } from '../listings/search/search.fixtures.js';
+import { chunkRowsOf } from '../../jobs/task.js';
 import { matchEvents } from './matching.service.js';
+import { matchEventsTask } from './matching.tasks.js';
 import { NOW, randomCriteria, randomListing } from './matching.random.js';
 
 /** Change it to draw another world; a failure names the search that disagreed. */
@@ -69,7 +71,7 @@ describe('matching equals running the search', () => {
       .values(listingIds.map((listing) => ({ listing, type: 'BecameAvailable' as const, new_status: 'Active', created_at: NOW })))
       .returning('id')
       .execute();
-    const { outcome } = await matchEvents(t.deps, events.map((event) => event.id));
+    const { outcome } = await matchEvents(t.deps, events.map((event) => event.id), chunkRowsOf(matchEventsTask, t.deps));
     expect(outcome.events).toBe(LISTINGS);
 
     let found = 0;

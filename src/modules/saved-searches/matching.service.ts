@@ -39,9 +39,23 @@ type SearchDelivery = Pick<SearchForm, 'created_by' | 'title' | 'instant'>;
  * Matches these listing events (ids from listing_events) and stores the matches; returns the new ones. An event is
  * matched once: it is locked and marked `matched_at` in the transaction that stores its matches, so a retried or
  * duplicated job finds it done and writes nothing (it would otherwise see the listing's later state).
+ * `chunkRows` events per transaction (the task's, ADR 0039): a job's matches and their notifications are written
+ * in several commits, so on the embedded database requests wait for one chunk, never for the whole job.
  */
-export async function matchEvents(deps: Deps, eventIds: readonly string[]): Promise<{ outcome: MatchOutcome; inserted: MatchedEvent[] }> {
-  if (eventIds.length === 0) return { outcome: { events: 0, matches: 0 }, inserted: [] };
+export async function matchEvents(deps: Deps, eventIds: readonly string[], chunkRows: number): Promise<{ outcome: MatchOutcome; inserted: MatchedEvent[] }> {
+  const outcome: MatchOutcome = { events: 0, matches: 0 };
+  const inserted: MatchedEvent[] = [];
+  for (let i = 0; i < eventIds.length; i += chunkRows) {
+    const chunk = await matchChunk(deps, eventIds.slice(i, i + chunkRows));
+    outcome.events += chunk.outcome.events;
+    outcome.matches += chunk.outcome.matches;
+    inserted.push(...chunk.inserted);
+  }
+  return { outcome, inserted };
+}
+
+/** One transaction of `matchEvents`. */
+async function matchChunk(deps: Deps, eventIds: readonly string[]): Promise<{ outcome: MatchOutcome; inserted: MatchedEvent[] }> {
   const result = await deps.db.transaction().execute(async (trx) => {
     const events = await trx
       .selectFrom('listing_events')

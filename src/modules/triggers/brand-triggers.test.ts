@@ -12,7 +12,7 @@ import { occurrencesFiring, sweepBrandTriggers } from './brand-triggers.sweep.js
 import { sweepBrandTriggersTask } from './triggers.tasks.js';
 
 const START = new Date('2026-03-01T12:00:00Z');
-const CHUNK = chunkRowsOf(sweepBrandTriggersTask);
+const chunk = () => chunkRowsOf(sweepBrandTriggersTask, t.deps);
 const smtp = useSmtpSink();
 const t = useTestApp({ env: smtp.env, now: START });
 let brand: string;
@@ -27,7 +27,7 @@ async function travelTo(at: Date) {
 
 /** One sweep as the cron job runs it (here twice at once: two workers), then the campaigns and mail it queued. */
 async function sweepAndSend() {
-  await Promise.all([sweepBrandTriggers(t.deps, new AbortController().signal, CHUNK), sweepBrandTriggers(t.deps, new AbortController().signal, CHUNK)]);
+  await Promise.all([sweepBrandTriggers(t.deps, new AbortController().signal, chunk()), sweepBrandTriggers(t.deps, new AbortController().signal, chunk())]);
   await runQueuedJobs(t.deps, ['emails.execute'], { dueBy: t.clock.now() });
   await runQueuedJobs(t.deps, ['mail.send']);
 }
@@ -118,8 +118,8 @@ describe('a sweep pass', () => {
   it('on the test clock: sweeps each enabled trigger once and ends; the next pass finds nothing due', async () => {
     await travelTo(new Date('2026-03-10T12:00:00Z'));
     expect(await enabledTriggers()).toBeGreaterThan(0);
-    expect(await sweepBrandTriggers(t.deps, new AbortController().signal, CHUNK)).toBe(await enabledTriggers());
-    expect(await sweepBrandTriggers(t.deps, new AbortController().signal, CHUNK)).toBe(0);
+    expect(await sweepBrandTriggers(t.deps, new AbortController().signal, chunk())).toBe(await enabledTriggers());
+    expect(await sweepBrandTriggers(t.deps, new AbortController().signal, chunk())).toBe(0);
   });
 
   it('on a clock that moves: ends by itself and sends each occurrence once', async () => {
@@ -132,7 +132,7 @@ describe('a sweep pass', () => {
     const startedAt = performance.now();
     const moving = { now: () => new Date(t.clock.now().getTime() + (performance.now() - startedAt)) };
     const safety = AbortSignal.timeout(10_000);
-    const swept = await sweepBrandTriggers({ ...t.deps, clock: moving }, safety, CHUNK);
+    const swept = await sweepBrandTriggers({ ...t.deps, clock: moving }, safety, chunk());
     expect(safety.aborted, 'the pass ran until the safety stop instead of ending').toBe(false);
     expect(swept).toBe(await enabledTriggers());
     await sweepAndSend();

@@ -26,6 +26,6 @@ export const sweepBrandTriggersTask = defineTask({
   // chunk at most, not for a whole brand's birthdays (ADR 0039).
   chunkRows: 100,
   async handle(deps, _payload, stopping) {
-    await sweepBrandTriggers(deps, stopping, chunkRowsOf(this));
+    await sweepBrandTriggers(deps, stopping, chunkRowsOf(this, deps));
   },
 });

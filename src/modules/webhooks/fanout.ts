@@ -9,8 +9,6 @@ import { readEvents, type StoredEvent } from '../../events/outbox.js';
 import * as repo from './deliveries.repository.js';
 import { BEHIND_PRIORITY, deliverTask } from './webhooks.tasks.js';
 
-/** Events read per fan-out transaction. */
-export const FAN_OUT_BATCH = 500;
 /** Contacts payloads carry at most this many contacts (`{contacts: [...]}`). */
 export const CONTACTS_PER_DELIVERY = 50;
 /** Topics whose events also reach the webhooks of the event brand's ancestors. */
@@ -36,12 +34,12 @@ export interface FanOutStep {
   heldBack: boolean;
 }
 
-/** Fans out the next batch (see the file's head). */
-export async function fanOutStep(deps: Deps): Promise<FanOutStep> {
+/** Fans out the next `chunkRows` events at most (see the file's head; the size is the fan-out task's). */
+export async function fanOutStep(deps: Deps, chunkRows: number): Promise<FanOutStep> {
   return deps.db.transaction().execute(async (trx) => {
     const locked = await repo.lockPosition(trx);
     if (!locked) return { events: 0, deliveries: 0, heldBack: false };
-    const events = await readEvents(trx, { after: locked.position, limit: FAN_OUT_BATCH });
+    const events = await readEvents(trx, { after: locked.position, limit: chunkRows });
     if (events.length === 0) return { events: 0, deliveries: 0, heldBack: await repo.eventsAfter(trx, locked.position) };
     const deliveries = await writeDeliveries(deps, trx, toMessages(events));
     await repo.savePosition(trx, events[events.length - 1]!.position);
@@ -50,8 +48,8 @@ export async function fanOutStep(deps: Deps): Promise<FanOutStep> {
 }
 
 /** Fans out the next batch; returns how many events it consumed (0: nothing new, or another worker is at it). */
-export async function fanOutOnce(deps: Deps): Promise<number> {
-  return (await fanOutStep(deps)).events;
+export async function fanOutOnce(deps: Deps, chunkRows: number): Promise<number> {
+  return (await fanOutStep(deps, chunkRows)).events;
 }
 
 /** Groups consecutive Contacts events of one transaction, brand and event name into chunks of ≤ 50. */

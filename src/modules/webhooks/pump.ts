@@ -4,9 +4,9 @@
 // Pumps of several processes are safe together: the position lock lets one fan out at a time.
 import pg from 'pg';
 import type { Deps } from '../../deps.js';
-import type { Daemon } from '../../jobs/task.js';
+import { chunkRowsOf, type Daemon } from '../../jobs/task.js';
 import { fanOutStep } from './fanout.js';
-import { deliverTask } from './webhooks.tasks.js';
+import { deliverTask, fanOutTask } from './webhooks.tasks.js';
 
 export const OUTBOX_CHANNEL = 'gable_domain_events';
 /** Look at the outbox at least this often without a notification. */
@@ -25,7 +25,7 @@ export const fanOutPump: Daemon = {
       while (!stopping.aborted) {
         let step;
         try {
-          step = await fanOutStep(deps);
+          step = await fanOutStep(deps, chunkRowsOf(fanOutTask, deps));
         } catch (error) {
           deps.log.error({ err: error }, 'webhook fan-out failed; trying again at the next sweep');
           await bell.wait(SWEEP_MS, stopping);

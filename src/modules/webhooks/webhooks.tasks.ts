@@ -1,6 +1,6 @@
 // Job handlers of webhooks (docs/webhooks.md): the fan-out pump and one attempt of one delivery.
 import { Type } from '@sinclair/typebox';
-import { defineTask } from '../../jobs/task.js';
+import { chunkRowsOf, defineTask } from '../../jobs/task.js';
 import { attemptDelivery } from './deliveries.service.js';
 import { fanOutOnce } from './fanout.js';
 import { purgeOldAttempts } from './log.service.js';
@@ -15,8 +15,11 @@ export const fanOutTask = defineTask({
   cron: '* * * * *',
   retryLimit: 0,
   expireInSeconds: 2 * 60,
-  handle: async (deps, _payload, stopping) => {
-    while (!stopping.aborted && (await fanOutOnce(deps)) > 0);
+  // Events per fan-out transaction, for this task and the pumps alike: a bulk write of thousands of contacts is
+  // fanned out in several commits, so on the embedded database requests interleave with it (ADR 0039).
+  chunkRows: 200,
+  async handle(deps, _payload, stopping) {
+    while (!stopping.aborted && (await fanOutOnce(deps, chunkRowsOf(this, deps))) > 0);
   },
 });
 

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../deps.js';
 import { attemptDelivery } from './deliveries.service.js';
 import { fanOutStep } from './fanout.js';
+import { fanOutTask } from './webhooks.tasks.js';
+import { chunkRowsOf } from '../../jobs/task.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 
 /** A new user with these ACL words in `brand` (a new brand by default). */
@@ -58,7 +60,7 @@ export class Receiver {
  */
 export async function fanOutAll(deps: Deps): Promise<void> {
   for (let round = 0; round < 1000; round++) {
-    const step = await fanOutStep(deps);
+    const step = await fanOutStep(deps, chunkRowsOf(fanOutTask, deps));
     if (step.events === 0 && !step.heldBack) return;
     if (step.events === 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
