@@ -40,6 +40,9 @@ const rows = results.map((r) => ({
   '× idle p99': r.idle.p99 > 0 ? Number((r.busy.p99 / r.idle.p99).toFixed(1)) : null,
   'failed probes': r.busy.failed,
   'idle CPU s / 10 s': Number(r.idleCpuSeconds.toFixed(2)),
+  'notifications (of)': `${r.agent.notifications} (${r.agent.expectedNotifications})`,
+  're-planned (of)': `${r.agent.replanned} (${r.agent.triggers})`,
+  'zone change ms': r.agent.zoneChangeMs,
 }));
 console.table(rows);
 for (const r of results) {

@@ -3,12 +3,15 @@
 // polls /health and /users/self every 100 ms from another thread while, as the issue's brokerage did, two brand
 // triggers (one due, swept by the server's own pass on the real clock), a contact's own recurring birthday trigger,
 // a campaign to a tag of everyone now and another in 5 s email every contact over a loopback relay: three emails
-// each (the contact with a trigger of its own gets that one instead of the brand's). Answers what the client saw
-// before and during the jobs, what the relay received, the server's CPU while it then idles, and the statements
-// of 100 ms or more the server logged, by route or job.
+// each (the contact with a trigger of its own gets that one instead of the brand's). Meanwhile a second agent's
+// saved searches match a feed's new listings, a listing per contact, and the agent's move to another time zone
+// re-plans a trigger per contact (responsive-agent.ts). Answers what the client saw before and during the jobs,
+// what the relay received, the agent's notifications and re-planned triggers, the server's CPU while it then
+// idles, and the statements of 100 ms or more the server logged, by route or job.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { firstStartSteps } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
@@ -23,6 +26,7 @@ import { freePort } from './ports.js';
 import { processCpuMs } from './process-cpu.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from './factories.js';
 import { latencies, startPoller, type Latencies, type Probe } from './responsiveness.js';
+import { agentNotifications, AGENT_TRIGGER_TIME, farAnniversary, prepareAgent, runAgentWork, type AgentWork, type AgentWorld } from './responsive-agent.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Statements this slow or slower are counted (the server's SLOW_QUERY_MS for the run). */
@@ -50,6 +54,8 @@ export interface ScenarioResult {
   expectedEmails: number;
   /** CPU seconds the server spent in 10 s of idling after the emails, its triggers still enabled. */
   idleCpuSeconds: number;
+  /** The second agent: its time-zone change, the notifications of its searches' matches, its re-planned triggers. */
+  agent: AgentWork & { notifications: number; triggers: number; replanned: number };
   /** Statements of SLOW_STATEMENT_MS or more, by `route NAME` / `job NAME`: how many, the longest, and their texts. */
   slowStatements: Record<string, SlowStatements>;
 }
@@ -111,7 +117,8 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
     const deps = await createDeps(loadConfig(env));
     let token: string;
     let brand: string;
-    let firstContact = '';
+    const contactIds: string[] = [];
+    let agent: AgentWorld;
     try {
       await migrateToLatest(deps.db);
       await startJobs(deps);
@@ -122,12 +129,14 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
       token = (await tokenFor(deps, user)).access_token;
       const today = wallClock(new Date(), zone);
       const birthday = `1980-${pad(today.month)}-${pad(today.day)}`;
+      const home_anniversary = farAnniversary(today.month);
       for (let i = 0; i < options.contacts; i += 1000) {
-        const contacts = Array.from({ length: Math.min(1000, options.contacts - i) }, (_, j) => ({ first_name: `Client${i + j}`, email: `client${i + j}@example.com`, birthday, tags: ['everyone'] }));
+        const contacts = Array.from({ length: Math.min(1000, options.contacts - i) }, (_, j) => ({ first_name: `Client${i + j}`, email: `client${i + j}@example.com`, birthday, home_anniversary, tags: ['everyone'] }));
         const res = await app.inject({ method: 'POST', url: '/contacts', headers: { ...bearer(token), 'x-rechat-brand': brand }, payload: { contacts } });
         if (res.statusCode !== 200) throw new Error(`creating contacts: ${res.statusCode} ${res.body}`);
-        if (i === 0) firstContact = (res.json() as { data: { id: string }[] }).data[0]!.id;
+        contactIds.push(...(res.json() as { data: { id: string }[] }).data.map((contact) => contact.id));
       }
+      agent = await prepareAgent(deps, app, { brand, zone, contacts: contactIds });
       // Nothing of the demo first start: the server starts at once.
       for (const step of firstStartSteps) await completeStep(deps.db, step.name, new Date());
       await app.close();
@@ -163,6 +172,8 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
     const poller = startPoller(baseUrl, token);
     let probes: Probe[];
     let jobsFrom = 0;
+    let agentWork: AgentWork | undefined;
+    let notifications = 0;
     try {
       await sleep(1000); // the idle figures
       jobsFrom = Date.now();
@@ -183,12 +194,14 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
       };
       // The first contact's own recurring birthday trigger, at the same time (it overrides the brand's for them).
       const template = await post('/emails', { subject: 'Your own birthday note, {{ contact.first_name }}', html: '<p>From me.</p>', individual: true, due_at: Date.now() / 1000 + 365 * 86400, to: [{ recipient_type: 'Email', email: 'template@example.com' }] });
-      await post('/triggers', { event_type: 'birthday', action: 'schedule_email', wait_for: 0, time: fire.hour * 3600 + fire.minute * 60 + fire.second, recurring: true, contact: firstContact, campaign: template });
+      await post('/triggers', { event_type: 'birthday', action: 'schedule_email', wait_for: 0, time: fire.hour * 3600 + fire.minute * 60 + fire.second, recurring: true, contact: contactIds[0], campaign: template });
       const everyone = { html: '<p>Hello {{ contact.first_name }}</p>', individual: true, to: [{ recipient_type: 'Tag', tag: 'everyone' }] };
       await post('/emails', { ...everyone, subject: 'Market update' });
       await post('/emails', { ...everyone, subject: 'Open house Saturday', due_at: Math.ceil(Date.now() / 1000) + 5 });
+      agentWork = await runAgentWork(baseUrl, agent, options.contacts);
       const deadline = Date.now() + (options.deadlineSeconds ?? 150) * 1000;
-      while (sink.received.length < 3 * options.contacts && Date.now() < deadline) await sleep(250);
+      const done = async () => sink.received.length >= 3 * options.contacts && (notifications = await agentNotifications(baseUrl, agent)) >= agentWork!.expectedNotifications;
+      while (!(await done()) && Date.now() < deadline) await sleep(250);
     } finally {
       probes = await poller.stop();
     }
@@ -197,6 +210,8 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
     await sleep(10_000);
     const idleCpuSeconds = ((await processCpuMs(server.pid!)) - cpuBefore) / 1000;
 
+    await stop(server);
+    const replanned = await countReplanned(env, agent.user, agent.newZone);
     const received = new Map<string, string[]>();
     for (const mail of sink.received) for (const to of mail.envelope.to) received.set(to, [...(received.get(to) ?? []), mail.parsed.subject ?? '']);
     return {
@@ -208,10 +223,29 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
       emails: sink.received.length,
       expectedEmails: 3 * options.contacts,
       idleCpuSeconds,
+      agent: { ...agentWork!, notifications, triggers: agent.triggers, replanned },
       slowStatements,
     };
   } finally {
     if (server) await stop(server);
     await sink.close();
+  }
+}
+
+/** The agent's pending triggers planned at their local time in the new zone (read once the server has stopped). */
+async function countReplanned(env: Record<string, string>, user: string, zone: string): Promise<number> {
+  const deps = await createDeps(loadConfig(env));
+  try {
+    const row = await deps.db
+      .selectFrom('triggers')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user', '=', user)
+      .where('executed_at', 'is', null)
+      .where('failed_at', 'is', null)
+      .where(sql<boolean>`extract(epoch from (effective_at at time zone ${zone})::time) = ${AGENT_TRIGGER_TIME}`)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  } finally {
+    await closeDeps(deps);
   }
 }
