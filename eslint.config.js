@@ -10,8 +10,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration in src/config.ts only.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration in src/config.ts only.' },
+      ],
     },
   },
-  { files: ['src/config.ts', 'test/**', 'bench/**', 'bin/**', '*.config.ts'], rules: { 'no-restricted-properties': 'off' } },
+  {
+    files: ['src/config.ts', 'test/**', 'bench/**', 'bin/**', '*.config.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
 );

@@ -61,15 +61,28 @@ export interface AlertSearches {
  * The N searches of this mix, live: reused when a kept database holds exactly them, otherwise every bench search
  * is retired (soft-deleted searches are out of every index) and N are inserted.
  */
-export async function prepareAlertSearches(deps: Deps, fixture: FoundationFixture, options: { searches: number; mix: AlertMix; seed?: number }): Promise<AlertSearches> {
+export async function prepareAlertSearches(
+  deps: Deps,
+  fixture: FoundationFixture,
+  options: { searches: number; mix: AlertMix; seed?: number },
+): Promise<AlertSearches> {
   const started = performance.now();
   const tag = `bench ${options.mix} ${options.searches} ${options.seed ?? 7}`;
   const brandCount = Math.max(1, Math.ceil(options.searches / SEARCHES_PER_BRAND));
   const brands: string[] = [];
   for (let k = 0; k < brandCount; k++) {
     const name = `Bench alerts ${k}`;
-    const found = await deps.db.selectFrom('brands').select('id').where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
-    brands.push(found?.id ?? (await deps.db.insertInto('brands').values({ name, parent: null }).returning('id').executeTakeFirstOrThrow()).id);
+    const found = await deps.db
+      .selectFrom('brands')
+      .select('id')
+      .where('name', '=', name)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    brands.push(
+      found?.id ??
+        (await deps.db.insertInto('brands').values({ name, parent: null }).returning('id').executeTakeFirstOrThrow())
+          .id,
+    );
   }
   // The fixture's user (new each run) reads every bench brand's searches; already a member when a second mix runs.
   await deps.db
@@ -77,30 +90,51 @@ export async function prepareAlertSearches(deps: Deps, fixture: FoundationFixtur
     .values(brands.map((brand) => ({ user: fixture.userId, brand, acl: ['CRM'], deleted_at: null })))
     .onConflict((oc) => oc.doNothing())
     .execute();
-  const live = await sql<{ n: string }>`select count(*) as n from saved_searches where proposed_title = ${tag} and deleted_at is null`.execute(deps.db);
+  const live = await sql<{
+    n: string;
+  }>`select count(*) as n from saved_searches where proposed_title = ${tag} and deleted_at is null`.execute(deps.db);
   // Every run starts with empty feeds: a kept database otherwise grows by ~300,000 notifications a run (the match
   // job writes them since ADR 0038), and a later run writes into larger indexes than an earlier one it is compared
   // with. The bench database holds nothing else that notifies.
   await sql`truncate notification_recipients, push_deliveries, notifications`.execute(deps.db);
   await sql`update notification_counts set total = 0, unseen = 0`.execute(deps.db);
   if (Number(live.rows[0]!.n) === options.searches) {
-    await sql`update saved_searches set deleted_at = now() where proposed_title like 'bench%' and proposed_title <> ${tag} and deleted_at is null`.execute(deps.db);
+    await sql`update saved_searches set deleted_at = now() where proposed_title like 'bench%' and proposed_title <> ${tag} and deleted_at is null`.execute(
+      deps.db,
+    );
     // Forms missing from a database kept before they existed, or retired by an engine change.
     if ((await refreshMatchForms(deps.db)) > 0) await sql`vacuum (analyze) saved_searches`.execute(deps.db);
     return { brands, reused: true, seconds: (performance.now() - started) / 1000 };
   }
-  await sql`update saved_searches set deleted_at = now() where proposed_title like 'bench%' and deleted_at is null`.execute(deps.db);
+  await sql`update saved_searches set deleted_at = now() where proposed_title like 'bench%' and deleted_at is null`.execute(
+    deps.db,
+  );
   // Owners: 100 users per brand (one password hash for all: nobody signs in as them).
-  const passwordHash = (await deps.db.selectFrom('users').select('password_hash').where('id', '=', fixture.userId).executeTakeFirstOrThrow()).password_hash;
+  const passwordHash = (
+    await deps.db.selectFrom('users').select('password_hash').where('id', '=', fixture.userId).executeTakeFirstOrThrow()
+  ).password_hash;
   const owners: string[][] = [];
   for (let k = 0; k < brandCount; k++) {
     const emails = Array.from({ length: OWNERS_PER_BRAND }, (_, j) => `bench-alerts-${k}-${j}@example.com`);
     await deps.db
       .insertInto('users')
-      .values(emails.map((email) => ({ email, first_name: 'Alerts', last_name: `Owner ${k}`, password_hash: passwordHash, timezone: 'America/Chicago' }) as never))
+      .values(
+        emails.map(
+          (email) =>
+            ({
+              email,
+              first_name: 'Alerts',
+              last_name: `Owner ${k}`,
+              password_hash: passwordHash,
+              timezone: 'America/Chicago',
+            }) as never,
+        ),
+      )
       .onConflict((oc) => oc.doNothing())
       .execute();
-    owners.push((await deps.db.selectFrom('users').select('id').where('email', 'in', emails).execute()).map((u) => u.id));
+    owners.push(
+      (await deps.db.selectFrom('users').select('id').where('email', 'in', emails).execute()).map((u) => u.id),
+    );
   }
   const random = new SeededRandom(options.seed ?? 7);
   // Anchors drawn from the listings themselves, so searches sit where listings are.
@@ -111,8 +145,18 @@ export async function prepareAlertSearches(deps: Deps, fixture: FoundationFixtur
     const rows = Array.from({ length: Math.min(1000, options.searches - i) }, (_, j) => {
       const k = Math.floor((i + j) / SEARCHES_PER_BRAND);
       const owner = random.pick(owners[k]!);
-      const criteria = options.mix === 'dense' ? denseCriteria(random, random.pick(sample)) : neighbourhoodCriteria(random, random.pick(sample));
-      return { brand: brands[k]!, created_by: owner, from_user: owner, title: null, proposed_title: tag, criteria: JSON.stringify(criteria) };
+      const criteria =
+        options.mix === 'dense'
+          ? denseCriteria(random, random.pick(sample))
+          : neighbourhoodCriteria(random, random.pick(sample));
+      return {
+        brand: brands[k]!,
+        created_by: owner,
+        from_user: owner,
+        title: null,
+        proposed_title: tag,
+        criteria: JSON.stringify(criteria),
+      };
     });
     await deps.db.insertInto('saved_searches').values(rows).execute();
   }
@@ -125,15 +169,26 @@ export async function prepareAlertSearches(deps: Deps, fixture: FoundationFixtur
 
 /** Events of random listings as ingest records them (PriceDropped), in one insert. */
 async function recordEvents(deps: Deps, count: number): Promise<string[]> {
-  const { rows: listings } = await sql<{ id: string }>`select id from listings tablesample system (10) where deleted_at is null limit ${count}`.execute(deps.db);
-  return (await deps.db.insertInto('listing_events').values(listings.map((l) => ({ listing: l.id, type: 'PriceDropped' as const }))).returning('id').execute()).map((e) => e.id);
+  const { rows: listings } = await sql<{
+    id: string;
+  }>`select id from listings tablesample system (10) where deleted_at is null limit ${count}`.execute(deps.db);
+  return (
+    await deps.db
+      .insertInto('listing_events')
+      .values(listings.map((l) => ({ listing: l.id, type: 'PriceDropped' as const })))
+      .returning('id')
+      .execute()
+  ).map((e) => e.id);
 }
 
 /**
  * Figure 1: the match job's handler over batches of 500 recorded events, in this process, `concurrency` jobs at a
  * time (1: one after the other; the task's own concurrency: as a worker runs them, without the delivery jobs).
  */
-export async function benchAlertMatching(deps: Deps, options: { searches: number; events: number; concurrency?: number }): Promise<AlertsBenchResult> {
+export async function benchAlertMatching(
+  deps: Deps,
+  options: { searches: number; events: number; concurrency?: number },
+): Promise<AlertsBenchResult> {
   const ids = await recordEvents(deps, options.events);
   const jobs: number[] = [];
   let matches = 0;
@@ -153,10 +208,21 @@ export async function benchAlertMatching(deps: Deps, options: { searches: number
   const seconds = (performance.now() - started) / 1000;
   // Their delivery jobs wait in the queue (no workers here): marked delivered, so the pipeline's worker process
   // finds them done instead of delivering this backlog under the pipeline's load.
-  await sql`update saved_search_matches set delivered_at = now() where event = any(${ids}::uuid[]) and delivered_at is null`.execute(deps.db);
+  await sql`update saved_search_matches set delivered_at = now() where event = any(${ids}::uuid[]) and delivered_at is null`.execute(
+    deps.db,
+  );
   jobs.sort((a, b) => a - b);
   const pct = (p: number) => jobs[Math.min(jobs.length - 1, Math.floor(p * jobs.length))]!;
-  return { searches: options.searches, concurrency: options.concurrency ?? 1, events: ids.length, seconds, eventsPerSecond: ids.length / seconds, jobP50Ms: pct(0.5), jobP99Ms: pct(0.99), matches };
+  return {
+    searches: options.searches,
+    concurrency: options.concurrency ?? 1,
+    events: ids.length,
+    seconds,
+    eventsPerSecond: ids.length / seconds,
+    jobP50Ms: pct(0.5),
+    jobP99Ms: pct(0.99),
+    matches,
+  };
 }
 
 export interface AlertPipelineResult {
@@ -189,12 +255,16 @@ async function settled(deps: Deps, ids: string[], maxWaitSeconds: number): Promi
   const deadline = Date.now() + maxWaitSeconds * 1000;
   for (let look = 1; ; look++) {
     const { rows: jobs } = await sql<{ n: string }>`select count(*) as n from ${sql.id(QUEUE_SCHEMA, 'job')}
-      where name in (${matchEventsTask.name}, ${deliverMatchesTask.name}) and state in ('created', 'retry', 'active')`.execute(deps.db);
+      where name in (${matchEventsTask.name}, ${deliverMatchesTask.name}) and state in ('created', 'retry', 'active')`.execute(
+      deps.db,
+    );
     // Also every 5 s: a job left active by an earlier, killed worker would otherwise hold this until the deadline.
     if (Number(jobs[0]!.n) === 0 || look % 20 === 0 || Date.now() > deadline) {
       const { rows } = await sql<{ n: string }>`
         select (select count(*) from listing_events where id = any(${ids}::uuid[]) and matched_at is null)
-             + (select count(*) from saved_search_matches where event = any(${ids}::uuid[]) and delivered_at is null) as n`.execute(deps.db);
+             + (select count(*) from saved_search_matches where event = any(${ids}::uuid[]) and delivered_at is null) as n`.execute(
+        deps.db,
+      );
       const unfinished = Number(rows[0]!.n);
       if (unfinished === 0 || Date.now() > deadline) return unfinished;
     }
@@ -203,17 +273,29 @@ async function settled(deps: Deps, ids: string[], maxWaitSeconds: number): Promi
 }
 
 /** Events of these listings recorded with their match jobs (as ingest does), then waited for. */
-async function recordAndWait(deps: Deps, listings: string[], maxWaitSeconds: number): Promise<{ events: number; seconds: number }> {
+async function recordAndWait(
+  deps: Deps,
+  listings: string[],
+  maxWaitSeconds: number,
+): Promise<{ events: number; seconds: number }> {
   const started = performance.now();
   const ids: string[] = [];
   for (let i = 0; i < listings.length; i += 1000) {
     await deps.db.transaction().execute(async (trx) => {
-      const recorded = (await trx.insertInto('listing_events').values(listings.slice(i, i + 1000).map((listing) => ({ listing, type: 'PriceDropped' as const }))).returning('id').execute()).map((e) => e.id);
-      for (let j = 0; j < recorded.length; j += MATCH_BATCH) await deps.queue.enqueue(trx, matchEventsTask, { events: recorded.slice(j, j + MATCH_BATCH) });
+      const recorded = (
+        await trx
+          .insertInto('listing_events')
+          .values(listings.slice(i, i + 1000).map((listing) => ({ listing, type: 'PriceDropped' as const })))
+          .returning('id')
+          .execute()
+      ).map((e) => e.id);
+      for (let j = 0; j < recorded.length; j += MATCH_BATCH)
+        await deps.queue.enqueue(trx, matchEventsTask, { events: recorded.slice(j, j + MATCH_BATCH) });
       ids.push(...recorded);
     });
   }
-  if (await settled(deps, ids, maxWaitSeconds)) throw new Error('alerts pipeline: the warm-up events were not all matched and delivered in time');
+  if (await settled(deps, ids, maxWaitSeconds))
+    throw new Error('alerts pipeline: the warm-up events were not all matched and delivered in time');
   return { events: ids.length, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -222,32 +304,70 @@ async function recordAndWait(deps: Deps, listings: string[], maxWaitSeconds: num
  * their match jobs, as ingest commits them) while a worker process runs the jobs; then waits until every event is
  * matched and every match delivered (or `maxWaitSeconds`).
  */
-export async function benchAlertPipeline(deps: Deps, options: { rate: number; seconds: number; env: Record<string, string>; workerPort: number; maxWaitSeconds?: number; warmUpEvents?: number; workers?: number }): Promise<AlertPipelineResult> {
+export async function benchAlertPipeline(
+  deps: Deps,
+  options: {
+    rate: number;
+    seconds: number;
+    env: Record<string, string>;
+    workerPort: number;
+    maxWaitSeconds?: number;
+    warmUpEvents?: number;
+    workers?: number;
+  },
+): Promise<AlertPipelineResult> {
   const TICK_MS = 250;
   const perTick = Math.max(1, Math.round((options.rate * TICK_MS) / 1000));
   const ticks = Math.max(1, Math.round((options.seconds * 1000) / TICK_MS));
-  const { rows: pool } = await sql<{ id: string }>`select id from listings tablesample system (10) where deleted_at is null limit ${Math.min(200_000, perTick * ticks + (options.warmUpEvents ?? 4000))}`.execute(deps.db);
+  const { rows: pool } = await sql<{
+    id: string;
+  }>`select id from listings tablesample system (10) where deleted_at is null limit ${Math.min(200_000, perTick * ticks + (options.warmUpEvents ?? 4000))}`.execute(
+    deps.db,
+  );
   // A kept database may hold the backlog of an earlier run (unmatched events, undelivered matches, their jobs):
   // settled here, so the worker process works only on this run's events.
   await sql`update listing_events set matched_at = now() where matched_at is null`.execute(deps.db);
   await sql`update saved_search_matches set delivered_at = now() where delivered_at is null`.execute(deps.db);
-  await sql`delete from ${sql.id(QUEUE_SCHEMA, 'job')} where name in (${matchEventsTask.name}, ${deliverMatchesTask.name}) and state in ('created', 'retry')`.execute(deps.db);
+  await sql`delete from ${sql.id(QUEUE_SCHEMA, 'job')} where name in (${matchEventsTask.name}, ${deliverMatchesTask.name}) and state in ('created', 'retry')`.execute(
+    deps.db,
+  );
   // One worker process by default; more (--alert-workers) share the jobs as separate processes would in production.
   const workers: ServerProcess[] = [];
-  for (let i = 0; i < (options.workers ?? 1); i++) workers.push(await startProcess(['bin/gable.js', 'serve'], { ...options.env, WORKERS_IN_PROCESS: 'true' }, options.workerPort + i));
+  for (let i = 0; i < (options.workers ?? 1); i++)
+    workers.push(
+      await startProcess(
+        ['bin/gable.js', 'serve'],
+        { ...options.env, WORKERS_IN_PROCESS: 'true' },
+        options.workerPort + i,
+      ),
+    );
   try {
     // Warm-up, not counted: a new process reads each shape's text and parameter types once (then kept).
-    const warm = await recordAndWait(deps, pool.slice(0, options.warmUpEvents ?? 4000).map((l) => l.id), options.maxWaitSeconds ?? 600);
+    const warm = await recordAndWait(
+      deps,
+      pool.slice(0, options.warmUpEvents ?? 4000).map((l) => l.id),
+      options.maxWaitSeconds ?? 600,
+    );
     const ids: string[] = [];
     const started = performance.now();
     for (let t = 0; t < ticks; t++) {
       const due = started + t * TICK_MS;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const listings = Array.from({ length: perTick }, (_, j) => pool[(warm.events + t * perTick + j) % pool.length]!.id);
+      const listings = Array.from(
+        { length: perTick },
+        (_, j) => pool[(warm.events + t * perTick + j) % pool.length]!.id,
+      );
       await deps.db.transaction().execute(async (trx) => {
-        const recorded = (await trx.insertInto('listing_events').values(listings.map((listing) => ({ listing, type: 'PriceDropped' as const }))).returning('id').execute()).map((e) => e.id);
-        for (let i = 0; i < recorded.length; i += MATCH_BATCH) await deps.queue.enqueue(trx, matchEventsTask, { events: recorded.slice(i, i + MATCH_BATCH) });
+        const recorded = (
+          await trx
+            .insertInto('listing_events')
+            .values(listings.map((listing) => ({ listing, type: 'PriceDropped' as const })))
+            .returning('id')
+            .execute()
+        ).map((e) => e.id);
+        for (let i = 0; i < recorded.length; i += MATCH_BATCH)
+          await deps.queue.enqueue(trx, matchEventsTask, { events: recorded.slice(i, i + MATCH_BATCH) });
         ids.push(...recorded);
       });
     }
@@ -265,9 +385,12 @@ export async function benchAlertPipeline(deps: Deps, options: { rate: number; se
       group by e.id, e.created_at`.execute(deps.db);
     const firstAt = Math.min(...events.map((e) => e.first.getTime()));
     const lastAt = Math.max(...events.map((e) => (e.last ?? e.first).getTime()));
-    const matchLags = events.flatMap((e) => (e.matched_ms === null ? [] : [Number(e.matched_ms)])).sort((a, b) => a - b);
+    const matchLags = events
+      .flatMap((e) => (e.matched_ms === null ? [] : [Number(e.matched_ms)]))
+      .sort((a, b) => a - b);
     const notifyLags = notified.map((r) => Number(r.ms)).sort((a, b) => a - b);
-    const at = (values: number[], p: number) => values[Math.min(values.length - 1, Math.floor(p * values.length))] ?? NaN;
+    const at = (values: number[], p: number) =>
+      values[Math.min(values.length - 1, Math.floor(p * values.length))] ?? NaN;
     return {
       offeredPerSecond: ids.length / offeredSeconds,
       recorded: ids.length,
@@ -289,12 +412,25 @@ export async function benchAlertPipeline(deps: Deps, options: { rate: number; se
 }
 
 /** Figure 3: the brand's list, first page (50, newest first, exact total), closed loop. */
-export async function benchSavedSearchList(url: string, fixture: FoundationFixture, brand: string, options: { requests: number; concurrency: number }): Promise<LoadResult> {
+export async function benchSavedSearchList(
+  url: string,
+  fixture: FoundationFixture,
+  brand: string,
+  options: { requests: number; concurrency: number },
+): Promise<LoadResult> {
   const headers = { authorization: `Bearer ${fixture.accessToken}` };
   const probe = await fetch(`${url}/brands/${brand}/saved-searches`, { headers });
-  if (!probe.ok) throw new Error(`GET /brands/:brand/saved-searches answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
+  if (!probe.ok)
+    throw new Error(
+      `GET /brands/:brand/saved-searches answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`,
+    );
   const total = ((await probe.json()) as { info: { total: number } }).info.total;
-  return closedLoop(`GET /brands/:brand/saved-searches (${total} in the brand) [c=${options.concurrency}]`, url, () => ({ method: 'GET', path: `/brands/${brand}/saved-searches`, headers }), options);
+  return closedLoop(
+    `GET /brands/:brand/saved-searches (${total} in the brand) [c=${options.concurrency}]`,
+    url,
+    () => ({ method: 'GET', path: `/brands/${brand}/saved-searches`, headers }),
+    options,
+  );
 }
 
 interface Anchor {
@@ -307,7 +443,13 @@ interface Anchor {
 
 const square = (at: Anchor, halfSideKm: number) => {
   const r = halfSideKm * KM;
-  return [[at.x - r, at.y - r], [at.x + r, at.y - r], [at.x + r, at.y + r], [at.x - r, at.y + r], [at.x - r, at.y - r]].map(([longitude, latitude]) => ({ longitude, latitude }));
+  return [
+    [at.x - r, at.y - r],
+    [at.x + r, at.y - r],
+    [at.x + r, at.y + r],
+    [at.x - r, at.y + r],
+    [at.x - r, at.y - r],
+  ].map(([longitude, latitude]) => ({ longitude, latitude }));
 };
 
 function denseCriteria(random: SeededRandom, at: Anchor): Record<string, unknown> {

@@ -17,7 +17,32 @@ export interface BoundariesBenchContext {
 }
 
 // Prefixes of titles, postal codes, ISO codes and FIPS codes: short ones match hundreds of rows.
-const PREFIXES = ['Dal', 'TX', 'US', 'Har', 'San', 'New', 'Los', 'Jeff', 'Wash', 'Cal', 'Fr', 'Ger', 'Cook', 'Mon', 'Lin', 'Ca', 'M', 'Ora', 'Kin', '48', 'Fl', 'Bra', 'Jap', 'Au'];
+const PREFIXES = [
+  'Dal',
+  'TX',
+  'US',
+  'Har',
+  'San',
+  'New',
+  'Los',
+  'Jeff',
+  'Wash',
+  'Cal',
+  'Fr',
+  'Ger',
+  'Cook',
+  'Mon',
+  'Lin',
+  'Ca',
+  'M',
+  'Ora',
+  'Kin',
+  '48',
+  'Fl',
+  'Bra',
+  'Jap',
+  'Au',
+];
 
 /** Loads the shipped catalogue into the bench database unless it is already there. */
 export async function prepareBoundariesBench(deps: Deps): Promise<number> {
@@ -32,7 +57,11 @@ export async function benchBoundaries(ctx: BoundariesBenchContext): Promise<Load
   return closedLoop(
     `GET /boundaries/search (mixed prefixes, limit ${limit}${ctx.withGeometry ? ', with geometry' : ', geometry omitted'})`,
     ctx.url,
-    (i) => ({ method: 'GET', path: `/boundaries/search?q=${encodeURIComponent(PREFIXES[i % PREFIXES.length]!)}&limit=${limit}${omit}`, headers }),
+    (i) => ({
+      method: 'GET',
+      path: `/boundaries/search?q=${encodeURIComponent(PREFIXES[i % PREFIXES.length]!)}&limit=${limit}${omit}`,
+      headers,
+    }),
     { requests: ctx.requests ?? 3000, concurrency: ctx.concurrency ?? 4 },
   );
 }

@@ -10,8 +10,50 @@ import { importContacts } from '../src/modules/contacts/contacts.service.js';
 import type { FoundationFixture } from './foundation.bench.js';
 import { cannon, closedLoop, type LoadResult } from './lib/load.js';
 
-const FIRST = ['Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Elijah', 'Sophia', 'Mateo', 'Isabella', 'Lucas', 'Mia', 'Levi', 'Amelia', 'Asher', 'Harper', 'James', 'Evelyn', 'Leo', 'Luna', 'Grayson'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin'];
+const FIRST = [
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Ava',
+  'Elijah',
+  'Sophia',
+  'Mateo',
+  'Isabella',
+  'Lucas',
+  'Mia',
+  'Levi',
+  'Amelia',
+  'Asher',
+  'Harper',
+  'James',
+  'Evelyn',
+  'Leo',
+  'Luna',
+  'Grayson',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Gonzalez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+];
 const TAGS = ['Buyer', 'Seller', 'Investor', 'Sphere', 'VIP'];
 
 /** Contact n of a deterministic address book: names, one email and one phone each, a tag, a birthday. */
@@ -20,7 +62,14 @@ function person(n: number) {
   const last = `${LAST[Math.floor(n / FIRST.length) % LAST.length]}${n >= 400 ? n : ''}`;
   const month = String((n % 12) + 1).padStart(2, '0');
   const day = String((n % 28) + 1).padStart(2, '0');
-  return { first, last, email: `${first}.${last}.${n}@mail.example`.toLowerCase(), phone: `+1214${String(5550000 + (n % 10_000_000)).padStart(7, '0')}`, tag: TAGS[n % TAGS.length]!, birthday: `1980-${month}-${day}` };
+  return {
+    first,
+    last,
+    email: `${first}.${last}.${n}@mail.example`.toLowerCase(),
+    phone: `+1214${String(5550000 + (n % 10_000_000)).padStart(7, '0')}`,
+    tag: TAGS[n % TAGS.length]!,
+    birthday: `1980-${month}-${day}`,
+  };
 }
 
 export interface ContactsFigures {
@@ -28,7 +77,12 @@ export interface ContactsFigures {
   notes: string[];
 }
 
-export async function benchContacts(deps: Deps, url: string, fixture: FoundationFixture, options: { contacts: number; csvRows: number; requests: number }): Promise<ContactsFigures> {
+export async function benchContacts(
+  deps: Deps,
+  url: string,
+  fixture: FoundationFixture,
+  options: { contacts: number; csvRows: number; requests: number },
+): Promise<ContactsFigures> {
   const headers = { authorization: `Bearer ${fixture.accessToken}`, 'content-type': 'application/json' };
   const notes: string[] = [];
 
@@ -40,7 +94,14 @@ export async function benchContacts(deps: Deps, url: string, fixture: Foundation
       next += 1000;
       const contacts = Array.from({ length: Math.min(1000, options.contacts - first) }, (_, i) => {
         const p = person(first + i);
-        return { first_name: p.first, last_name: p.last, emails: [p.email], phone_numbers: [p.phone], tags: [p.tag], birthday: p.birthday };
+        return {
+          first_name: p.first,
+          last_name: p.last,
+          emails: [p.email],
+          phone_numbers: [p.phone],
+          tags: [p.tag],
+          birthday: p.birthday,
+        };
       });
       const res = await fetch(`${url}/contacts`, { method: 'POST', headers, body: JSON.stringify({ contacts }) });
       if (!res.ok) throw new Error(`bulk create answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
@@ -48,7 +109,9 @@ export async function benchContacts(deps: Deps, url: string, fixture: Foundation
   };
   await Promise.all([worker(), worker()]);
   const createSeconds = (performance.now() - started) / 1000;
-  notes.push(`contacts: bulk create over HTTP (POST /contacts, 1,000 per body, 2 in flight): ${options.contacts} in ${createSeconds.toFixed(1)} s = ${Math.round(options.contacts / createSeconds)} contacts/s`);
+  notes.push(
+    `contacts: bulk create over HTTP (POST /contacts, 1,000 per body, 2 in flight): ${options.contacts} in ${createSeconds.toFixed(1)} s = ${Math.round(options.contacts / createSeconds)} contacts/s`,
+  );
 
   // CSV import of a separate file (parse + validate + one transaction), into the same brand.
   const dir = mkdtempSync(join(tmpdir(), 'gable-bench-csv-'));
@@ -62,10 +125,20 @@ export async function benchContacts(deps: Deps, url: string, fixture: Foundation
     const csvStarted = performance.now();
     const parsed = await parseContactsCsv(file);
     if (parsed.problems.length > 0) throw new Error(`CSV problems: ${JSON.stringify(parsed.problems.slice(0, 3))}`);
-    const brand = await deps.db.selectFrom('memberships').select('brand').where('user', '=', fixture.userId).executeTakeFirstOrThrow();
-    await importContacts(deps, brand.brand, parsed.contacts.map((c) => c.fields));
+    const brand = await deps.db
+      .selectFrom('memberships')
+      .select('brand')
+      .where('user', '=', fixture.userId)
+      .executeTakeFirstOrThrow();
+    await importContacts(
+      deps,
+      brand.brand,
+      parsed.contacts.map((c) => c.fields),
+    );
     const csvSeconds = (performance.now() - csvStarted) / 1000;
-    notes.push(`contacts: CSV import (parse, validate, one transaction): ${options.csvRows} rows in ${csvSeconds.toFixed(1)} s = ${Math.round(options.csvRows / csvSeconds)} rows/s`);
+    notes.push(
+      `contacts: CSV import (parse, validate, one transaction): ${options.csvRows} rows in ${csvSeconds.toFixed(1)} s = ${Math.round(options.csvRows / csvSeconds)} rows/s`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -78,14 +151,30 @@ export async function benchContacts(deps: Deps, url: string, fixture: Foundation
   const results: LoadResult[] = [];
   for (const concurrency of [1, 4]) {
     results.push(
-      await closedLoop(`GET /contacts?q=<prefix> (${total} in the brand) [c=${concurrency}]`, url, (i) => ({ method: 'GET', path: `/contacts?q=${encodeURIComponent(prefixes[i % prefixes.length]!)}&limit=20`, headers }), {
-        concurrency,
-        requests: options.requests,
-      }),
+      await closedLoop(
+        `GET /contacts?q=<prefix> (${total} in the brand) [c=${concurrency}]`,
+        url,
+        (i) => ({
+          method: 'GET',
+          path: `/contacts?q=${encodeURIComponent(prefixes[i % prefixes.length]!)}&limit=20`,
+          headers,
+        }),
+        {
+          concurrency,
+          requests: options.requests,
+        },
+      ),
     );
   }
   const one = await fetch(`${url}/contacts?limit=1`, { headers });
   const id = ((await one.json()) as { data: { id: string }[] }).data[0]!.id;
-  results.push(await cannon({ name: 'GET /contacts/:id', url: `${url}/contacts/${id}`, duration: 10, headers: { authorization: headers.authorization } }));
+  results.push(
+    await cannon({
+      name: 'GET /contacts/:id',
+      url: `${url}/contacts/${id}`,
+      duration: 10,
+      headers: { authorization: headers.authorization },
+    }),
+  );
   return { results, notes };
 }

@@ -7,7 +7,11 @@ import { closeDeps, createDeps, type Deps } from '../src/deps.js';
 import { runSync } from '../src/modules/extmail/sync.service.js';
 import { FakeMicrosoft } from '../test/fakes/microsoft.js';
 
-export async function benchExtmailSync(deps: Deps, env: Record<string, string>, options: { contacts: number }): Promise<{ notes: string[] }> {
+export async function benchExtmailSync(
+  deps: Deps,
+  env: Record<string, string>,
+  options: { contacts: number },
+): Promise<{ notes: string[] }> {
   const fake = new FakeMicrosoft({ redirectUris: [] });
   await fake.start();
   fake.pageSize = 500;
@@ -26,7 +30,11 @@ export async function benchExtmailSync(deps: Deps, env: Record<string, string>, 
         birthday: i % 7 === 0 ? '1980-05-17T11:59:00Z' : null,
       });
     }
-    const brand = await deps.db.insertInto('brands').values({ name: 'Extmail bench brokerage', marketing_palette: '{}', deleted_at: null }).returning('id').executeTakeFirstOrThrow();
+    const brand = await deps.db
+      .insertInto('brands')
+      .values({ name: 'Extmail bench brokerage', marketing_palette: '{}', deleted_at: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const user = await deps.db.selectFrom('users').select('id').limit(1).executeTakeFirstOrThrow();
     const tokens = fake.issueTokens(account);
     const now = new Date();
@@ -57,8 +65,17 @@ export async function benchExtmailSync(deps: Deps, env: Record<string, string>, 
     const started = performance.now();
     await runSync(syncDeps, credential.id, signal);
     const firstSeconds = (performance.now() - started) / 1000;
-    const imported = await deps.db.selectFrom('contacts').select((eb) => eb.fn.countAll<string>().as('n')).where('brand', '=', brand.id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-    const status = await deps.db.selectFrom('extmail_credentials').select(['sync_status', 'sync_error']).where('id', '=', credential.id).executeTakeFirstOrThrow();
+    const imported = await deps.db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('brand', '=', brand.id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    const status = await deps.db
+      .selectFrom('extmail_credentials')
+      .select(['sync_status', 'sync_error'])
+      .where('id', '=', credential.id)
+      .executeTakeFirstOrThrow();
     await sql`analyze contacts`.execute(deps.db);
     const again = performance.now();
     await runSync(syncDeps, credential.id, signal);

@@ -18,24 +18,59 @@ export interface FoundationFixture {
 const PASSWORD = 'bench password 1234';
 
 export async function createFoundationFixture(deps: Deps): Promise<FoundationFixture> {
-  const brand = await deps.db.insertInto('brands').values({ name: 'Bench Realty', parent: null }).returning('id').executeTakeFirstOrThrow();
+  const brand = await deps.db
+    .insertInto('brands')
+    .values({ name: 'Bench Realty', parent: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const email = `bench-${Date.now()}@example.com`;
   const user = await deps.db
     .insertInto('users')
-    .values({ email, first_name: 'Bench', last_name: 'User', password_hash: await hashPassword(PASSWORD), timezone: 'America/Chicago' } as never)
+    .values({
+      email,
+      first_name: 'Bench',
+      last_name: 'User',
+      password_hash: await hashPassword(PASSWORD),
+      timezone: 'America/Chicago',
+    } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
-  await deps.db.insertInto('memberships').values({ user: user.id, brand: brand.id, acl: ['Admin', 'CRM', 'Marketing', 'Deals'], deleted_at: null }).execute();
+  await deps.db
+    .insertInto('memberships')
+    .values({ user: user.id, brand: brand.id, acl: ['Admin', 'CRM', 'Marketing', 'Deals'], deleted_at: null })
+    .execute();
   await deps.db.updateTable('users').set({ active_brand: brand.id }).where('id', '=', user.id).execute();
   const client = await createOAuthClient(deps.db, { name: 'Bench first-party', kind: 'first_party' });
-  const tokens = await issueNewFamily(deps.db, deps.clock, { user: user.id, client: client.id, brand: null, grantType: 'password', mfaValidated: false, withRefreshToken: true });
-  return { userId: user.id, email, password: PASSWORD, clientId: client.client_id, clientSecret: client.client_secret!, client: client.id, accessToken: tokens.access_token };
+  const tokens = await issueNewFamily(deps.db, deps.clock, {
+    user: user.id,
+    client: client.id,
+    brand: null,
+    grantType: 'password',
+    mfaValidated: false,
+    withRefreshToken: true,
+  });
+  return {
+    userId: user.id,
+    email,
+    password: PASSWORD,
+    clientId: client.client_id,
+    clientSecret: client.client_secret!,
+    client: client.id,
+    accessToken: tokens.access_token,
+  };
 }
 
 export async function refreshTokens(deps: Deps, fixture: FoundationFixture, count: number): Promise<string[]> {
   const tokens: string[] = [];
   for (let i = 0; i < count; i++) {
-    const issued = await issueNewFamily(deps.db, deps.clock, { user: fixture.userId, client: fixture.client, brand: null, grantType: 'password', mfaValidated: false, withRefreshToken: true });
+    const issued = await issueNewFamily(deps.db, deps.clock, {
+      user: fixture.userId,
+      client: fixture.client,
+      brand: null,
+      grantType: 'password',
+      mfaValidated: false,
+      withRefreshToken: true,
+    });
     tokens.push(issued.refresh_token!);
   }
   return tokens;
@@ -53,10 +88,19 @@ export async function benchBaseline(url: string, userId: string, duration: numbe
 }
 
 export async function benchUsersSelf(url: string, fixture: FoundationFixture, duration: number): Promise<LoadResult> {
-  return cannon({ name: 'GET /users/self (bearer)', url: `${url}/users/self`, duration, headers: { authorization: `Bearer ${fixture.accessToken}` } });
+  return cannon({
+    name: 'GET /users/self (bearer)',
+    url: `${url}/users/self`,
+    duration,
+    headers: { authorization: `Bearer ${fixture.accessToken}` },
+  });
 }
 
-export async function benchRefreshGrant(url: string, fixture: FoundationFixture, refreshTokenPool: string[]): Promise<LoadResult> {
+export async function benchRefreshGrant(
+  url: string,
+  fixture: FoundationFixture,
+  refreshTokenPool: string[],
+): Promise<LoadResult> {
   const pool = [...refreshTokenPool];
   return cannon({
     name: 'POST /oauth2/token refresh_token',
@@ -69,14 +113,23 @@ export async function benchRefreshGrant(url: string, fixture: FoundationFixture,
         headers: { 'content-type': 'application/json' },
         setupRequest: (request) => ({
           ...request,
-          body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: pool.pop(), client_id: fixture.clientId, client_secret: fixture.clientSecret }),
+          body: JSON.stringify({
+            grant_type: 'refresh_token',
+            refresh_token: pool.pop(),
+            client_id: fixture.clientId,
+            client_secret: fixture.clientSecret,
+          }),
         }),
       },
     ],
   });
 }
 
-export async function benchPasswordGrant(url: string, fixture: FoundationFixture, duration: number): Promise<LoadResult> {
+export async function benchPasswordGrant(
+  url: string,
+  fixture: FoundationFixture,
+  duration: number,
+): Promise<LoadResult> {
   return cannon({
     name: 'POST /oauth2/token password',
     url: `${url}/oauth2/token`,
@@ -84,6 +137,12 @@ export async function benchPasswordGrant(url: string, fixture: FoundationFixture
     connections: 4,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: fixture.email, password: fixture.password, client_id: fixture.clientId, client_secret: fixture.clientSecret }),
+    body: JSON.stringify({
+      grant_type: 'password',
+      username: fixture.email,
+      password: fixture.password,
+      client_id: fixture.clientId,
+      client_secret: fixture.clientSecret,
+    }),
   });
 }

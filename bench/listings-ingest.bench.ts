@@ -28,7 +28,10 @@ export interface IngestBenchResult {
   events: number;
 }
 
-export function syntheticRecords(count: number, options: { mls: string; seed: number; priceFactor?: number }): Record<string, unknown>[] {
+export function syntheticRecords(
+  count: number,
+  options: { mls: string; seed: number; priceFactor?: number },
+): Record<string, unknown>[] {
   const random = new SeededRandom(options.seed);
   const agents = Array.from({ length: 500 }, (_, i) => `${options.mls}-A${i + 1}`);
   const offices = Array.from({ length: 50 }, (_, i) => `${options.mls}-O${i + 1}`);
@@ -38,17 +41,32 @@ export function syntheticRecords(count: number, options: { mls: string; seed: nu
     const metro = random.weighted(METROS);
     const angle = random.between(0, 2 * Math.PI);
     const r = (metro.radiusKm / 111) * Math.sqrt(random.next());
-    const place = { longitude: metro.longitude + r * Math.sin(angle), latitude: metro.latitude + r * Math.cos(angle), city: metro.city, state: metro.state, postalCode: `${metro.zipPrefixes[0]}01`, pricePerSquareMeter: metro.pricePerSquareMeter };
+    const place = {
+      longitude: metro.longitude + r * Math.sin(angle),
+      latitude: metro.latitude + r * Math.cos(angle),
+      city: metro.city,
+      state: metro.state,
+      postalCode: `${metro.zipPrefixes[0]}01`,
+      pricePerSquareMeter: metro.pricePerSquareMeter,
+    };
     const record = syntheticListing(random, place, { mls: options.mls, mlsNumber: `B${i}`, agents, offices, now });
-    if (options.priceFactor && typeof record.price === 'number') record.price = Math.round(record.price * options.priceFactor);
+    if (options.priceFactor && typeof record.price === 'number')
+      record.price = Math.round(record.price * options.priceFactor);
     return record;
   });
 }
 
-export async function benchListingIngest(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, options: IngestBenchOptions): Promise<IngestBenchResult> {
+export async function benchListingIngest(
+  deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
+  options: IngestBenchOptions,
+): Promise<IngestBenchResult> {
   const mls = options.mls ?? 'BENCH';
   const batchSize = options.batchSize ?? 1000;
-  const records = syntheticRecords(options.count, { mls, seed: options.seed ?? 42, ...(options.priceFactor ? { priceFactor: options.priceFactor } : {}) });
+  const records = syntheticRecords(options.count, {
+    mls,
+    seed: options.seed ?? 42,
+    ...(options.priceFactor ? { priceFactor: options.priceFactor } : {}),
+  });
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < records.length; i += batchSize) batches.push(records.slice(i, i + batchSize));
   const totals = { created: 0, updated: 0, unchanged: 0, events: 0 };
@@ -75,7 +93,11 @@ export async function benchListingIngest(deps: Pick<Deps, 'db' | 'clock' | 'queu
  * The same through HTTP: `POST /mls/:mls/listings` with 1,000-record bodies to a listening server (`url`), JSON
  * parsing, the network and the response included.
  */
-export async function benchListingIngestHttp(url: string, accessToken: string, options: IngestBenchOptions): Promise<IngestBenchResult> {
+export async function benchListingIngestHttp(
+  url: string,
+  accessToken: string,
+  options: IngestBenchOptions,
+): Promise<IngestBenchResult> {
   const mls = options.mls ?? 'BENCHHTTP';
   const batchSize = options.batchSize ?? 1000;
   const records = syntheticRecords(options.count, { mls, seed: options.seed ?? 43 });

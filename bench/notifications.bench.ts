@@ -29,7 +29,12 @@ export interface NotificationsBenchOptions {
   workerPort: number;
 }
 
-export async function benchNotifications(deps: Deps, url: string, fixture: FoundationFixture, options: NotificationsBenchOptions): Promise<{ results: LoadResult[]; notes: string[] }> {
+export async function benchNotifications(
+  deps: Deps,
+  url: string,
+  fixture: FoundationFixture,
+  options: NotificationsBenchOptions,
+): Promise<{ results: LoadResult[]; notes: string[] }> {
   const results: LoadResult[] = [];
   const notes: string[] = [];
 
@@ -43,15 +48,26 @@ export async function benchNotifications(deps: Deps, url: string, fixture: Found
       returning id, created_at
     )
     insert into notification_recipients (notification, "user", created_at, seen_at)
-    select id, ${fixture.userId}::uuid, created_at, case when random() < 0.33 then now() end from created order by created_at`.execute(deps.db);
+    select id, ${fixture.userId}::uuid, created_at, case when random() < 0.33 then now() end from created order by created_at`.execute(
+    deps.db,
+  );
   await sql`analyze notifications; analyze notification_recipients`.execute(deps.db);
-  notes.push(`notifications: ${options.notifications} in the bench user's feed, written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  notes.push(
+    `notifications: ${options.notifications} in the bench user's feed, written in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   const headers = { authorization: `Bearer ${fixture.accessToken}` };
   const probe = await fetch(`${url}/notifications`, { headers });
   if (!probe.ok) throw new Error(`GET /notifications answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
   const info = ((await probe.json()) as { info: { total: number; new: number } }).info;
   notes.push(`notifications: GET /notifications (20 per page) total ${info.total}, new ${info.new}`);
-  results.push(await cannon({ name: `GET /notifications (${options.notifications} in the feed)`, url: `${url}/notifications`, headers, duration: options.duration }));
+  results.push(
+    await cannon({
+      name: `GET /notifications (${options.notifications} in the feed)`,
+      url: `${url}/notifications`,
+      headers,
+      duration: options.duration,
+    }),
+  );
 
   // 2. The stream: notify() commits here, the server's stream (over LISTEN/NOTIFY) delivers the event.
   results.push(await benchStreamLatency(deps, url, fixture, options.streamSamples));
@@ -63,8 +79,15 @@ export async function benchNotifications(deps: Deps, url: string, fixture: Found
   return { results, notes };
 }
 
-async function benchStreamLatency(deps: Deps, url: string, fixture: FoundationFixture, samples: number): Promise<LoadResult> {
-  const stream = await openEventStream(`${url}/notifications/stream`, { authorization: `Bearer ${fixture.accessToken}` });
+async function benchStreamLatency(
+  deps: Deps,
+  url: string,
+  fixture: FoundationFixture,
+  samples: number,
+): Promise<LoadResult> {
+  const stream = await openEventStream(`${url}/notifications/stream`, {
+    authorization: `Bearer ${fixture.accessToken}`,
+  });
   if (!stream.response.ok) throw new Error(`GET /notifications/stream answered ${stream.response.status}`);
   await stream.next((e) => e.event === 'unseen');
   const latencies: number[] = [];
@@ -73,7 +96,11 @@ async function benchStreamLatency(deps: Deps, url: string, fixture: FoundationFi
     for (let i = 0; i < samples; i++) {
       const message = `stream sample ${i}`;
       const t0 = performance.now();
-      await notifyDeps.db.transaction().execute((trx) => notify(trx, notifyDeps, { recipients: [fixture.userId], action: 'Tested', message, transports: [] }));
+      await notifyDeps.db
+        .transaction()
+        .execute((trx) =>
+          notify(trx, notifyDeps, { recipients: [fixture.userId], action: 'Tested', message, transports: [] }),
+        );
       await stream.next((e) => e.event === 'notification' && e.data.includes(message));
       latencies.push(performance.now() - t0);
     }
@@ -84,7 +111,15 @@ async function benchStreamLatency(deps: Deps, url: string, fixture: FoundationFi
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
   const total = latencies.reduce((a, b) => a + b, 0) / 1000;
-  return { name: `notify() commit → stream event (${samples} one after another)`, requests: samples, errors: 0, rps: samples / total, p50: at(50), p95: at(95), p99: at(99) };
+  return {
+    name: `notify() commit → stream event (${samples} one after another)`,
+    requests: samples,
+    errors: 0,
+    rps: samples / total,
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+  };
 }
 
 /** Deps on the bench database that can enqueue (the queue started, no workers). */
@@ -97,7 +132,13 @@ async function benchQueueDeps(config: Deps['config']): Promise<Deps> {
 async function benchFanOut(options: NotificationsBenchOptions): Promise<{ result: LoadResult; notes: string[] }> {
   const vapid = vapidKeys();
   const fake = await startFakeWebPush(vapid.publicKey);
-  const pushEnv = { ...options.env, LOG_LEVEL: 'warn', VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' };
+  const pushEnv = {
+    ...options.env,
+    LOG_LEVEL: 'warn',
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+  };
   const enqueuer = await benchQueueDeps(loadConfig(pushEnv));
   let worker: Awaited<ReturnType<typeof startProcess>> | undefined;
   try {
@@ -106,7 +147,12 @@ async function benchFanOut(options: NotificationsBenchOptions): Promise<{ result
     for (let u = 0; u < 100; u++) {
       const row = await enqueuer.db
         .insertInto('users')
-        .values({ email: `push-bench-${Date.now()}-${u}@example.com`, first_name: 'Push', last_name: `Bench ${u}`, timezone: 'UTC' } as never)
+        .values({
+          email: `push-bench-${Date.now()}-${u}@example.com`,
+          first_name: 'Push',
+          last_name: `Bench ${u}`,
+          timezone: 'UTC',
+        } as never)
         .returning('id')
         .executeTakeFirstOrThrow();
       users.push(row.id);
@@ -116,14 +162,23 @@ async function benchFanOut(options: NotificationsBenchOptions): Promise<{ result
     for (let i = 0; i < options.notifications; i += 100) {
       await enqueuer.db.transaction().execute(async (trx) => {
         for (let j = i; j < Math.min(i + 100, options.notifications); j++) {
-          await notify(trx, enqueuer, { recipients: [users[j % users.length]!], action: 'Tested', message: `Push ${j}`, title: 'Bench' });
+          await notify(trx, enqueuer, {
+            recipients: [users[j % users.length]!],
+            action: 'Tested',
+            message: `Push ${j}`,
+            title: 'Bench',
+          });
         }
       });
     }
     const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;
     // Every push is waiting when the worker process starts; the clock starts at the first push it delivers, so
     // the process's own start (loading the code, ~2 s) is not counted.
-    const starting = startProcess(['bin/gable.js', 'serve'], { ...pushEnv, WORKERS_IN_PROCESS: 'true' }, options.workerPort);
+    const starting = startProcess(
+      ['bin/gable.js', 'serve'],
+      { ...pushEnv, WORKERS_IN_PROCESS: 'true' },
+      options.workerPort,
+    );
     starting.catch(() => undefined);
     const deadline = Date.now() + Math.max(120_000, options.notifications * 20);
     while (fake.accepted.length === 0) {
@@ -133,19 +188,39 @@ async function benchFanOut(options: NotificationsBenchOptions): Promise<{ result
     const started = performance.now();
     worker = await starting;
     for (;;) {
-      const row = await sql<{ open: string }>`select count(*) filter (where status = 'pending') as open from push_deliveries where "user" = any(${users}::uuid[])`.execute(enqueuer.db);
+      const row = await sql<{
+        open: string;
+      }>`select count(*) filter (where status = 'pending') as open from push_deliveries where "user" = any(${users}::uuid[])`.execute(
+        enqueuer.db,
+      );
       if (Number(row.rows[0]!.open) === 0) break;
-      if (Date.now() > deadline) throw new Error(`pushes still pending after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      if (Date.now() > deadline)
+        throw new Error(`pushes still pending after ${((Date.now() - started) / 1000).toFixed(0)} s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const seconds = (performance.now() - started) / 1000;
     // This run's pushes only: a kept bench database (--keep) holds the earlier runs' too.
-    const counts = await sql<{ status: string; n: string }>`select status, count(*) as n from push_deliveries where "user" = any(${users}::uuid[]) group by status`.execute(enqueuer.db);
+    const counts = await sql<{
+      status: string;
+      n: string;
+    }>`select status, count(*) as n from push_deliveries where "user" = any(${users}::uuid[]) group by status`.execute(
+      enqueuer.db,
+    );
     const sent = Number(counts.rows.find((r) => r.status === 'sent')?.n ?? 0);
     const notes = [
       `push fan-out: ${options.notifications} notifications → ${sent} Web Push pushes accepted by the loopback service (${fake.accepted.length} decrypted, ${fake.problems.length} refused) in ${seconds.toFixed(1)} s from the first = ${Math.round(sent / seconds)} pushes/s (1 worker process: 8 workers × batches of 50); notify() + enqueue: ${Math.round(options.notifications / enqueueSeconds)} notifications/s`,
     ];
-    return { result: { name: `push fan-out, Web Push (${options.notifications} notifications)`, requests: sent, errors: options.notifications - sent, rps: sent / seconds, p50: undefined as unknown as number, p99: undefined as unknown as number }, notes };
+    return {
+      result: {
+        name: `push fan-out, Web Push (${options.notifications} notifications)`,
+        requests: sent,
+        errors: options.notifications - sent,
+        rps: sent / seconds,
+        p50: undefined as unknown as number,
+        p99: undefined as unknown as number,
+      },
+      notes,
+    };
   } finally {
     await worker?.stop();
     await closeDeps(enqueuer);

@@ -9,10 +9,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runResponsivenessScenario, SLOW_STATEMENT_MS, type ScenarioResult } from '../test/helpers/responsive-server.js';
+import {
+  runResponsivenessScenario,
+  SLOW_STATEMENT_MS,
+  type ScenarioResult,
+} from '../test/helpers/responsive-server.js';
 import { DEFAULT_SERVER_URL, dropDatabase, recreateDatabase } from './lib/database.js';
 
-const { values: args } = parseArgs({ options: { contacts: { type: 'string', default: '3200' }, databases: { type: 'string', default: 'embedded,postgres' } } });
+const { values: args } = parseArgs({
+  options: {
+    contacts: { type: 'string', default: '3200' },
+    databases: { type: 'string', default: 'embedded,postgres' },
+  },
+});
 const contacts = Number(args.contacts);
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
 const results: ScenarioResult[] = [];
@@ -24,7 +33,14 @@ for (const kind of args.databases.split(',')) {
     const databaseUrl = kind === 'postgres' ? await recreateDatabase(serverUrl, name) : null;
     console.error(`${kind}: ${contacts} contacts…`);
     // 20 s per 1,000 emails beyond the first pass's wait: generous, the figure is how long they took.
-    results.push(await runResponsivenessScenario({ contacts, dataDir, databaseUrl, deadlineSeconds: 120 + (contacts / 1000) * 20 }));
+    results.push(
+      await runResponsivenessScenario({
+        contacts,
+        dataDir,
+        databaseUrl,
+        deadlineSeconds: 120 + (contacts / 1000) * 20,
+      }),
+    );
   } finally {
     if (kind === 'postgres') await dropDatabase(serverUrl, name);
     rmSync(dataDir, { recursive: true, force: true });
@@ -47,5 +63,6 @@ const rows = results.map((r) => ({
 console.table(rows);
 for (const r of results) {
   console.log(`${r.database}: statements of ${SLOW_STATEMENT_MS} ms or more, by work:`);
-  for (const [work, seen] of Object.entries(r.slowStatements)) console.log(`  ${work}: ${seen.count}, longest ${seen.maxMs} ms\n    ${seen.texts.join('\n    ')}`);
+  for (const [work, seen] of Object.entries(r.slowStatements))
+    console.log(`  ${work}: ${seen.count}, longest ${seen.maxMs} ms\n    ${seen.texts.join('\n    ')}`);
 }

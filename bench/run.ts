@@ -32,8 +32,22 @@ import { benchExtmailSync } from './extmail.bench.js';
 import { benchNotifications } from './notifications.bench.js';
 import { benchWebhooks, printWebhookTable } from './webhooks.bench.js';
 import { matchEventsTask } from '../src/modules/saved-searches/matching.tasks.js';
-import { benchAlertMatching, benchAlertPipeline, benchSavedSearchList, prepareAlertSearches, type AlertMix } from './alerts.bench.js';
-import { argon2MillisecondsPerHash, benchBaseline, benchPasswordGrant, benchRefreshGrant, benchUsersSelf, createFoundationFixture, refreshTokens } from './foundation.bench.js';
+import {
+  benchAlertMatching,
+  benchAlertPipeline,
+  benchSavedSearchList,
+  prepareAlertSearches,
+  type AlertMix,
+} from './alerts.bench.js';
+import {
+  argon2MillisecondsPerHash,
+  benchBaseline,
+  benchPasswordGrant,
+  benchRefreshGrant,
+  benchUsersSelf,
+  createFoundationFixture,
+  refreshTokens,
+} from './foundation.bench.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -71,7 +85,9 @@ const duration = Number(args.duration);
 const listingCount = Number(args.listings);
 const WARM_UP_SECONDS = 2;
 const searchConcurrencies = args['search-concurrency'].split(',').map(Number);
-const withConcurrency = (c: number) => (r: LoadResult): LoadResult => ({ ...r, name: `${r.name} [c=${c}]` });
+const withConcurrency =
+  (c: number) =>
+  (r: LoadResult): LoadResult => ({ ...r, name: `${r.name} [c=${c}]` });
 const INGEST_COUNT = Math.min(50_000, listingCount);
 // The map scenarios look at one metro of the seeded data (Dallas holds ~15 % of `gable seed listings`).
 const DALLAS = { longitude: -96.797, latitude: 32.7767, km: 30 };
@@ -81,7 +97,9 @@ const wants = (suite: string) => !only || only.has(suite);
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
 // BENCH_DATABASE: another name when several benches share one PostgreSQL server (each drops and recreates its own).
 const databaseName = process.env.BENCH_DATABASE ?? 'gable_bench';
-const { url: databaseUrl, reused } = args.keep ? await reuseOrCreateDatabase(serverUrl, databaseName) : { url: await recreateDatabase(serverUrl, databaseName), reused: false };
+const { url: databaseUrl, reused } = args.keep
+  ? await reuseOrCreateDatabase(serverUrl, databaseName)
+  : { url: await recreateDatabase(serverUrl, databaseName), reused: false };
 const secretKey = randomBytes(32).toString('hex');
 const env = { DATABASE_URL: databaseUrl, SECRET_KEY: secretKey, LOG_LEVEL: 'warn', WORKERS_IN_PROCESS: 'false' };
 
@@ -111,52 +129,82 @@ try {
   results.push(baseline);
   if (wants('foundation')) {
     results.push(await benchUsersSelf(gable.url, fixture, duration));
-    results.push(await benchRefreshGrant(gable.url, fixture, await refreshTokens(deps, fixture, Math.max(2000, duration * 600))));
+    results.push(
+      await benchRefreshGrant(gable.url, fixture, await refreshTokens(deps, fixture, Math.max(2000, duration * 600))),
+    );
     results.push(await benchPasswordGrant(gable.url, fixture, Math.min(duration, 5)));
     notes.push(`argon2id hash (m=19 MiB, t=2, p=1): ${(await argon2MillisecondsPerHash()).toFixed(1)} ms per hash`);
   }
   if (wants('boundaries')) {
     const count = await prepareBoundariesBench(deps);
     for (const c of searchConcurrencies) {
-      results.push(withConcurrency(c)(await benchBoundaries({ url: gable.url, accessToken: fixture.accessToken, concurrency: c })));
+      results.push(
+        withConcurrency(c)(await benchBoundaries({ url: gable.url, accessToken: fixture.accessToken, concurrency: c })),
+      );
     }
     notes.push(`boundaries: ${count} in the catalogue (countries, US states, US counties)`);
   }
   if (wants('listings')) {
     const feed = await feedToken();
     const ingest = await benchListingIngestHttp(gable.url, feed, { count: INGEST_COUNT, concurrency: 2 });
-    notes.push(`ingest: ${ingest.listings} new listings over HTTP (POST /mls/:mls/listings, 1,000 per body, 2 in flight) in ${ingest.seconds.toFixed(1)} s = ${Math.round(ingest.perSecond)} listings/s, ${ingest.events} events`);
-    const seeded = await seedListings(deps, { count: listingCount - INGEST_COUNT, concurrency: 2, onProgress: progress('seeding listings') });
+    notes.push(
+      `ingest: ${ingest.listings} new listings over HTTP (POST /mls/:mls/listings, 1,000 per body, 2 in flight) in ${ingest.seconds.toFixed(1)} s = ${Math.round(ingest.perSecond)} listings/s, ${ingest.events} events`,
+    );
+    const seeded = await seedListings(deps, {
+      count: listingCount - INGEST_COUNT,
+      concurrency: 2,
+      onProgress: progress('seeding listings'),
+    });
     // Index-only scans need the visibility map, and the planner needs statistics of the fresh table. The stored
     // records (~2 GB after 1M inserts) too: otherwise the scenarios' first reads set their hint bits and write the
     // pages back, and where autovacuum runs (not on this machine's server) its pass over them, due after the bulk
     // load, would run during the scenarios (a deployment meets both once after an import, not on every search).
     await sql`vacuum (analyze) listings`.execute(deps.db);
     await sql`vacuum (analyze) listing_records`.execute(deps.db);
-    notes.push(`search: ${listingCount} listings (${seeded.created} seeded in ${seeded.seconds.toFixed(0)} s); map scenarios in a 60 km square around Dallas; closed loop, c = requests in flight`);
+    notes.push(
+      `search: ${listingCount} listings (${seeded.created} seeded in ${seeded.seconds.toFixed(0)} s); map scenarios in a 60 km square around Dallas; closed loop, c = requests in flight`,
+    );
     const searchFixture = await createListingSearchFixture(deps, { around: DALLAS });
     for (const c of searchConcurrencies) {
-      const page = await benchListingSearch(gable.url, searchFixture, { requests: Number(args['search-requests']), concurrency: c });
+      const page = await benchListingSearch(gable.url, searchFixture, {
+        requests: Number(args['search-requests']),
+        concurrency: c,
+      });
       results.push(...page.map(withConcurrency(c)));
     }
   }
   if (wants('contacts')) {
-    const contacts = await benchContacts(deps, gable.url, fixture, { contacts: Number(args.contacts), csvRows: 20_000, requests: Number(args['search-requests']) });
+    const contacts = await benchContacts(deps, gable.url, fixture, {
+      contacts: Number(args.contacts),
+      csvRows: 20_000,
+      requests: Number(args['search-requests']),
+    });
     results.push(...contacts.results);
     notes.push(...contacts.notes);
   }
   if (wants('deals')) {
-    const deals = await benchDeals(deps, gable.url, fixture, { deals: Number(args.deals), requests: Number(args['search-requests']), concurrencies: searchConcurrencies });
+    const deals = await benchDeals(deps, gable.url, fixture, {
+      deals: Number(args.deals),
+      requests: Number(args['search-requests']),
+      concurrencies: searchConcurrencies,
+    });
     results.push(...deals.results);
     notes.push(...deals.notes);
   }
   if (wants('print')) {
-    const print = await benchPrint(deps, gable.url, fixture, { campaigns: Number(args.campaigns), renders: Number(args.renders), requests: Number(args['search-requests']) });
+    const print = await benchPrint(deps, gable.url, fixture, {
+      campaigns: Number(args.campaigns),
+      renders: Number(args.renders),
+      requests: Number(args['search-requests']),
+    });
     results.push(...print.results);
     notes.push(...print.notes);
   }
   if (wants('emails')) {
-    const emails = await benchEmails(deps, gable.url, env, fixture, { contacts: Number(args.recipients), workerPort: 3903 });
+    const emails = await benchEmails(deps, gable.url, env, fixture, {
+      contacts: Number(args.recipients),
+      workerPort: 3903,
+    });
     notes.push(...emails.notes);
   }
   if (wants('triggers')) {
@@ -168,14 +216,27 @@ try {
     notes.push(...extmail.notes);
   }
   if (wants('notifications')) {
-    const notifications = await benchNotifications(deps, gable.url, fixture, { notifications: Number(args.notifications), duration, streamSamples: Number(args['stream-samples']), env, workerPort: firstPort + 4 });
+    const notifications = await benchNotifications(deps, gable.url, fixture, {
+      notifications: Number(args.notifications),
+      duration,
+      streamSamples: Number(args['stream-samples']),
+      env,
+      workerPort: firstPort + 4,
+    });
     results.push(...notifications.results);
     notes.push(...notifications.notes);
   }
   if (wants('webhooks')) {
-    const worker = await startProcess(['bin/gable.js', 'serve'], { ...env, WORKERS_IN_PROCESS: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' }, 3903);
+    const worker = await startProcess(
+      ['bin/gable.js', 'serve'],
+      { ...env, WORKERS_IN_PROCESS: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' },
+      3903,
+    );
     try {
-      const webhooks = await benchWebhooks(deps, { rate: Number(args['webhook-rate']), seconds: Number(args['webhook-seconds']) });
+      const webhooks = await benchWebhooks(deps, {
+        rate: Number(args['webhook-rate']),
+        seconds: Number(args['webhook-seconds']),
+      });
       printWebhookTable(webhooks.figures);
       notes.push(...webhooks.notes);
     } finally {
@@ -186,28 +247,56 @@ try {
     // Matching needs listings: the `listings` suite seeds them; alone, this suite seeds --listings itself (on a
     // kept database, only the listings missing).
     if (!wants('listings')) {
-      const have = Number((await sql<{ n: string }>`select count(*) as n from listings where deleted_at is null`.execute(deps.db)).rows[0]!.n);
+      const have = Number(
+        (await sql<{ n: string }>`select count(*) as n from listings where deleted_at is null`.execute(deps.db))
+          .rows[0]!.n,
+      );
       if (have < listingCount) {
-        const seeded = await seedListings(deps, { count: listingCount - have, concurrency: 2, onProgress: progress('seeding listings') });
+        const seeded = await seedListings(deps, {
+          count: listingCount - have,
+          concurrency: 2,
+          onProgress: progress('seeding listings'),
+        });
         await sql`vacuum (analyze) listings`.execute(deps.db);
         await sql`vacuum (analyze) listing_records`.execute(deps.db);
         notes.push(`alerts: ${seeded.created} listings seeded in ${seeded.seconds.toFixed(0)} s (${have} kept)`);
       } else notes.push(`alerts: ${have} listings kept from an earlier run`);
     }
     await queueReady(); // matching enqueues delivery jobs (no workers here: they wait in the queue)
-    const load = async () => (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ');
+    const load = async () =>
+      (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ');
     const searches = Number(args['saved-searches']);
     for (const mix of args['alert-mix'].split(',') as AlertMix[]) {
-      if (mix !== 'dense' && mix !== 'neighbourhood') throw new Error(`--alert-mix: unknown mix ${String(mix)} (dense, neighbourhood)`);
+      if (mix !== 'dense' && mix !== 'neighbourhood')
+        throw new Error(`--alert-mix: unknown mix ${String(mix)} (dense, neighbourhood)`);
       const prepared = await prepareAlertSearches(deps, fixture, { searches, mix });
-      notes.push(`alerts (${mix} mix): ${searches} saved searches in ${prepared.brands.length} brands ${prepared.reused ? 'kept from an earlier run' : `inserted in ${prepared.seconds.toFixed(0)} s`}`);
+      notes.push(
+        `alerts (${mix} mix): ${searches} saved searches in ${prepared.brands.length} brands ${prepared.reused ? 'kept from an earlier run' : `inserted in ${prepared.seconds.toFixed(0)} s`}`,
+      );
       for (const concurrency of [1, matchEventsTask.concurrency ?? 1]) {
         const r = await benchAlertMatching(deps, { searches, events: Number(args['alert-events']), concurrency });
-        notes.push(`alerts (${mix} mix), 1. job handler in process, ${r.concurrency === 1 ? 'one job at a time' : `${r.concurrency} jobs at a time (the task's concurrency)`}: ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches (${(r.matches / r.events).toFixed(1)} per event); load ${await load()}`);
+        notes.push(
+          `alerts (${mix} mix), 1. job handler in process, ${r.concurrency === 1 ? 'one job at a time' : `${r.concurrency} jobs at a time (the task's concurrency)`}: ${r.searches} saved searches × ${listingCount} listings: ${r.events} events matched in ${r.seconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond)} events/s (jobs of 500: p50 ${r.jobP50Ms.toFixed(0)} ms, p99 ${r.jobP99Ms.toFixed(0)} ms), ${r.matches} matches (${(r.matches / r.events).toFixed(1)} per event); load ${await load()}`,
+        );
       }
-      const p = await benchAlertPipeline(deps, { rate: Number(args['alert-rate']), seconds: Number(args['alert-seconds']), warmUpEvents: Number(args['alert-warm-up']), workers: Number(args['alert-workers']), env, workerPort: firstPort + 4 });
-      notes.push(`alerts (${mix} mix), 2. pipeline (${Number(args['alert-workers']) === 1 ? 'worker process' : `${args['alert-workers']} worker processes`}): ${p.recorded} events recorded at ${Math.round(p.offeredPerSecond)}/s → matched at ${Math.round(p.matchedPerSecond)} events/s end to end (lag p50 ${(p.matchLagP50Ms / 1000).toFixed(2)} s, p99 ${(p.matchLagP99Ms / 1000).toFixed(2)} s); event → in-app notification p50 ${(p.notifyP50Ms / 1000).toFixed(2)} s, p99 ${(p.notifyP99Ms / 1000).toFixed(2)} s over ${p.notifiedEvents} events (${p.notifications} notifications); drained ${p.drainSeconds.toFixed(1)} s after the last event (after a warm-up of ${p.warmUpEvents} events in ${p.warmUpSeconds.toFixed(0)} s)${p.unfinished ? `, ${p.unfinished} events or matches NOT done when the wait ended` : ''}; load ${await load()}`);
-      for (const c of searchConcurrencies) results.push(await benchSavedSearchList(gable.url, fixture, prepared.brands[0]!, { requests: Number(args['search-requests']), concurrency: c }));
+      const p = await benchAlertPipeline(deps, {
+        rate: Number(args['alert-rate']),
+        seconds: Number(args['alert-seconds']),
+        warmUpEvents: Number(args['alert-warm-up']),
+        workers: Number(args['alert-workers']),
+        env,
+        workerPort: firstPort + 4,
+      });
+      notes.push(
+        `alerts (${mix} mix), 2. pipeline (${Number(args['alert-workers']) === 1 ? 'worker process' : `${args['alert-workers']} worker processes`}): ${p.recorded} events recorded at ${Math.round(p.offeredPerSecond)}/s → matched at ${Math.round(p.matchedPerSecond)} events/s end to end (lag p50 ${(p.matchLagP50Ms / 1000).toFixed(2)} s, p99 ${(p.matchLagP99Ms / 1000).toFixed(2)} s); event → in-app notification p50 ${(p.notifyP50Ms / 1000).toFixed(2)} s, p99 ${(p.notifyP99Ms / 1000).toFixed(2)} s over ${p.notifiedEvents} events (${p.notifications} notifications); drained ${p.drainSeconds.toFixed(1)} s after the last event (after a warm-up of ${p.warmUpEvents} events in ${p.warmUpSeconds.toFixed(0)} s)${p.unfinished ? `, ${p.unfinished} events or matches NOT done when the wait ended` : ''}; load ${await load()}`,
+      );
+      for (const c of searchConcurrencies)
+        results.push(
+          await benchSavedSearchList(gable.url, fixture, prepared.brands[0]!, {
+            requests: Number(args['search-requests']),
+            concurrency: c,
+          }),
+        );
     }
   }
   printTable(results, baseline);
@@ -222,7 +311,14 @@ try {
 /** A client-credentials token of a first-party client: what an MLS feed uses to ingest. */
 async function feedToken(): Promise<string> {
   const client = await createOAuthClient(deps.db, { name: 'Bench MLS feed', kind: 'first_party' });
-  const issued = await issueNewFamily(deps.db, deps.clock, { user: null, client: client.id, brand: null, grantType: 'client_credentials', mfaValidated: false, withRefreshToken: false });
+  const issued = await issueNewFamily(deps.db, deps.clock, {
+    user: null,
+    client: client.id,
+    brand: null,
+    grantType: 'client_credentials',
+    mfaValidated: false,
+    withRefreshToken: false,
+  });
   return issued.access_token;
 }
 
@@ -239,12 +335,19 @@ function printTable(rows: LoadResult[], baseline: LoadResult): void {
   const fmt = (n: number | undefined, digits = 1) => (n === undefined ? '–' : n.toFixed(digits));
   // × baseline CPU: the baseline's CPU per request over the scenario's (server + its database sessions), the
   // figure that holds still when other work on the machine moves req/s (bench/lib/cpu.ts).
-  const cpuSplit = (r: LoadResult) => (r.cpuMs === undefined ? '–' : `${fmt(r.cpuMs, 3)} (${fmt(r.serverCpuMs, 3)} + ${fmt(r.cpuMs - (r.serverCpuMs ?? 0), 3)})`);
+  const cpuSplit = (r: LoadResult) =>
+    r.cpuMs === undefined
+      ? '–'
+      : `${fmt(r.cpuMs, 3)} (${fmt(r.serverCpuMs, 3)} + ${fmt(r.cpuMs - (r.serverCpuMs ?? 0), 3)})`;
   const cpuRatio = (r: LoadResult) => (r.cpuMs && baseline.cpuMs ? (baseline.cpuMs / r.cpuMs).toFixed(2) : '–');
-  console.log('\n| scenario | requests | non-2xx | req/s | p50 ms | p95 ms | p99 ms | × baseline req/s | CPU ms/req (server + database) | × baseline CPU |');
+  console.log(
+    '\n| scenario | requests | non-2xx | req/s | p50 ms | p95 ms | p99 ms | × baseline req/s | CPU ms/req (server + database) | × baseline CPU |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.requests} | ${r.errors} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${(r.rps / baseline.rps).toFixed(2)} | ${cpuSplit(r)} | ${cpuRatio(r)} |`);
+    console.log(
+      `| ${r.name} | ${r.requests} | ${r.errors} | ${fmt(r.rps, 0)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${(r.rps / baseline.rps).toFixed(2)} | ${cpuSplit(r)} | ${cpuRatio(r)} |`,
+    );
   }
   console.log();
 }

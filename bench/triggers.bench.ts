@@ -16,17 +16,52 @@ import type { FoundationFixture } from './foundation.bench.js';
 const DAY_MS = 86_400_000;
 const YEAR = 2027;
 
-export async function benchBrandTriggerPlanning(deps: Deps, fixture: FoundationFixture, options: { contacts: number }): Promise<{ notes: string[] }> {
-  const brand = (await deps.db.insertInto('brands').values({ name: 'Bench birthdays', marketing_palette: '{}' }).returning('id').executeTakeFirstOrThrow()).id;
+export async function benchBrandTriggerPlanning(
+  deps: Deps,
+  fixture: FoundationFixture,
+  options: { contacts: number },
+): Promise<{ notes: string[] }> {
+  const brand = (
+    await deps.db
+      .insertInto('brands')
+      .values({ name: 'Bench birthdays', marketing_palette: '{}' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   // A quota no brand of this size reaches: the figure is planning, not the quota's refusals.
-  await deps.db.updateTable('users').set({ email_quota: 10_000_000, timezone: 'America/Chicago' }).where('id', '=', fixture.userId).execute();
+  await deps.db
+    .updateTable('users')
+    .set({ email_quota: 10_000_000, timezone: 'America/Chicago' })
+    .where('id', '=', fixture.userId)
+    .execute();
   const birthday = (i: number) => new Date(Date.UTC(1980, 0, 1) + (i % 366) * DAY_MS).toISOString().slice(0, 10);
-  await importContacts(deps, brand, Array.from({ length: options.contacts }, (_, i) => ({ ...EMPTY_CONTACT, first_name: `Guest${i}`, emails: [`guest${i}@mail.example`], birthday: birthday(i) })));
+  await importContacts(
+    deps,
+    brand,
+    Array.from({ length: options.contacts }, (_, i) => ({
+      ...EMPTY_CONTACT,
+      first_name: `Guest${i}`,
+      emails: [`guest${i}@mail.example`],
+      birthday: birthday(i),
+    })),
+  );
 
   await sql`analyze contacts`.execute(deps.db); // as autovacuum would after an import this size
   const clock = new ManualClock(new Date(Date.UTC(YEAR, 0, 1)));
   const timed: Deps = { ...deps, clock };
-  await upsertBrandTrigger(deps.db, brand, 'birthday', { user: fixture.userId, wait_for: 0, time: 9 * 3600, subject: 'Happy birthday, {{ contact.first_name }}!', html: '<p>All the best.</p>' }, clock.now());
+  await upsertBrandTrigger(
+    deps.db,
+    brand,
+    'birthday',
+    {
+      user: fixture.userId,
+      wait_for: 0,
+      time: 9 * 3600,
+      subject: 'Happy birthday, {{ contact.first_name }}!',
+      html: '<p>All the best.</p>',
+    },
+    clock.now(),
+  );
   const days: number[] = [];
   const started = performance.now();
   // The clock at the end of each day of the year: 365 sweeps plan every birthday of that year once.
@@ -37,7 +72,10 @@ export async function benchBrandTriggerPlanning(deps: Deps, fixture: FoundationF
     days.push(performance.now() - at);
   }
   const seconds = (performance.now() - started) / 1000;
-  const planned = await deps.db.selectFrom('brand_trigger_sends').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const planned = await deps.db
+    .selectFrom('brand_trigger_sends')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   days.sort((a, b) => a - b);
   return {
     notes: [

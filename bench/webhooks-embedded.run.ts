@@ -14,14 +14,25 @@ import { closeDeps, createDeps, startJobs } from '../src/deps.js';
 import { deliverTask } from '../src/modules/webhooks/webhooks.tasks.js';
 import { benchWebhooks, printWebhookTable, type WebhookFigures } from './webhooks.bench.js';
 
-const { values: args } = parseArgs({ options: { concurrency: { type: 'string', default: '4,16,64' }, rate: { type: 'string', default: '500' }, seconds: { type: 'string', default: '5' } } });
+const { values: args } = parseArgs({
+  options: {
+    concurrency: { type: 'string', default: '4,16,64' },
+    rate: { type: 'string', default: '500' },
+    seconds: { type: 'string', default: '5' },
+  },
+});
 const all: WebhookFigures[] = [];
 for (const concurrency of args.concurrency.split(',').map(Number)) {
   // The setting under test, in place of the task's own (read when the workers start).
   Object.assign(deliverTask as { embeddedConcurrency?: number }, { embeddedConcurrency: concurrency });
   const dataDir = mkdtempSync(join(tmpdir(), 'gable-webhooks-embedded-'));
   const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+  });
   const deps = await createDeps(config, { pglite, workers: true });
   try {
     await migrateToLatest(deps.db);

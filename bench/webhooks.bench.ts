@@ -59,19 +59,37 @@ class Receiver {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 /**
  * Commits `rate` Deals events a second for `seconds` (a transaction every 10 ms), each to the brand's webhooks,
  * then waits for the good receiver to have them all (or 30 s). Latency: commit (taken right after COMMIT
  * returns) → the first attempt's arrival, on this machine's one clock.
  */
-async function scenario(deps: Deps, receiver: Receiver, name: string, paths: string[], options: { rate: number; seconds: number }): Promise<WebhookFigures> {
-  const brand = (await deps.db.insertInto('brands').values({ name: `Webhooks bench ${name}` }).returning('id').executeTakeFirstOrThrow()).id;
+async function scenario(
+  deps: Deps,
+  receiver: Receiver,
+  name: string,
+  paths: string[],
+  options: { rate: number; seconds: number },
+): Promise<WebhookFigures> {
+  const brand = (
+    await deps.db
+      .insertInto('brands')
+      .values({ name: `Webhooks bench ${name}` })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   for (const path of paths) {
     await deps.db
       .insertInto('brand_webhooks')
-      .values({ brand, topic: 'Deals', url: receiver.url(path), key_sealed: deps.secrets.encrypt(randomBytes(32).toString('hex')) })
+      .values({
+        brand,
+        topic: 'Deals',
+        url: receiver.url(path),
+        key_sealed: deps.secrets.encrypt(randomBytes(32).toString('hex')),
+      })
       .execute();
   }
   const committedAt = new Map<string, number>();
@@ -80,7 +98,13 @@ async function scenario(deps: Deps, receiver: Receiver, name: string, paths: str
   const started = performance.now();
   for (let tick = 0; tick < ticks; tick++) {
     const seqs = Array.from({ length: perTick }, (_, i) => `${name}:${tick}:${i}`);
-    const events: DomainEvent[] = seqs.map((seq) => ({ brand, topic: 'Deals', event: 'Created', subject: brand, payload: { seq } }));
+    const events: DomainEvent[] = seqs.map((seq) => ({
+      brand,
+      topic: 'Deals',
+      event: 'Created',
+      subject: brand,
+      payload: { seq },
+    }));
     await deps.db.transaction().execute((trx) => recordEvents(trx, events));
     const at = performance.timeOrigin + performance.now();
     for (const seq of seqs) committedAt.set(seq, at);
@@ -91,9 +115,14 @@ async function scenario(deps: Deps, receiver: Receiver, name: string, paths: str
   const writeSeconds = (performance.now() - started) / 1000;
   const deadline = performance.now() + 30_000;
   const arrivedOf = () => [...committedAt.keys()].filter((seq) => receiver.firstSeen.has(seq)).length;
-  while (arrivedOf() < committedAt.size && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  const latencies = [...committedAt].flatMap(([seq, at]) => (receiver.firstSeen.has(seq) ? [receiver.firstSeen.get(seq)! - at] : [])).sort((a, b) => a - b);
-  const arrivals = [...committedAt.keys()].flatMap((seq) => (receiver.firstSeen.has(seq) ? [receiver.firstSeen.get(seq)!] : [])).sort((a, b) => a - b);
+  while (arrivedOf() < committedAt.size && performance.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  const latencies = [...committedAt]
+    .flatMap(([seq, at]) => (receiver.firstSeen.has(seq) ? [receiver.firstSeen.get(seq)! - at] : []))
+    .sort((a, b) => a - b);
+  const arrivals = [...committedAt.keys()]
+    .flatMap((seq) => (receiver.firstSeen.has(seq) ? [receiver.firstSeen.get(seq)!] : []))
+    .sort((a, b) => a - b);
   const split = await sql<{ fan_out: number; queue: number }>`
     select percentile_disc(0.99) within group (order by extract(epoch from d.created_at - e.created_at) * 1000) as fan_out,
            percentile_disc(0.99) within group (order by extract(epoch from a.at - d.created_at) * 1000) as queue
@@ -117,7 +146,10 @@ async function scenario(deps: Deps, receiver: Receiver, name: string, paths: str
   };
 }
 
-export async function benchWebhooks(deps: Deps, options: { rate: number; seconds: number }): Promise<{ figures: WebhookFigures[]; notes: string[] }> {
+export async function benchWebhooks(
+  deps: Deps,
+  options: { rate: number; seconds: number },
+): Promise<{ figures: WebhookFigures[]; notes: string[] }> {
   const receiver = new Receiver();
   await receiver.start();
   try {
@@ -125,7 +157,10 @@ export async function benchWebhooks(deps: Deps, options: { rate: number; seconds
     figures.push(await scenario(deps, receiver, 'all good', ['/good'], options));
     // The same number of deliveries, half of them to a receiver failing every request (each retried 5 s
     // later, adding load): the good half must keep its rate (half the first figure) and its latency.
-    const failing = await scenario(deps, receiver, 'half failing', ['/good', '/bad'], { ...options, rate: options.rate / 2 });
+    const failing = await scenario(deps, receiver, 'half failing', ['/good', '/bad'], {
+      ...options,
+      rate: options.rate / 2,
+    });
     figures.push(failing);
     return { figures, notes: [`webhooks: the receiver answered ${receiver.requests} requests in all`] };
   } finally {
@@ -134,10 +169,14 @@ export async function benchWebhooks(deps: Deps, options: { rate: number; seconds
 }
 
 export function printWebhookTable(figures: WebhookFigures[]): void {
-  console.log('\n| webhooks scenario | deliveries planned | good first attempts | good/s | p50 ms | p95 ms | p99 ms | max ms | p99 event→delivery row ms | p99 row→first attempt ms |');
+  console.log(
+    '\n| webhooks scenario | deliveries planned | good first attempts | good/s | p50 ms | p95 ms | p99 ms | max ms | p99 event→delivery row ms | p99 row→first attempt ms |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const f of figures) {
-    console.log(`| ${f.name} | ${f.planned} | ${f.arrived} | ${f.perSecond.toFixed(0)} | ${f.p50.toFixed(0)} | ${f.p95.toFixed(0)} | ${f.p99.toFixed(0)} | ${f.max.toFixed(0)} | ${f.fanOutP99.toFixed(0)} | ${f.queueP99.toFixed(0)} |`);
+    console.log(
+      `| ${f.name} | ${f.planned} | ${f.arrived} | ${f.perSecond.toFixed(0)} | ${f.p50.toFixed(0)} | ${f.p95.toFixed(0)} | ${f.p99.toFixed(0)} | ${f.max.toFixed(0)} | ${f.fanOutP99.toFixed(0)} | ${f.queueP99.toFixed(0)} |`,
+    );
   }
   console.log();
 }

@@ -16,7 +16,15 @@ describe('first start', () => {
     embedded = { ...t.deps, config: { ...t.deps.config, embedded: true } };
   });
 
-  const listingCount = async () => Number((await t.deps.db.selectFrom('listings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const listingCount = async () =>
+    Number(
+      (
+        await t.deps.db
+          .selectFrom('listings')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('finishes the listing seed that a killed first start left at 1,000 of 3,000', async () => {
     // What SIGKILL during the first start leaves: the step started, its first batch written, nothing recorded after.
@@ -26,7 +34,11 @@ describe('first start', () => {
 
     await prepareEmbedded(embedded, [listingsStep]);
     expect(await listingCount()).toBe(FIRST_START_LISTINGS);
-    const step = await t.deps.db.selectFrom('first_start_steps').selectAll().where('name', '=', listingsStep.name).executeTakeFirstOrThrow();
+    const step = await t.deps.db
+      .selectFrom('first_start_steps')
+      .selectAll()
+      .where('name', '=', listingsStep.name)
+      .executeTakeFirstOrThrow();
     expect(step.completed_at).not.toBeNull();
 
     await prepareEmbedded(embedded, [listingsStep]); // completed: the next start does nothing
@@ -38,20 +50,36 @@ describe('first start', () => {
     const step = { name: 'already-filled', isNeeded: async () => false, run: async () => void (ran = true) };
     await prepareEmbedded(embedded, [step]);
     expect(ran).toBe(false);
-    const row = await t.deps.db.selectFrom('first_start_steps').selectAll().where('name', '=', step.name).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('first_start_steps')
+      .selectAll()
+      .where('name', '=', step.name)
+      .executeTakeFirstOrThrow();
     expect(row.completed_at).not.toBeNull();
   });
 
   it('sets the shipped populations on boundaries an older server loaded without them, once', async () => {
     await loadBoundaries(t.deps.db, shippedBoundaries({ countries: false, stateFips: ['01'] })); // no populations
     const population = async (externalId: string) =>
-      (await t.deps.db.selectFrom('boundaries').select('population').where('external_id', '=', externalId).executeTakeFirstOrThrow()).population;
+      (
+        await t.deps.db
+          .selectFrom('boundaries')
+          .select('population')
+          .where('external_id', '=', externalId)
+          .executeTakeFirstOrThrow()
+      ).population;
     expect(await population('us-county:01045')).toBeNull();
 
     await prepareEmbedded(embedded, [populationsStep]);
     expect(Number(await population('us-county:01045'))).toBe(49_172); // Dale County
     expect(Number(await population('us-state:01'))).toBe(4_903_185); // Alabama, the sum of its counties
-    expect(await t.deps.db.selectFrom('first_start_steps').select('completed_at').where('name', '=', populationsStep.name).executeTakeFirstOrThrow()).toEqual({
+    expect(
+      await t.deps.db
+        .selectFrom('first_start_steps')
+        .select('completed_at')
+        .where('name', '=', populationsStep.name)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
       completed_at: expect.any(Date),
     });
   });

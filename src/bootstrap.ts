@@ -23,7 +23,14 @@ export interface FirstStartStep {
 }
 
 // Listings last: their synthetic agents are linked to the demo users, which must exist by then.
-export const firstStartSteps: FirstStartStep[] = [boundariesStep, populationsStep, demoSeedStep, demoContactsStep, listingsStep, templateLibraryStep];
+export const firstStartSteps: FirstStartStep[] = [
+  boundariesStep,
+  populationsStep,
+  demoSeedStep,
+  demoContactsStep,
+  listingsStep,
+  templateLibraryStep,
+];
 
 export async function prepareEmbedded(deps: Deps, steps: FirstStartStep[] = firstStartSteps): Promise<void> {
   if (!deps.config.embedded) return;

@@ -64,7 +64,14 @@ export function appVariableSuffix(app: string): string {
 
 const VAPID_VARIABLES = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
 const FCM_VARIABLES = ['FCM_CREDENTIALS', 'FCM_URL', 'FCM_TOKEN_URL'] as const;
-const APNS_VARIABLES = ['APNS_KEY_FILE', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC', 'APNS_URL', 'APNS_CA_FILE'] as const;
+const APNS_VARIABLES = [
+  'APNS_KEY_FILE',
+  'APNS_KEY_ID',
+  'APNS_TEAM_ID',
+  'APNS_TOPIC',
+  'APNS_URL',
+  'APNS_CA_FILE',
+] as const;
 const PER_APP_VARIABLE = new RegExp(`^(${[...VAPID_VARIABLES, ...FCM_VARIABLES, ...APNS_VARIABLES].join('|')})_(.+)$`);
 
 type Read = (name: string) => string | undefined;
@@ -102,7 +109,8 @@ export function parsePushConfig(
   for (const app of apps) {
     const suffix = appVariableSuffix(app);
     const other = bySuffix.get(suffix);
-    if (other !== undefined) found.push(`PUSH_APPS: the apps ${other} and ${app} would share the variable suffix _${suffix}; rename one`);
+    if (other !== undefined)
+      found.push(`PUSH_APPS: the apps ${other} and ${app} would share the variable suffix _${suffix}; rename one`);
     bySuffix.set(suffix, app);
     const own = (variable: string) => read(`${variable}_${suffix}`);
     const source: Source = {
@@ -121,7 +129,9 @@ export function parsePushConfig(
   for (const variable of variables) {
     const match = PER_APP_VARIABLE.exec(variable);
     if (match && !bySuffix.has(match[2]!)) {
-      found.push(`${variable} names no configured app: list the app in PUSH_APPS (its key upper-cased, with '-' and '.' as '_', is the suffix)`);
+      found.push(
+        `${variable} names no configured app: list the app in PUSH_APPS (its key upper-cased, with '-' and '.' as '_', is the suffix)`,
+      );
     }
   }
   problems.push(...new Set(found)); // an app falling back to a bad shared variable would repeat its problem
@@ -135,7 +145,13 @@ const b64urlLength = (text: string) => (/^[A-Za-z0-9_-]+$/.test(text) ? Buffer.f
  * without them generates a pair into DATA_DIR/vapid.json on first start, so Web Push works out of the box; a
  * server on PostgreSQL must be given them (several processes share them, and browsers subscribed with the key).
  */
-function parseVapid(source: Source, embedded: boolean, dataDir: string, baseUrl: string, problems: string[]): VapidConfig | null {
+function parseVapid(
+  source: Source,
+  embedded: boolean,
+  dataDir: string,
+  baseUrl: string,
+  problems: string[],
+): VapidConfig | null {
   const subject = vapidSubject(source, baseUrl, problems);
   let publicKey = source.read('VAPID_PUBLIC_KEY');
   let privateKey = source.read('VAPID_PRIVATE_KEY');
@@ -144,7 +160,10 @@ function parseVapid(source: Source, embedded: boolean, dataDir: string, baseUrl:
     const file = join(dataDir, 'vapid.json');
     if (existsSync(file)) {
       try {
-        ({ publicKey, privateKey } = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: string; privateKey?: string });
+        ({ publicKey, privateKey } = JSON.parse(readFileSync(file, 'utf8')) as {
+          publicKey?: string;
+          privateKey?: string;
+        });
       } catch {
         problems.push(`${file} is not the JSON {publicKey, privateKey} this server wrote`);
         return null;
@@ -160,13 +179,22 @@ function parseVapid(source: Source, embedded: boolean, dataDir: string, baseUrl:
 
 function vapidSubject(source: Source, baseUrl: string, problems: string[]): string {
   const subject = source.read('VAPID_SUBJECT') ?? `mailto:push@${hostnameOf(baseUrl)}`;
-  if (!/^(mailto:|https:\/\/)\S+$/.test(subject)) problems.push(`${source.name('VAPID_SUBJECT')} must be a mailto: or https: URL`);
+  if (!/^(mailto:|https:\/\/)\S+$/.test(subject))
+    problems.push(`${source.name('VAPID_SUBJECT')} must be a mailto: or https: URL`);
   return subject;
 }
 
-function vapidPair(source: Source, publicKey: string | undefined, privateKey: string | undefined, subject: string, problems: string[]): VapidConfig | null {
-  if (!publicKey || b64urlLength(publicKey) !== 65) problems.push(`${source.name('VAPID_PUBLIC_KEY')} must be an uncompressed P-256 public key (65 bytes, base64url)`);
-  if (!privateKey || b64urlLength(privateKey) !== 32) problems.push(`${source.name('VAPID_PRIVATE_KEY')} must be a P-256 private key (32 bytes, base64url)`);
+function vapidPair(
+  source: Source,
+  publicKey: string | undefined,
+  privateKey: string | undefined,
+  subject: string,
+  problems: string[],
+): VapidConfig | null {
+  if (!publicKey || b64urlLength(publicKey) !== 65)
+    problems.push(`${source.name('VAPID_PUBLIC_KEY')} must be an uncompressed P-256 public key (65 bytes, base64url)`);
+  if (!privateKey || b64urlLength(privateKey) !== 32)
+    problems.push(`${source.name('VAPID_PRIVATE_KEY')} must be a P-256 private key (32 bytes, base64url)`);
   return publicKey && privateKey ? { publicKey, privateKey, subject } : null;
 }
 
@@ -174,13 +202,21 @@ function vapidPair(source: Source, publicKey: string | undefined, privateKey: st
  * An app's own VAPID settings: its own key pair (both halves: a public key of one pair with the private key of
  * another would sign pushes no browser accepts), or the shared pair with its own VAPID_SUBJECT_<APP>.
  */
-function parseAppVapid(source: Source, own: Read, shared: VapidConfig | null, baseUrl: string, problems: string[]): VapidConfig | null {
+function parseAppVapid(
+  source: Source,
+  own: Read,
+  shared: VapidConfig | null,
+  baseUrl: string,
+  problems: string[],
+): VapidConfig | null {
   const subject = vapidSubject(source, baseUrl, problems);
   const publicKey = own('VAPID_PUBLIC_KEY');
   const privateKey = own('VAPID_PRIVATE_KEY');
   if (!publicKey && !privateKey) return shared && { ...shared, subject };
   if (!publicKey || !privateKey) {
-    problems.push(`Web Push${source.of} needs VAPID_PUBLIC_KEY${source.suffix} and VAPID_PRIVATE_KEY${source.suffix} together`);
+    problems.push(
+      `Web Push${source.of} needs VAPID_PUBLIC_KEY${source.suffix} and VAPID_PRIVATE_KEY${source.suffix} together`,
+    );
     return null;
   }
   return vapidPair(source, publicKey, privateKey, subject, problems);
@@ -211,12 +247,21 @@ function parseFcm(source: Source, problems: string[]): FcmConfig | null {
     return null;
   }
   const { project_id: projectId, client_email: clientEmail, private_key: privateKey, token_uri: tokenUri } = account;
-  if (typeof projectId !== 'string' || typeof clientEmail !== 'string' || typeof privateKey !== 'string' || !isPrivateKey(privateKey)) {
+  if (
+    typeof projectId !== 'string' ||
+    typeof clientEmail !== 'string' ||
+    typeof privateKey !== 'string' ||
+    !isPrivateKey(privateKey)
+  ) {
     problems.push(`${name('FCM_CREDENTIALS')} ${file} must hold project_id, client_email and a PEM private_key`);
     return null;
   }
   const url = httpsOrHttpUrl(read('FCM_URL') ?? 'https://fcm.googleapis.com', name('FCM_URL'), problems);
-  const tokenUrl = httpsOrHttpUrl(read('FCM_TOKEN_URL') ?? (typeof tokenUri === 'string' ? tokenUri : 'https://oauth2.googleapis.com/token'), name('FCM_TOKEN_URL'), problems);
+  const tokenUrl = httpsOrHttpUrl(
+    read('FCM_TOKEN_URL') ?? (typeof tokenUri === 'string' ? tokenUri : 'https://oauth2.googleapis.com/token'),
+    name('FCM_TOKEN_URL'),
+    problems,
+  );
   return { projectId, clientEmail, privateKey, url, tokenUrl };
 }
 
@@ -237,7 +282,8 @@ function parseApns(source: Source, problems: string[]): ApnsConfig | null {
     return null;
   }
   const key = readText(keyFile, name('APNS_KEY_FILE'), problems);
-  if (key !== null && !isPrivateKey(key)) problems.push(`${name('APNS_KEY_FILE')} ${keyFile} must be the PEM (.p8) signing key`);
+  if (key !== null && !isPrivateKey(key))
+    problems.push(`${name('APNS_KEY_FILE')} ${keyFile} must be the PEM (.p8) signing key`);
   const caFile = read('APNS_CA_FILE');
   const ca = caFile ? readText(caFile, name('APNS_CA_FILE'), problems) : null;
   const url = httpsOrHttpUrl(read('APNS_URL') ?? 'https://api.push.apple.com', name('APNS_URL'), problems);

@@ -22,7 +22,14 @@ describe('loadConfig', () => {
   it('has working defaults in embedded mode and generates a key once', () => {
     const dataDir = tempDir();
     const first = loadConfig({ DATA_DIR: dataDir });
-    expect(first).toMatchObject({ port: 3000, host: '127.0.0.1', baseUrl: 'http://127.0.0.1:3000', embedded: true, databaseUrl: null, appName: 'Gable' });
+    expect(first).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      baseUrl: 'http://127.0.0.1:3000',
+      embedded: true,
+      databaseUrl: null,
+      appName: 'Gable',
+    });
     expect(first.webUrl).toBe(first.baseUrl);
     expect(first.secretKey).toHaveLength(32);
     expect(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim()).toBe(first.secretKey.toString('hex'));
@@ -32,52 +39,83 @@ describe('loadConfig', () => {
 
   it('generates VAPID private keys of exactly 32 bytes, also when the scalar starts with a zero byte', () => {
     // About one scalar in 256 has a leading zero byte; 3,000 pairs miss that case with probability under 0.001%.
-    const lengths = new Set(Array.from({ length: 3000 }, () => Buffer.from(generateVapidKeys().privateKey, 'base64url').length));
+    const lengths = new Set(
+      Array.from({ length: 3000 }, () => Buffer.from(generateVapidKeys().privateKey, 'base64url').length),
+    );
     expect([...lengths]).toEqual([32]);
     const dataDir = tempDir();
-    expect(loadConfig({ DATA_DIR: dataDir }).push.vapid?.privateKey).toBe(JSON.parse(readFileSync(join(dataDir, 'vapid.json'), 'utf8')).privateKey);
+    expect(loadConfig({ DATA_DIR: dataDir }).push.vapid?.privateKey).toBe(
+      JSON.parse(readFileSync(join(dataDir, 'vapid.json'), 'utf8')).privateKey,
+    );
   });
 
   it('reads WEBHOOK_ALLOWED_NETWORKS as CIDRs and refuses anything else', () => {
     const dataDir = tempDir();
     expect(loadConfig({ DATA_DIR: dataDir }).webhookAllowedNetworks).toEqual([]);
-    expect(loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128,10.0.0.5' }).webhookAllowedNetworks).toEqual(['127.0.0.0/8', '::1/128', '10.0.0.5']);
-    expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,localhost' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS.*localhost/);
-    expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/99' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS/);
+    expect(
+      loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128,10.0.0.5' })
+        .webhookAllowedNetworks,
+    ).toEqual(['127.0.0.0/8', '::1/128', '10.0.0.5']);
+    expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,localhost' })).toThrow(
+      /WEBHOOK_ALLOWED_NETWORKS.*localhost/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/99' })).toThrow(
+      /WEBHOOK_ALLOWED_NETWORKS/,
+    );
   });
 
   it('reads S3_URL into the store location and refuses one without a bucket or key pair', () => {
     const dataDir = tempDir();
     expect(loadConfig({ DATA_DIR: dataDir }).s3).toBeNull();
-    expect(loadConfig({ DATA_DIR: dataDir, S3_URL: 's3://AK:SK@s3.example.com/print-files' }).s3).toMatchObject({ endpoint: 'https://s3.example.com', bucket: 'print-files', accessKeyId: 'AK' });
-    expect(() => loadConfig({ DATA_DIR: dataDir, S3_URL: 'https://s3.example.com/print-files' })).toThrow(/S3_URL must carry the access key/);
-    expect(() => loadConfig({ DATA_DIR: dataDir, S3_URL: 'https://AK:SK@s3.example.com' })).toThrow(/S3_URL must name a bucket/);
+    expect(loadConfig({ DATA_DIR: dataDir, S3_URL: 's3://AK:SK@s3.example.com/print-files' }).s3).toMatchObject({
+      endpoint: 'https://s3.example.com',
+      bucket: 'print-files',
+      accessKeyId: 'AK',
+    });
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_URL: 'https://s3.example.com/print-files' })).toThrow(
+      /S3_URL must carry the access key/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_URL: 'https://AK:SK@s3.example.com' })).toThrow(
+      /S3_URL must name a bucket/,
+    );
   });
 
   it('lists every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', BASE_URL: 'ftp://x', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', TRUST_PROXY: 'maybe' });
+      loadConfig({
+        PORT: 'eighty',
+        BASE_URL: 'ftp://x',
+        LOG_LEVEL: 'loud',
+        DATABASE_URL: 'mysql://x',
+        TRUST_PROXY: 'maybe',
+      });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'BASE_URL', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY', 'SECRET_KEY']) expect(problems).toContain(name);
+    for (const name of ['PORT', 'BASE_URL', 'LOG_LEVEL', 'DATABASE_URL', 'TRUST_PROXY', 'SECRET_KEY'])
+      expect(problems).toContain(name);
   });
 
   it('requires SECRET_KEY with DATABASE_URL and accepts hex or base64', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x' })).toThrow(/SECRET_KEY is required/);
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: KEY }).secretKey.toString('hex')).toBe(KEY);
     const base64 = Buffer.from(KEY, 'hex').toString('base64');
-    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: base64 }).secretKey.toString('hex')).toBe(KEY);
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: base64 }).secretKey.toString('hex')).toBe(
+      KEY,
+    );
     expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: 'short' })).toThrow(/32 bytes/);
   });
 
   it('reads per-app push settings (<VARIABLE>_<APP>), each falling back to the shared one, and keeps the shared ones as they were', () => {
     const dataDir = tempDir();
     const keyFile = join(dataDir, 'AuthKey.p8');
-    writeFileSync(keyFile, generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(
+      keyFile,
+      generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
     const apns = { APNS_KEY_FILE: keyFile, APNS_KEY_ID: 'KEY1', APNS_TEAM_ID: 'TEAM1', APNS_TOPIC: 'com.example.main' };
     const brokerage = generateVapidKeys();
     const config = loadConfig({
@@ -88,8 +126,16 @@ describe('loadConfig', () => {
       VAPID_PUBLIC_KEY_BROKERAGE_IOS: brokerage.publicKey,
       VAPID_PRIVATE_KEY_BROKERAGE_IOS: brokerage.privateKey,
     });
-    expect(config.push.apns).toMatchObject({ topic: 'com.example.main', keyId: 'KEY1', url: 'https://api.push.apple.com' });
-    expect(config.push.apps.get('brokerage-ios')?.apns).toMatchObject({ topic: 'com.brokerage.ios', keyId: 'KEY1', teamId: 'TEAM1' });
+    expect(config.push.apns).toMatchObject({
+      topic: 'com.example.main',
+      keyId: 'KEY1',
+      url: 'https://api.push.apple.com',
+    });
+    expect(config.push.apps.get('brokerage-ios')?.apns).toMatchObject({
+      topic: 'com.brokerage.ios',
+      keyId: 'KEY1',
+      teamId: 'TEAM1',
+    });
     expect(config.push.apps.get('brokerage-ios')?.vapid?.publicKey).toBe(brokerage.publicKey);
     // Apps without settings of their own use the very shared objects (and so share senders and cached tokens).
     expect(config.push.apps.get('other.app')?.apns).toBe(config.push.apns);
@@ -117,7 +163,9 @@ describe('loadConfig', () => {
     const problems = (error as ConfigError).problems;
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^APNs of app brokerage-ios needs APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC, each as its own _BROKERAGE_IOS variable or the shared one/),
+        expect.stringMatching(
+          /^APNs of app brokerage-ios needs APNS_KEY_FILE, APNS_KEY_ID, APNS_TEAM_ID and APNS_TOPIC, each as its own _BROKERAGE_IOS variable or the shared one/,
+        ),
         'Web Push of app web needs VAPID_PUBLIC_KEY_WEB and VAPID_PRIVATE_KEY_WEB together',
         expect.stringMatching(/^FCM_CREDENTIALS_WEB .*missing\.json must be a readable service-account JSON file/),
         expect.stringMatching(/^APNS_TOPIC_BROKERAGE_ANDROID names no configured app/),
@@ -129,6 +177,9 @@ describe('loadConfig', () => {
 
   it('always runs workers in-process in embedded mode', () => {
     expect(loadConfig({ DATA_DIR: tempDir(), WORKERS_IN_PROCESS: 'false' }).workersInProcess).toBe(true);
-    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: KEY, WORKERS_IN_PROCESS: 'false' }).workersInProcess).toBe(false);
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: KEY, WORKERS_IN_PROCESS: 'false' })
+        .workersInProcess,
+    ).toBe(false);
   });
 });

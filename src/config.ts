@@ -89,11 +89,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
   const port = parseInteger(read('PORT') ?? '3000', 'PORT', 0, 65535, problems);
   const host = read('HOST') ?? '127.0.0.1';
-  const baseUrl = parseUrl(read('BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`, 'BASE_URL', problems);
+  const baseUrl = parseUrl(
+    read('BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    'BASE_URL',
+    problems,
+  );
   const webUrl = parseUrl(read('WEB_URL') ?? baseUrl, 'WEB_URL', problems);
   const dataDir = resolve(read('DATA_DIR') ?? './data');
   const databaseUrl = read('DATABASE_URL') ?? null;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
   const appName = read('APP_NAME') ?? 'Gable';
   const logLevel = (read('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -103,32 +108,84 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const workersInProcess = parseBoolean(read('WORKERS_IN_PROCESS') ?? 'true', 'WORKERS_IN_PROCESS', problems);
   const trustProxy = parseBoolean(read('TRUST_PROXY') ?? 'false', 'TRUST_PROXY', problems);
   const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
-  const publicRateWindowSeconds = parseInteger(read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900', 'PUBLIC_RATE_WINDOW_SECONDS', 1, 86_400, problems);
+  const publicRateWindowSeconds = parseInteger(
+    read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900',
+    'PUBLIC_RATE_WINDOW_SECONDS',
+    1,
+    86_400,
+    problems,
+  );
   const corsOrigins = parseOrigins(read('CORS_ORIGINS') ?? '', problems);
   const webhookAllowedNetworks = parseNetworks(read('WEBHOOK_ALLOWED_NETWORKS') ?? '', problems);
   const pushApps = parsePushApps(read('PUSH_APPS') ?? '', problems);
-  const streamHeartbeatSeconds = parseInteger(read('STREAM_HEARTBEAT_SECONDS') ?? '25', 'STREAM_HEARTBEAT_SECONDS', 1, 3600, problems);
+  const streamHeartbeatSeconds = parseInteger(
+    read('STREAM_HEARTBEAT_SECONDS') ?? '25',
+    'STREAM_HEARTBEAT_SECONDS',
+    1,
+    3600,
+    problems,
+  );
   const chromiumSetting = read('CHROMIUM_PATH');
-  const chromiumPath = chromiumSetting === 'none' ? null : (chromiumSetting ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null));
-  if (chromiumSetting && chromiumSetting !== 'none' && !existsSync(chromiumSetting)) problems.push(`CHROMIUM_PATH ${chromiumSetting} does not exist (or set it to none)`);
-  const renderTimeoutMs = parseInteger(read('RENDER_TIMEOUT_MS') ?? '30000', 'RENDER_TIMEOUT_MS', 1000, 600_000, problems);
+  const chromiumPath =
+    chromiumSetting === 'none'
+      ? null
+      : (chromiumSetting ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null));
+  if (chromiumSetting && chromiumSetting !== 'none' && !existsSync(chromiumSetting))
+    problems.push(`CHROMIUM_PATH ${chromiumSetting} does not exist (or set it to none)`);
+  const renderTimeoutMs = parseInteger(
+    read('RENDER_TIMEOUT_MS') ?? '30000',
+    'RENDER_TIMEOUT_MS',
+    1000,
+    600_000,
+    problems,
+  );
   const s3Setting = read('S3_URL');
   const s3 = s3Setting ? parseS3Url(s3Setting) : null;
   if (typeof s3 === 'string') problems.push(s3);
   const microsoftClientId = read('MICROSOFT_CLIENT_ID') ?? null;
   const microsoftClientSecret = read('MICROSOFT_CLIENT_SECRET') ?? null;
   const microsoftTenant = read('MICROSOFT_TENANT') ?? 'common';
-  if (!/^[A-Za-z0-9.-]{1,100}$/.test(microsoftTenant)) problems.push('MICROSOFT_TENANT must be common, organizations, consumers, a tenant id or a domain');
-  const microsoftLoginUrl = parseUrl(read('MICROSOFT_LOGIN_URL') ?? 'https://login.microsoftonline.com', 'MICROSOFT_LOGIN_URL', problems);
-  const microsoftGraphUrl = parseUrl(read('MICROSOFT_GRAPH_URL') ?? 'https://graph.microsoft.com/v1.0', 'MICROSOFT_GRAPH_URL', problems);
-  const extmailSyncMinutes = parseInteger(read('EXTMAIL_SYNC_INTERVAL_MINUTES') ?? '15', 'EXTMAIL_SYNC_INTERVAL_MINUTES', 1, 10_080, problems);
+  if (!/^[A-Za-z0-9.-]{1,100}$/.test(microsoftTenant))
+    problems.push('MICROSOFT_TENANT must be common, organizations, consumers, a tenant id or a domain');
+  const microsoftLoginUrl = parseUrl(
+    read('MICROSOFT_LOGIN_URL') ?? 'https://login.microsoftonline.com',
+    'MICROSOFT_LOGIN_URL',
+    problems,
+  );
+  const microsoftGraphUrl = parseUrl(
+    read('MICROSOFT_GRAPH_URL') ?? 'https://graph.microsoft.com/v1.0',
+    'MICROSOFT_GRAPH_URL',
+    problems,
+  );
+  const extmailSyncMinutes = parseInteger(
+    read('EXTMAIL_SYNC_INTERVAL_MINUTES') ?? '15',
+    'EXTMAIL_SYNC_INTERVAL_MINUTES',
+    1,
+    10_080,
+    problems,
+  );
   const listingUrl = read('LISTING_URL') ?? `${webUrl}/listings/{id}`;
-  if (!/^https?:\/\//.test(listingUrl)) problems.push('LISTING_URL must be an http(s) URL template, e.g. https://example.com/listings/{id}');
+  if (!/^https?:\/\//.test(listingUrl))
+    problems.push('LISTING_URL must be an http(s) URL template, e.g. https://example.com/listings/{id}');
   const embedded = databaseUrl === null;
   // The embedded database answers in the server's own thread, so a statement there stalls every request: flag sooner.
-  const slowQueryMs = parseInteger(read('SLOW_QUERY_MS') ?? (embedded ? '500' : '2000'), 'SLOW_QUERY_MS', 0, 3_600_000, problems);
+  const slowQueryMs = parseInteger(
+    read('SLOW_QUERY_MS') ?? (embedded ? '500' : '2000'),
+    'SLOW_QUERY_MS',
+    0,
+    3_600_000,
+    problems,
+  );
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
-  const push = parsePushConfig(read, Object.keys(env).filter((name) => read(name) !== undefined), pushApps, embedded, dataDir, baseUrl, problems);
+  const push = parsePushConfig(
+    read,
+    Object.keys(env).filter((name) => read(name) !== undefined),
+    pushApps,
+    embedded,
+    dataDir,
+    baseUrl,
+    problems,
+  );
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -173,7 +230,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
  * on first start, so `npm start` needs no set-up; a server on PostgreSQL must be given one, because several
  * processes must share it and losing it makes every encrypted secret unreadable.
  */
-function resolveSecretKey(value: string | undefined, embedded: boolean, dataDir: string, problems: string[]): Buffer | undefined {
+function resolveSecretKey(
+  value: string | undefined,
+  embedded: boolean,
+  dataDir: string,
+  problems: string[],
+): Buffer | undefined {
   if (value) {
     const key = decodeKey(value);
     if (!key) problems.push('SECRET_KEY must be 32 bytes, written as 64 hex characters or as base64');
@@ -202,7 +264,8 @@ function decodeKey(text: string): Buffer | undefined {
 
 function parseInteger(text: string, name: string, min: number, max: number, problems: string[]): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) problems.push(`${name} must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    problems.push(`${name} must be an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -227,13 +290,19 @@ function parseUrl(text: string, name: string, problems: string[]): string {
 /** `https://a.example,http://localhost:5173` → exact origins (scheme, host, port; no path). */
 function parseOrigins(text: string, problems: string[]): string[] {
   const origins: string[] = [];
-  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     try {
       const url = new URL(item);
-      if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== item.replace(/\/$/, '')) throw new Error('not an origin');
+      if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== item.replace(/\/$/, ''))
+        throw new Error('not an origin');
       origins.push(url.origin);
     } catch {
-      problems.push(`CORS_ORIGINS must list origins such as https://www.example.com (scheme, host and port only): "${item}"`);
+      problems.push(
+        `CORS_ORIGINS must list origins such as https://www.example.com (scheme, host and port only): "${item}"`,
+      );
     }
   }
   return origins;
@@ -242,7 +311,10 @@ function parseOrigins(text: string, problems: string[]): string[] {
 /** `127.0.0.0/8,::1/128,10.0.0.5` → CIDRs (a bare address is one host). */
 function parseNetworks(text: string, problems: string[]): string[] {
   const networks: string[] = [];
-  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     try {
       parseCidr(item);
       networks.push(item);
@@ -260,8 +332,14 @@ const APP_KEY = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** `PUSH_APPS=brokerage-ios,brokerage-web` → the configured app keys, `rechat` first. */
 function parsePushApps(text: string, problems: string[]): string[] {
   const apps = [MAIN_PUSH_APP];
-  for (const item of text.split(',').map((part) => part.trim()).filter(Boolean)) {
-    if (!APP_KEY.test(item)) problems.push(`PUSH_APPS must list app keys of lower-case letters, digits, '.', '_' and '-' (at most 64): "${item}"`);
+  for (const item of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    if (!APP_KEY.test(item))
+      problems.push(
+        `PUSH_APPS must list app keys of lower-case letters, digits, '.', '_' and '-' (at most 64): "${item}"`,
+      );
     else if (!apps.includes(item)) apps.push(item);
   }
   return apps;

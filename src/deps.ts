@@ -62,11 +62,20 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     slowStatements: { thresholdMs: config.slowQueryMs, report: slowStatementReporter(log, metrics) },
     ...(options.pglite ? { pglite: options.pglite } : {}),
   });
-  const queue = new JobQueue((query) => database.query(query), log, { workers: options.workers ?? false, embedded: database.embedded });
+  const queue = new JobQueue((query) => database.query(query), log, {
+    workers: options.workers ?? false,
+    embedded: database.embedded,
+  });
   // The renderer answers a page's requests for this server's files in-process, through the deps it belongs to.
   const holder: { deps?: Deps } = {};
   const renderer = config.chromiumPath
-    ? new Renderer({ executablePath: config.chromiumPath, timeoutMs: config.renderTimeoutMs, ownOrigin: config.baseUrl, fetchOwn: (path) => ownResponse(holder.deps as Deps, path), fetchFont: (url, headers) => fetchFontThrough((holder.deps as Deps).outbound)(url, headers) })
+    ? new Renderer({
+        executablePath: config.chromiumPath,
+        timeoutMs: config.renderTimeoutMs,
+        ownOrigin: config.baseUrl,
+        fetchOwn: (path) => ownResponse(holder.deps as Deps, path),
+        fetchFont: (url, headers) => fetchFontThrough((holder.deps as Deps).outbound)(url, headers),
+      })
     : null;
   const deps: Deps = {
     config,
@@ -92,8 +101,12 @@ export async function startJobs(deps: Deps): Promise<void> {
   // Each job and daemon runs as work of its name: its slow statements say whose they were.
   await deps.queue.start(
     TASKS,
-    (task, payload, stopping) => runAsWork({ kind: 'job', name: task.name }, () => task.handle(deps, payload as never, stopping)),
-    DAEMONS.map((daemon) => (stopping: AbortSignal) => runAsWork({ kind: 'job', name: daemon.name }, () => daemon.run(deps, stopping))),
+    (task, payload, stopping) =>
+      runAsWork({ kind: 'job', name: task.name }, () => task.handle(deps, payload as never, stopping)),
+    DAEMONS.map(
+      (daemon) => (stopping: AbortSignal) =>
+        runAsWork({ kind: 'job', name: daemon.name }, () => daemon.run(deps, stopping)),
+    ),
   );
 }
 

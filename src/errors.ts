@@ -49,15 +49,22 @@ export class AppError extends Error {
 export const errors = {
   validation: (message: string, attributes?: ErrorAttributes) => new AppError('Validation', message, attributes),
   /** One invalid field: `invalidField('points', 'must close')` → 400 with attributes.points. */
-  invalidField: (field: string, message: string) => new AppError('Validation', `${field} ${message}`, { [field]: [message] }),
+  invalidField: (field: string, message: string) =>
+    new AppError('Validation', `${field} ${message}`, { [field]: [message] }),
   badRequest: (message: string) => new AppError('BadRequest', message),
   unauthorized: (message = 'Authentication is required') => new AppError('UnauthorizedAccess', message),
   tokenExpired: () => new AppError('TokenExpired', 'The access token has expired'),
-  mfaRequired: () => new AppError('MFARequired', 'Multi-factor authentication is required: validate this session with POST /users/self/mfa/validate'),
+  mfaRequired: () =>
+    new AppError(
+      'MFARequired',
+      'Multi-factor authentication is required: validate this session with POST /users/self/mfa/validate',
+    ),
   forbidden: (message = 'You do not have access to this resource') => new AppError('AccessForbidden', message),
   notFound: (what = 'Resource') => new AppError('ResourceNotFound', `${what} not found`),
   conflict: (message: string) => new AppError('Conflict', message),
   preconditionFailed: (message: string) => new AppError('PreconditionFailed', message),
   tooManyRequests: (retryAfterSeconds: number, message = 'Too many attempts; try again later') =>
-    new AppError('TooManyRequests', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+    new AppError('TooManyRequests', message, undefined, {
+      'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    }),
 };

@@ -31,7 +31,9 @@ const program = new Command()
 
 program
   .command('serve')
-  .description('serve the HTTP API and the partner authorization pages (and run job workers in-process unless WORKERS_IN_PROCESS=false)')
+  .description(
+    'serve the HTTP API and the partner authorization pages (and run job workers in-process unless WORKERS_IN_PROCESS=false)',
+  )
   .action(async () => {
     const config = readConfig();
     const deps = await createDeps(config, { workers: config.workersInProcess });
@@ -75,7 +77,9 @@ program
 
 export const seedCommand = program.command('seed').description('load demo or reference data');
 export const importCommand = program.command('import').description('import data files');
-export const adminCommand = program.command('admin').description('operator commands: brands, users, memberships, OAuth clients');
+export const adminCommand = program
+  .command('admin')
+  .description('operator commands: brands, users, memberships, OAuth clients');
 
 // Feature commands register themselves under seed / import / admin.
 // (each module adds one line here)
@@ -95,13 +99,22 @@ registerNotifyCommand(program);
 registerAlertCommands(program);
 
 /** The command's words (`seed demo`, `admin client`), as the work its statements belong to (slow-statement reports). */
-const commandName = process.argv.slice(2).filter((word) => !word.startsWith('-')).slice(0, 2).join(' ') || 'help';
+const commandName =
+  process.argv
+    .slice(2)
+    .filter((word) => !word.startsWith('-'))
+    .slice(0, 2)
+    .join(' ') || 'help';
 
 try {
   await runAsWork({ kind: 'command', name: commandName }, () => program.parseAsync(process.argv));
 } catch (error) {
   // Operator mistakes (a locked data directory, a bad argument) get their message, not a stack trace.
-  if (error instanceof DataDirLockedError || error instanceof OperatorChannelUnavailableError || error instanceof ConfigError) {
+  if (
+    error instanceof DataDirLockedError ||
+    error instanceof OperatorChannelUnavailableError ||
+    error instanceof ConfigError
+  ) {
     console.error(error.message);
     process.exit(1);
   }

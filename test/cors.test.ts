@@ -16,7 +16,11 @@ describe('CORS', () => {
     t.app.inject({
       method: 'OPTIONS',
       url,
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-rechat-brand' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,x-rechat-brand',
+      },
     });
 
   it('answers the preflight of a configured origin without a token, with the headers clients send', async () => {
@@ -29,20 +33,37 @@ describe('CORS', () => {
   });
 
   it('lets the actual request read the headers clients need (request id, rate limit, deprecation)', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/brands/${brand}`, headers: { origin: 'https://wp.example.com' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/brands/${brand}`,
+      headers: { origin: 'https://wp.example.com' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('https://wp.example.com');
     const exposed = String(res.headers['access-control-expose-headers']);
-    for (const header of ['X-Request-Id', 'RateLimit-Remaining', 'Deprecation', 'Link', 'Retry-After']) expect(exposed).toContain(header);
+    for (const header of ['X-Request-Id', 'RateLimit-Remaining', 'Deprecation', 'Link', 'Retry-After'])
+      expect(exposed).toContain(header);
     // a refusal too, or the page could not read why it was refused
-    const refused = await t.app.inject({ method: 'GET', url: '/users/self', headers: { origin: 'https://wp.example.com' } });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/users/self',
+      headers: { origin: 'https://wp.example.com' },
+    });
     expect(refused.statusCode).toBe(401);
     expect(refused.headers['access-control-allow-origin']).toBe('https://wp.example.com');
   });
 
   it('allows https on a brand host name (white label), not http, not other origins: no CORS headers, no error', async () => {
-    expect((await preflight('https://homes.acme.example')).headers['access-control-allow-origin']).toBe('https://homes.acme.example');
-    for (const origin of ['http://homes.acme.example', 'https://evil.example', 'https://wp.example.com.evil.example', 'null', 'not a url']) {
+    expect((await preflight('https://homes.acme.example')).headers['access-control-allow-origin']).toBe(
+      'https://homes.acme.example',
+    );
+    for (const origin of [
+      'http://homes.acme.example',
+      'https://evil.example',
+      'https://wp.example.com.evil.example',
+      'null',
+      'not a url',
+    ]) {
       const res = await preflight(origin);
       expect(res.statusCode, origin).toBeLessThan(500);
       expect(res.headers['access-control-allow-origin'], origin).toBeUndefined();

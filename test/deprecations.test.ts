@@ -21,15 +21,40 @@ beforeAll(async () => {
 
 const epoch = (date: string) => `@${Date.parse(`${date}T00:00:00Z`) / 1000}`;
 const ROUTES = [
-  { method: 'GET', url: '/listings/search?q=lake', route: 'GET /listings/search', date: '2026-01-01', successor: '/brands/:brand/listings' },
-  { method: 'POST', url: '/valerts', route: 'POST /valerts', payload: { agents: ['probe'] }, date: '2028-01-01', successor: '/brands/:brand/listings' },
-  { method: 'POST', url: '/valerts/count', route: 'POST /valerts/count', payload: { agents: ['probe'] }, date: '2028-01-01', successor: '/brands/:brand/listings' },
+  {
+    method: 'GET',
+    url: '/listings/search?q=lake',
+    route: 'GET /listings/search',
+    date: '2026-01-01',
+    successor: '/brands/:brand/listings',
+  },
+  {
+    method: 'POST',
+    url: '/valerts',
+    route: 'POST /valerts',
+    payload: { agents: ['probe'] },
+    date: '2028-01-01',
+    successor: '/brands/:brand/listings',
+  },
+  {
+    method: 'POST',
+    url: '/valerts/count',
+    route: 'POST /valerts/count',
+    payload: { agents: ['probe'] },
+    date: '2028-01-01',
+    successor: '/brands/:brand/listings',
+  },
   { method: 'GET', url: '/deals', route: 'GET /deals', date: '2026-01-01', successor: '/deals/filter' },
 ] as const;
 
 describe('deprecated endpoints', () => {
   it.each(ROUTES)('$route answers with its Deprecation date and successor Link', async (r) => {
-    const res = await t.app.inject({ method: r.method, url: r.url, headers, ...('payload' in r ? { payload: r.payload } : {}) });
+    const res = await t.app.inject({
+      method: r.method,
+      url: r.url,
+      headers,
+      ...('payload' in r ? { payload: r.payload } : {}),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers.deprecation).toBe(epoch(r.date));
     expect(res.headers.link).toBe(`<${r.successor}>; rel="successor-version"`);
@@ -39,7 +64,14 @@ describe('deprecated endpoints', () => {
   it('counts each call per route and OAuth client in /metrics', async () => {
     const metrics = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     const count = (text: string, route: string) => {
-      const line = text.split('\n').find((l) => l.startsWith('gable_deprecated_requests_total{') && l.includes(`route="${route}"`) && l.includes(`client="${clientId}"`));
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('gable_deprecated_requests_total{') &&
+            l.includes(`route="${route}"`) &&
+            l.includes(`client="${clientId}"`),
+        );
       return line ? Number(line.split(' ').at(-1)) : 0;
     };
     const before = await metrics();
@@ -51,9 +83,13 @@ describe('deprecated endpoints', () => {
   });
 
   it('marks them deprecated in OpenAPI, and docs/deprecations.md lists every deprecated operation', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { deprecated?: boolean }>> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { deprecated?: boolean }>>;
+    };
     const deprecated = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.entries(ops).filter(([, op]) => op.deprecated).map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+      Object.entries(ops)
+        .filter(([, op]) => op.deprecated)
+        .map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );
     for (const r of ROUTES) expect(deprecated).toContain(r.route);
     const page = readFileSync(new URL('../docs/deprecations.md', import.meta.url), 'utf8');

@@ -10,7 +10,8 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase, PGLITE_EXTENSIONS } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 
-export type TestDatabaseSource = { kind: 'postgres'; url: string; template: string; prefix: string } | { kind: 'pglite'; dumpFile: string };
+export type TestDatabaseSource =
+  { kind: 'postgres'; url: string; template: string; prefix: string } | { kind: 'pglite'; dumpFile: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,7 +32,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
-      const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${prefix}%`]);
+      const { rows } = await client.query<{ datname: string }>(
+        'select datname from pg_database where datname like $1',
+        [`${prefix}%`],
+      );
       for (const row of rows) await client.query(`drop database if exists ${row.datname} with (force)`);
       await client.end();
     };

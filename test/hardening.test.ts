@@ -25,11 +25,17 @@ describe('issue 8 regressions', () => {
     user = { ...bearer(await tokenFor(t.deps, u.id)), 'x-rechat-brand': b.id };
   });
 
-  const ingest = (records: unknown[]) => t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: feed, payload: records as object });
-  const idOf = async (mlsNumber: string) => (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', mlsNumber).executeTakeFirst())?.id;
+  const ingest = (records: unknown[]) =>
+    t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: feed, payload: records as object });
+  const idOf = async (mlsNumber: string) =>
+    (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', mlsNumber).executeTakeFirst())?.id;
 
   it('row 1: a feature list under a key outside the pattern is refused at ingest, and reads keep working', async () => {
-    const res = await ingest([sampleListing('R1-bad', { property: { features: { Bad: 1 } } }), sampleListing('R1-bad2', { property: { features: { 'Not OK': ['x'] } } }), sampleListing('R1-good')]);
+    const res = await ingest([
+      sampleListing('R1-bad', { property: { features: { Bad: 1 } } }),
+      sampleListing('R1-bad2', { property: { features: { 'Not OK': ['x'] } } }),
+      sampleListing('R1-good'),
+    ]);
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(data.created).toBe(1);
@@ -49,8 +55,18 @@ describe('issue 8 regressions', () => {
         t.app.inject({ url: `/boundaries/search?q=a&start=${start}`, headers: user }),
         t.app.inject({ url: `/listings/search?q=house&start=${start}`, headers: user }),
         t.app.inject({ method: 'POST', url: `/valerts?start=${start}`, headers: user, payload: { agents: ['A'] } }),
-        t.app.inject({ method: 'POST', url: `/brands/${brand}/listings`, headers: { ...user, 'content-type': 'application/json' }, payload: `{"agents": ["A"], "start": ${start}}` }),
-        t.app.inject({ method: 'POST', url: '/valerts/count', headers: { ...user, 'content-type': 'application/json' }, payload: `{"agents": ["A"], "start": ${start}}` }),
+        t.app.inject({
+          method: 'POST',
+          url: `/brands/${brand}/listings`,
+          headers: { ...user, 'content-type': 'application/json' },
+          payload: `{"agents": ["A"], "start": ${start}}`,
+        }),
+        t.app.inject({
+          method: 'POST',
+          url: '/valerts/count',
+          headers: { ...user, 'content-type': 'application/json' },
+          payload: `{"agents": ["A"], "start": ${start}}`,
+        }),
       ]);
       for (const res of responses) {
         expect(res.statusCode, `start=${start}: ${res.body}`).toBe(400);
@@ -66,14 +82,26 @@ describe('issue 8 regressions', () => {
     const payload = `[${[
       JSON.stringify(sampleListing('R3-good-1')),
       JSON.stringify(sampleListing('R3-surrogate', { content: '__S__' })).replace('__S__', 'bad \\ud800 text'),
-      JSON.stringify(sampleListing('R3-key', { property: { features: { interior_features: ['__S__'] } } })).replace('__S__', '\\udfff'),
+      JSON.stringify(sampleListing('R3-key', { property: { features: { interior_features: ['__S__'] } } })).replace(
+        '__S__',
+        '\\udfff',
+      ),
       JSON.stringify(sampleListing('R3-nul', { property: { address: { city: 'Dal\u0000las' } } })),
       JSON.stringify(sampleListing('R3-year0', { list_date: '0000-01-01' })),
       JSON.stringify(sampleListing('R3-year10000', { close_date: '10000-01-01T00:00:00Z' })),
-      JSON.stringify(sampleListing('R3-open-house', { open_houses: [{ start_time: '0000-06-01T10:00:00Z', end_time: '0000-06-01T12:00:00Z' }] })),
+      JSON.stringify(
+        sampleListing('R3-open-house', {
+          open_houses: [{ start_time: '0000-06-01T10:00:00Z', end_time: '0000-06-01T12:00:00Z' }],
+        }),
+      ),
       JSON.stringify(sampleListing('R3-good-2')),
     ].join(',')}]`;
-    const res = await t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: { ...feed, 'content-type': 'application/json' }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/mls/NTREIS/listings',
+      headers: { ...feed, 'content-type': 'application/json' },
+      payload,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { data } = res.json();
     expect(data.created).toBe(2);
@@ -90,9 +118,17 @@ describe('issue 8 regressions', () => {
   });
 
   it('row 3, every other route: a lone surrogate in a JSON body is a 400 naming the field', async () => {
-    const res = await t.app.inject({ method: 'PATCH', url: '/users/self', headers: { ...user, 'content-type': 'application/json' }, payload: '{"bio": "x\\ud800"}' });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/users/self',
+      headers: { ...user, 'content-type': 'application/json' },
+      payload: '{"bio": "x\\ud800"}',
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'Validation', attributes: { bio: [expect.stringContaining('surrogate')] } });
+    expect(res.json()).toMatchObject({
+      code: 'Validation',
+      attributes: { bio: [expect.stringContaining('surrogate')] },
+    });
   });
 
   it('row 4: a username or sign-in email of 4,000 bytes is refused like any wrong login, not a 500', async () => {
@@ -105,7 +141,9 @@ describe('issue 8 regressions', () => {
 
     const world = await createWorld(t.deps);
     const browser = new InjectBrowser(t.app);
-    const start = await browser.get(authorizeUrl({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code' }));
+    const start = await browser.get(
+      authorizeUrl({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code' }),
+    );
     const signIn = await browser.submit(start, '/oauth2/auth/sign-in', { email: huge, password: 'whatever-password' });
     expect(signIn.statusCode).toBeLessThan(500);
     expect(signIn.statusCode).toBeGreaterThanOrEqual(400);
@@ -125,20 +163,31 @@ describe('issue 8 regressions', () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/users/self', headers: { 'x-big': 'b'.repeat(20_000) } }, (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: '/users/self', headers: { 'x-big': 'b'.repeat(20_000) } },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
     expect(res.status).toBe(431);
-    expect(JSON.parse(res.body)).toEqual({ http: 431, code: 'RequestHeaderFieldsTooLarge', message: expect.any(String) });
+    expect(JSON.parse(res.body)).toEqual({
+      http: 431,
+      code: 'RequestHeaderFieldsTooLarge',
+      message: expect.any(String),
+    });
   });
 
   it('row 8: a path that exists with other methods answers 405 with Allow, parameters or not', async () => {
-    const put = await t.app.inject({ method: 'PUT', url: '/listings/7d3b7a52-54f2-4a6a-9a0e-2a1c9f0d1a11', headers: user });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/listings/7d3b7a52-54f2-4a6a-9a0e-2a1c9f0d1a11',
+      headers: user,
+    });
     expect(put.statusCode).toBe(405);
     expect(put.headers.allow).toBe('GET');
     expect(put.json()).toMatchObject({ http: 405, code: 'MethodNotAllowed' });

@@ -9,11 +9,27 @@ import { createValidatorCompiler } from '../src/platform/validation.js';
 function echoApp() {
   const app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
-  const Body = Type.Object({ text: Nullable(Type.String()), count: Nullable(Type.Number()), flag: Nullable(Type.Boolean()) });
-  app.post('/echo', { schema: { body: Body, querystring: Type.Object({ limit: Type.Integer({ default: 50 }), ids: Type.Optional(Type.Array(Type.String())) }) } }, async (request) => ({
-    body: request.body,
-    query: request.query,
-  }));
+  const Body = Type.Object({
+    text: Nullable(Type.String()),
+    count: Nullable(Type.Number()),
+    flag: Nullable(Type.Boolean()),
+  });
+  app.post(
+    '/echo',
+    {
+      schema: {
+        body: Body,
+        querystring: Type.Object({
+          limit: Type.Integer({ default: 50 }),
+          ids: Type.Optional(Type.Array(Type.String())),
+        }),
+      },
+    },
+    async (request) => ({
+      body: request.body,
+      query: request.query,
+    }),
+  );
   return app;
 }
 
@@ -27,14 +43,26 @@ describe('request validation', () => {
   });
 
   it('refuses wrong types in bodies instead of coercing them', async () => {
-    const res = await echoApp().inject({ method: 'POST', url: '/echo', payload: { text: 'x', count: '3', flag: 'true' } });
+    const res = await echoApp().inject({
+      method: 'POST',
+      url: '/echo',
+      payload: { text: 'x', count: '3', flag: 'true' },
+    });
     expect(res.statusCode).toBe(400);
   });
 
   it('coerces query strings: numbers, defaults, single values to arrays', async () => {
-    const res = await echoApp().inject({ method: 'POST', url: '/echo?limit=20&ids=a', payload: { text: null, count: null, flag: null } });
+    const res = await echoApp().inject({
+      method: 'POST',
+      url: '/echo?limit=20&ids=a',
+      payload: { text: null, count: null, flag: null },
+    });
     expect(res.json().query).toEqual({ limit: 20, ids: ['a'] });
-    const defaults = await echoApp().inject({ method: 'POST', url: '/echo', payload: { text: null, count: null, flag: null } });
+    const defaults = await echoApp().inject({
+      method: 'POST',
+      url: '/echo',
+      payload: { text: null, count: null, flag: null },
+    });
     expect(defaults.json().query).toEqual({ limit: 50 });
   });
 });

@@ -23,7 +23,8 @@ const HIDDEN: Record<string, string> = {
   'POST /oauth2/auth/mfa': 'partner authorization page form',
   'POST /oauth2/auth/brand': 'partner authorization page form',
   'POST /oauth2/auth/decision': 'partner authorization page form',
-  'GET /extmail/callback': 'where Microsoft returns the browser after linking a mailbox (302 or an HTML page, docs/extmail.md)',
+  'GET /extmail/callback':
+    'where Microsoft returns the browser after linking a mailbox (302 or an HTML page, docs/extmail.md)',
 };
 /** The reference page and its assets (@fastify/swagger-ui). */
 const HIDDEN_PREFIX = '/docs';
@@ -42,7 +43,9 @@ interface Operation {
   tags?: string[];
   security?: unknown[];
   parameters?: { in: string; name: string; required?: boolean; schema?: { default?: unknown } }[];
-  requestBody?: { content: Record<string, { schema?: { required?: string[]; properties?: Record<string, { default?: unknown }> } }> };
+  requestBody?: {
+    content: Record<string, { schema?: { required?: string[]; properties?: Record<string, { default?: unknown }> } }>;
+  };
   responses?: Record<string, unknown>;
 }
 interface Document {
@@ -72,18 +75,23 @@ describe('OpenAPI document', () => {
   const operationOf = (route: RouteSummary) => document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()];
   const documented = () => routes.filter((route) => !route.hidden);
   /** A token the route accepts: a first-party client-credentials token where clients are admitted (ingest needs it). */
-  const headersFor = (route: RouteSummary) => (route.auth === 'none' ? {} : route.auth === 'client' ? feedHeaders : userHeaders);
+  const headersFor = (route: RouteSummary) =>
+    route.auth === 'none' ? {} : route.auth === 'client' ? feedHeaders : userHeaders;
   const statusesOf = (route: RouteSummary) => Object.keys(operationOf(route)?.responses ?? {}).map(Number);
 
   it('documents every route but the listed ones, and nothing else', () => {
     expect(routes.length).toBeGreaterThan(10);
-    const hidden = routes.filter((route) => route.hidden && !route.url.startsWith(HIDDEN_PREFIX)).map(key).sort();
+    const hidden = routes
+      .filter((route) => route.hidden && !route.url.startsWith(HIDDEN_PREFIX))
+      .map(key)
+      .sort();
     expect(hidden).toEqual(Object.keys(HIDDEN).sort());
     for (const route of routes) if (route.url.startsWith(HIDDEN_PREFIX)) expect(route.hidden, key(route)).toBe(true);
     for (const route of documented()) expect(operationOf(route), `${key(route)} is not in the document`).toBeDefined();
     const known = new Set(documented().map((route) => `${route.method.toLowerCase()} ${openApiPath(route.url)}`));
     for (const [path, operations] of Object.entries(document.paths)) {
-      for (const method of Object.keys(operations)) expect(known.has(`${method} ${path}`), `${method} ${path} is documented but not routed`).toBe(true);
+      for (const method of Object.keys(operations))
+        expect(known.has(`${method} ${path}`), `${method} ${path} is documented but not routed`).toBe(true);
     }
   });
 
@@ -94,17 +102,26 @@ describe('OpenAPI document', () => {
       expect(operation.summary?.trim(), `${key(route)} summary`).toBeTruthy();
       expect(operation.description?.trim(), `${key(route)} description`).toBeTruthy();
       expect(operation.tags, `${key(route)} tags`).toHaveLength(1);
-      expect(tags.has(operation.tags![0]!), `${key(route)} tag ${operation.tags![0]} is not one of ${[...tags].join(', ')}`).toBe(true);
+      expect(
+        tags.has(operation.tags![0]!),
+        `${key(route)} tag ${operation.tags![0]} is not one of ${[...tags].join(', ')}`,
+      ).toBe(true);
     }
   });
 
   it('declares a success and only error statuses of the catalogue', () => {
     for (const route of documented()) {
       const statuses = statusesOf(route);
-      expect(statuses.some((status) => status >= 200 && status < 400), `${key(route)} has no success response`).toBe(true);
+      expect(
+        statuses.some((status) => status >= 200 && status < 400),
+        `${key(route)} has no success response`,
+      ).toBe(true);
       const allowed = new Set(NON_CATALOGUE[key(route)] ?? []);
       for (const status of statuses.filter((s) => s >= 400)) {
-        expect(CATALOGUE_STATUSES.has(status) || allowed.has(status), `${key(route)} declares ${status}, not in src/errors.ts`).toBe(true);
+        expect(
+          CATALOGUE_STATUSES.has(status) || allowed.has(status),
+          `${key(route)} declares ${status}, not in src/errors.ts`,
+        ).toBe(true);
       }
     }
   });
@@ -122,7 +139,8 @@ describe('OpenAPI document', () => {
         expect(declares401, `${key(route)} must declare 401`).toBe(true);
         const anonymous = await t.app.inject({ method: route.method as 'GET', url: concrete(route.url) });
         // A route with an optional token validates the anonymous request first (it needs a brand in its body).
-        if (route.auth === 'optional') expect([400, 401], `${key(route)} without a token`).toContain(anonymous.statusCode);
+        if (route.auth === 'optional')
+          expect([400, 401], `${key(route)} without a token`).toContain(anonymous.statusCode);
         else expect(anonymous.statusCode, `${key(route)} without a token`).toBe(401);
       }
     }
@@ -134,11 +152,26 @@ describe('OpenAPI document', () => {
       const url = concrete(route.url);
       const method = route.method as 'POST';
       // An event stream (GET /notifications/stream) ignores a GET body and stays open: read it up to its head.
-      const inject = (options: InjectOptions) => (isStreamingOperation(operationOf(route)) ? injectSettled(t.app, options) : t.app.inject(options));
-      const tooLarge = await inject({ method, url, headers: { ...headersFor(route), 'content-type': 'application/json' }, payload: oversized });
-      expect(statusesOf(route).includes(413), `${key(route)} answered ${tooLarge.statusCode} to a 9 MiB body`).toBe(tooLarge.statusCode === 413);
-      const foreign = await inject({ method, url, headers: { ...headersFor(route), 'content-type': 'application/xml' }, payload: '<x/>' });
-      expect(statusesOf(route).includes(415), `${key(route)} answered ${foreign.statusCode} to application/xml`).toBe(foreign.statusCode === 415);
+      const inject = (options: InjectOptions) =>
+        isStreamingOperation(operationOf(route)) ? injectSettled(t.app, options) : t.app.inject(options);
+      const tooLarge = await inject({
+        method,
+        url,
+        headers: { ...headersFor(route), 'content-type': 'application/json' },
+        payload: oversized,
+      });
+      expect(statusesOf(route).includes(413), `${key(route)} answered ${tooLarge.statusCode} to a 9 MiB body`).toBe(
+        tooLarge.statusCode === 413,
+      );
+      const foreign = await inject({
+        method,
+        url,
+        headers: { ...headersFor(route), 'content-type': 'application/xml' },
+        payload: '<x/>',
+      });
+      expect(statusesOf(route).includes(415), `${key(route)} answered ${foreign.statusCode} to application/xml`).toBe(
+        foreign.statusCode === 415,
+      );
     }
   });
 
@@ -147,7 +180,12 @@ describe('OpenAPI document', () => {
     for (const route of documented()) {
       for (const type of Object.keys(operationOf(route)!.requestBody?.content ?? {})) {
         expect(samples[type], `${key(route)}: no sample for ${type}`).toBeDefined();
-        const response = await t.app.inject({ method: route.method as 'POST', url: concrete(route.url), headers: { ...headersFor(route), 'content-type': type }, payload: samples[type] });
+        const response = await t.app.inject({
+          method: route.method as 'POST',
+          url: concrete(route.url),
+          headers: { ...headersFor(route), 'content-type': type },
+          payload: samples[type],
+        });
         expect(response.statusCode, `${key(route)} with ${type}`).not.toBe(415);
       }
     }
@@ -165,7 +203,9 @@ describe('OpenAPI document', () => {
       if (!declared[0]) continue;
       const response = await t.app.inject({ method: other, url: concrete(url), headers: userHeaders });
       expect(response.statusCode, `${other} ${url}`).toBe(405);
-      expect(String(response.headers.allow).split(/,\s*/).sort(), `${other} ${url} Allow`).toEqual(expect.arrayContaining(methods.filter((m) => m !== 'HEAD')));
+      expect(String(response.headers.allow).split(/,\s*/).sort(), `${other} ${url} Allow`).toEqual(
+        expect.arrayContaining(methods.filter((m) => m !== 'HEAD')),
+      );
     }
   });
 
@@ -173,12 +213,15 @@ describe('OpenAPI document', () => {
     for (const route of documented()) {
       const operation = operationOf(route)!;
       for (const parameter of operation.parameters ?? []) {
-        if (parameter.schema?.default !== undefined) expect(parameter.required, `${key(route)} ${parameter.in} ${parameter.name}`).not.toBe(true);
+        if (parameter.schema?.default !== undefined)
+          expect(parameter.required, `${key(route)} ${parameter.in} ${parameter.name}`).not.toBe(true);
       }
       for (const content of Object.values(operation.requestBody?.content ?? {})) {
-        for (const name of content.schema?.required ?? []) expect(content.schema?.properties?.[name]?.default, `${key(route)} body ${name}`).toBeUndefined();
+        for (const name of content.schema?.required ?? [])
+          expect(content.schema?.properties?.[name]?.default, `${key(route)} body ${name}`).toBeUndefined();
       }
-      if (route.url === '/boundaries/search') expect(operation.parameters?.find((p) => p.name === 'start')?.required).not.toBe(true);
+      if (route.url === '/boundaries/search')
+        expect(operation.parameters?.find((p) => p.name === 'start')?.required).not.toBe(true);
     }
   });
 });

@@ -40,7 +40,8 @@ describe('responsiveness while the heaviest jobs run', () => {
     );
     expect(run.emails, 'emails that arrived within 150 s').toBe(run.expectedEmails);
     expect(run.received.size).toBe(CONTACTS);
-    for (const [address, subjects] of run.received) expect(subjects.sort(), address).toEqual(expectedSubjects(Number(address.match(/\d+/)![0])));
+    for (const [address, subjects] of run.received)
+      expect(subjects.sort(), address).toEqual(expectedSubjects(Number(address.match(/\d+/)![0])));
 
     // Every listing matched each of the agent's searches once, and every trigger moved to the new zone's time.
     expect(run.agent.notifications, 'notifications of the agent within 150 s').toBe(run.agent.expectedNotifications);

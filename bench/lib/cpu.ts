@@ -38,7 +38,10 @@ export function cpuMeter(pid: number, databaseUrl: string, applicationName: stri
   return {
     async read() {
       await connected;
-      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [applicationName]);
+      const { rows } = await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where application_name = $1',
+        [applicationName],
+      );
       const pids = [pid, ...rows.map((r) => r.pid)];
       const times = await Promise.all(pids.map(processCpuMs));
       return new Map(pids.map((p, i) => [p, times[i]!]));

@@ -15,7 +15,10 @@ export async function recreateDatabase(serverUrl: string, name: string): Promise
 }
 
 /** The kept database of an earlier `--keep` run when there is one (`reused`), otherwise a fresh one. */
-export async function reuseOrCreateDatabase(serverUrl: string, name: string): Promise<{ url: string; reused: boolean }> {
+export async function reuseOrCreateDatabase(
+  serverUrl: string,
+  name: string,
+): Promise<{ url: string; reused: boolean }> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);

@@ -26,7 +26,9 @@ async function metered(url: string, load: () => Promise<LoadResult>): Promise<Lo
   const before = await meter.read();
   const result = await load();
   const used = cpuBetween(before, await meter.read());
-  return result.requests > 0 ? { ...result, cpuMs: used.total / result.requests, serverCpuMs: used.server / result.requests } : result;
+  return result.requests > 0
+    ? { ...result, cpuMs: used.total / result.requests, serverCpuMs: used.server / result.requests }
+    : result;
 }
 
 export interface CannonOptions {
@@ -74,11 +76,21 @@ export interface LoopRequest {
 }
 
 /** Closed loop: `concurrency` workers each send the next request as soon as the last answered. */
-export async function closedLoop(name: string, baseUrl: string, next: (i: number) => LoopRequest, options: { concurrency?: number; requests: number }): Promise<LoadResult> {
+export async function closedLoop(
+  name: string,
+  baseUrl: string,
+  next: (i: number) => LoopRequest,
+  options: { concurrency?: number; requests: number },
+): Promise<LoadResult> {
   return metered(baseUrl, () => unmeteredClosedLoop(name, baseUrl, next, options));
 }
 
-async function unmeteredClosedLoop(name: string, baseUrl: string, next: (i: number) => LoopRequest, options: { concurrency?: number; requests: number }): Promise<LoadResult> {
+async function unmeteredClosedLoop(
+  name: string,
+  baseUrl: string,
+  next: (i: number) => LoopRequest,
+  options: { concurrency?: number; requests: number },
+): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency ?? 4 });
   const latencies: number[] = [];
   let errors = 0;
@@ -98,7 +110,15 @@ async function unmeteredClosedLoop(name: string, baseUrl: string, next: (i: numb
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-  return { name, requests: latencies.length, errors, rps: latencies.length / seconds, p50: at(50), p95: at(95), p99: at(99) };
+  return {
+    name,
+    requests: latencies.length,
+    errors,
+    rps: latencies.length / seconds,
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+  };
 }
 
 function send(agent: http.Agent, baseUrl: string, request: LoopRequest): Promise<number> {
@@ -107,7 +127,11 @@ function send(agent: http.Agent, baseUrl: string, request: LoopRequest): Promise
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: request.method, agent, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...request.headers } },
+      {
+        method: request.method,
+        agent,
+        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...request.headers },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));

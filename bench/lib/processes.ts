@@ -23,8 +23,18 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   const url = `http://127.0.0.1:${port}`;
   // A server already listening there (another bench on the machine) would answer the health check below, and the
   // figures would be that server's: refuse instead (BENCH_PORT / --port pick another).
-  if (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then(() => true, () => false)) throw new Error(`port ${port} is already in use: choose another`);
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), PGAPPNAME: applicationName }, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (
+    await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`port ${port} is already in use: choose another`);
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), PGAPPNAME: applicationName },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
@@ -37,7 +47,8 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  const meter = env.DATABASE_URL && child.pid !== undefined ? cpuMeter(child.pid, env.DATABASE_URL, applicationName) : undefined;
+  const meter =
+    env.DATABASE_URL && child.pid !== undefined ? cpuMeter(child.pid, env.DATABASE_URL, applicationName) : undefined;
   if (meter) meters.set(new URL(url).origin, meter);
   return {
     url,

@@ -52,7 +52,12 @@ export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<
  * as `action` on that server through its operator channel (platform/operator-channel.ts), so it acts live there
  * (its streams, its workers). Only for work the server registers as an operator action with the same result.
  */
-export async function runHereOrOnServer<T>(withCommandDeps: CommandDepsRunner, local: (deps: Deps) => Promise<T>, action: string, body: unknown): Promise<T> {
+export async function runHereOrOnServer<T>(
+  withCommandDeps: CommandDepsRunner,
+  local: (deps: Deps) => Promise<T>,
+  action: string,
+  body: unknown,
+): Promise<T> {
   let result: { value: T } | undefined;
   try {
     await withCommandDeps(async (deps) => {
@@ -66,7 +71,8 @@ export async function runHereOrOnServer<T>(withCommandDeps: CommandDepsRunner, l
       console.error('note: a running server holds the embedded database; the command ran in that server.');
       return value;
     } catch (channelError) {
-      if (channelError instanceof OperatorChannelUnavailableError) throw new OperatorChannelUnavailableError(`${error.message}\nAnd ${channelError.message}.`);
+      if (channelError instanceof OperatorChannelUnavailableError)
+        throw new OperatorChannelUnavailableError(`${error.message}\nAnd ${channelError.message}.`);
       throw channelError;
     }
   }

@@ -8,7 +8,10 @@ export interface Progress {
 
 export function progressReporter(label: string): Progress {
   if (process.stdout.isTTY) {
-    const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left` }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar(
+      { format: `${label} [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left` },
+      cliProgress.Presets.shades_classic,
+    );
     let started = false;
     return {
       update: (done, total) => {

@@ -28,7 +28,13 @@ export function arrayLiteral(values: readonly (string | null)[]): string {
 export function parameterText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return `{${value.map((item) => { const text = parameterText(item); return text === null ? 'NULL' : Array.isArray(item) ? text : `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`; }).join(',')}}`;
+  if (Array.isArray(value))
+    return `{${value
+      .map((item) => {
+        const text = parameterText(item);
+        return text === null ? 'NULL' : Array.isArray(item) ? text : `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+      })
+      .join(',')}}`;
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
@@ -47,7 +53,10 @@ export interface TextColumn {
  * an array-typed column travels as the text of its arrays (PostgreSQL arrays cannot hold arrays of varying length)
  * and is cast per row. The alias must not be one that SQL placed inside its scope uses for something else.
  */
-export function unnestColumns(columns: readonly TextColumn[], alias = 'r'): { from: RawBuilder<unknown>; column: (name: string) => RawBuilder<unknown>; select: RawBuilder<unknown> } {
+export function unnestColumns(
+  columns: readonly TextColumn[],
+  alias = 'r',
+): { from: RawBuilder<unknown>; column: (name: string) => RawBuilder<unknown>; select: RawBuilder<unknown> } {
   const types = new Map(columns.map((c) => [c.name, c.type]));
   const column = (name: string) => {
     const type = types.get(name)!;
@@ -72,11 +81,17 @@ export function unnestColumns(columns: readonly TextColumn[], alias = 'r'): { fr
 export function unnestRows<Row extends object>(
   rows: readonly Row[],
   columns: { readonly [K in keyof Row & string]?: string },
-): { select: RawBuilder<unknown>; from: RawBuilder<unknown>; column: (name: keyof Row & string) => RawBuilder<unknown> } {
+): {
+  select: RawBuilder<unknown>;
+  from: RawBuilder<unknown>;
+  column: (name: keyof Row & string) => RawBuilder<unknown>;
+} {
   const json = (type: string) => type === 'json' || type === 'jsonb';
   const textOf = (type: string, value: unknown) =>
     // A JSON column's array is JSON, not an array literal.
-    json(type) && value !== null && value !== undefined && typeof value !== 'string' ? JSON.stringify(value) : parameterText(value);
+    json(type) && value !== null && value !== undefined && typeof value !== 'string'
+      ? JSON.stringify(value)
+      : parameterText(value);
   const entries = Object.entries(columns as Record<string, string>);
   const constants = new Map<string, RawBuilder<unknown>>();
   const arrays: TextColumn[] = [];

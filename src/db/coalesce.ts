@@ -35,7 +35,10 @@ class Coalescer<In, Out> {
     const calls = this.pending;
     this.pending = [];
     try {
-      const answer = await this.runAll(this.db, calls.map((c) => c.input));
+      const answer = await this.runAll(
+        this.db,
+        calls.map((c) => c.input),
+      );
       for (const call of calls) call.resolve(answer(call.input));
     } catch (error) {
       if (calls.length === 1) calls[0]!.reject(error);
@@ -69,7 +72,9 @@ export function coalesced<In, Out>(runAll: RunAll<In, Out>): (db: Kysely<DB>, in
 }
 
 /** Rows read by id, one statement per turn (`read` answers the rows found); each caller gets its own or none. */
-export function coalescedLookup<Row extends { id: string }>(read: (db: Kysely<DB>, ids: string[]) => Promise<Row[]>): (db: Kysely<DB>, id: string) => Promise<Row | undefined> {
+export function coalescedLookup<Row extends { id: string }>(
+  read: (db: Kysely<DB>, ids: string[]) => Promise<Row[]>,
+): (db: Kysely<DB>, id: string) => Promise<Row | undefined> {
   return coalesced<string, Row | undefined>(async (db, ids) => {
     const rows = new Map((await read(db, [...new Set(ids)])).map((row) => [row.id, row]));
     return (id) => rows.get(id);
@@ -80,7 +85,10 @@ export function coalescedLookup<Row extends { id: string }>(read: (db: Kysely<DB
  * Writes that move rows on, one statement per turn (`write` answers the ids it moved): each caller learns whether
  * its row moved. A row moves once, so the same id twice in a turn (a repeated job) is true for the first only.
  */
-export function coalescedMoves<In>(write: (db: Kysely<DB>, inputs: In[]) => Promise<Set<string>>, idOf: (input: In) => string): (db: Kysely<DB>, input: In) => Promise<boolean> {
+export function coalescedMoves<In>(
+  write: (db: Kysely<DB>, inputs: In[]) => Promise<Set<string>>,
+  idOf: (input: In) => string,
+): (db: Kysely<DB>, input: In) => Promise<boolean> {
   return coalesced<In, boolean>(async (db, inputs) => {
     const moved = await write(db, inputs);
     return (input) => moved.delete(idOf(input));

@@ -55,7 +55,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     // JIT compilation pays off for long analytical queries; for ours (indexed, a few ms) it only adds latency
     // — measured at more than 300 ms on some search plans.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20, options: '-c jit=off' });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 20,
+      options: '-c jit=off',
+    });
     await pool.query('select 1'); // fail at start, not on the first request
     return wrap(pool, false, null, options.slowStatements, async () => undefined);
   }
@@ -106,7 +110,13 @@ function yieldingEngine(pglite: PGlite): PGlite {
   return engine as unknown as PGlite;
 }
 
-function wrap(pool: pg.Pool, embedded: boolean, pglite: PGlite | null, slow: SlowStatementWatch | undefined, closeEngine: () => Promise<void>): Database {
+function wrap(
+  pool: pg.Pool,
+  embedded: boolean,
+  pglite: PGlite | null,
+  slow: SlowStatementWatch | undefined,
+  closeEngine: () => Promise<void>,
+): Database {
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),
     // Kysely times each statement from the moment it holds the connection, failed ones included.

@@ -41,9 +41,18 @@ describe('data directory lock', () => {
   });
 
   it('refuses while another live process holds it', async () => {
-    const holder = spawn(process.execPath, ['--import', 'tsx', '-e', `
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `
       const { acquireLock } = await import(${JSON.stringify(new URL('./lock.ts', import.meta.url).pathname)});
-      acquireLock(${JSON.stringify(file)}); console.log('held'); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      acquireLock(${JSON.stringify(file)}); console.log('held'); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       await new Promise<void>((resolve, reject) => {
         holder.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve());

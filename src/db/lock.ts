@@ -35,7 +35,12 @@ const heldHere = new Set<string>();
 
 export function acquireLock(file: string): Lock {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const me: Owner = { pid: process.pid, boot: bootId(), started: startTicks(process.pid), token: randomBytes(16).toString('hex') };
+    const me: Owner = {
+      pid: process.pid,
+      boot: bootId(),
+      started: startTicks(process.pid),
+      token: randomBytes(16).toString('hex'),
+    };
     try {
       const fd = openSync(file, 'wx', 0o600);
       writeSync(fd, JSON.stringify(me));
@@ -69,7 +74,9 @@ function readOwner(file: string): Owner | null {
   if (/^\d+$/.test(text)) return { pid: Number(text), boot: null, started: null, token: '' }; // an older server's lock
   try {
     const parsed = JSON.parse(text) as Partial<Owner>;
-    return Number.isInteger(parsed.pid) && parsed.pid! > 0 ? { pid: parsed.pid!, boot: parsed.boot ?? null, started: parsed.started ?? null, token: parsed.token ?? '' } : null;
+    return Number.isInteger(parsed.pid) && parsed.pid! > 0
+      ? { pid: parsed.pid!, boot: parsed.boot ?? null, started: parsed.started ?? null, token: parsed.token ?? '' }
+      : null;
   } catch {
     return null; // unreadable (a crash while writing it): nobody can be shown to hold it
   }

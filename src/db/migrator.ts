@@ -8,10 +8,14 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 class DirectoryMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}-\d{2}-\d{2}.*\.ts$/.test(f) && !f.endsWith('.d.ts')).sort();
+    const files = (await readdir(MIGRATIONS_DIR))
+      .filter((f) => /^\d{4}-\d{2}-\d{2}.*\.ts$/.test(f) && !f.endsWith('.d.ts'))
+      .sort();
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
-      migrations[file.replace(/\.ts$/, '')] = (await import(pathToFileURL(join(MIGRATIONS_DIR, file)).href)) as Migration;
+      migrations[file.replace(/\.ts$/, '')] = (await import(
+        pathToFileURL(join(MIGRATIONS_DIR, file)).href
+      )) as Migration;
     }
     return migrations;
   }
@@ -23,7 +27,12 @@ export interface MigrationOutcome {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationOutcome> {
-  const migrator = new Migrator({ db, provider: new DirectoryMigrationProvider(), migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' });
+  const migrator = new Migrator({
+    db,
+    provider: new DirectoryMigrationProvider(),
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

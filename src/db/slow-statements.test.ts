@@ -19,7 +19,10 @@ interface Line {
   repeats_since_last_line?: number;
 }
 const lines: Line[] = [];
-const log = pino({ level: 'warn' }, { write: (text: string) => void lines.push(JSON.parse(text) as Line) }) as FastifyBaseLogger;
+const log = pino(
+  { level: 'warn' },
+  { write: (text: string) => void lines.push(JSON.parse(text) as Line) },
+) as FastifyBaseLogger;
 // A threshold of 0 reports every statement: each one the app runs shows whose it was.
 const t = useTestApp({ env: { SLOW_QUERY_MS: '0' }, log });
 
@@ -38,7 +41,11 @@ describe('slow statements of the app', () => {
     expect(res.statusCode, res.body).toBe(200);
     const ofRoute = lines.filter((l) => l.route === 'GET /users/self');
     expect(ofRoute.length).toBeGreaterThan(0);
-    expect(ofRoute.every((l) => l.msg === 'slow database statement' && typeof l.duration_ms === 'number' && l.sql.length > 0)).toBe(true);
+    expect(
+      ofRoute.every(
+        (l) => l.msg === 'slow database statement' && typeof l.duration_ms === 'number' && l.sql.length > 0,
+      ),
+    ).toBe(true);
     // The bearer look-up is a named prepared statement on the pool (Database.query), not a Kysely call.
     expect(ofRoute.some((l) => /\$1/.test(l.sql))).toBe(true);
     for (const line of lines) expect(line.sql).not.toContain(user.id);
@@ -67,7 +74,10 @@ describe('the threshold and the report', () => {
 
   it('logs the same text of the same work again after ten seconds, with how often it repeated meanwhile', () => {
     const written: Line[] = [];
-    const quiet = pino({ level: 'warn' }, { write: (text: string) => void written.push(JSON.parse(text) as Line) }) as FastifyBaseLogger;
+    const quiet = pino(
+      { level: 'warn' },
+      { write: (text: string) => void written.push(JSON.parse(text) as Line) },
+    ) as FastifyBaseLogger;
     let now = 0;
     const report = slowStatementReporter(quiet, new Metrics({ defaultMetrics: false }), () => now);
     const statement = { sql: 'select 1', durationMs: 600, work: { kind: 'route' as const, name: 'GET /x' } };
@@ -77,6 +87,10 @@ describe('the threshold and the report', () => {
     report({ ...statement, work: { kind: 'job', name: 'other' } });
     now = 10_000;
     report(statement);
-    expect(written.map((l) => [l.route ?? l.job, l.repeats_since_last_line])).toEqual([['GET /x', undefined], ['other', undefined], ['GET /x', 1]]);
+    expect(written.map((l) => [l.route ?? l.job, l.repeats_since_last_line])).toEqual([
+      ['GET /x', undefined],
+      ['other', undefined],
+      ['GET /x', 1],
+    ]);
   });
 });

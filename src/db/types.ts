@@ -234,4 +234,19 @@ export interface FirstStartStepsTable {
 }
 
 // Feature modules add their `<Feature>Tables` here.
-export type DB = FoundationTables & WebTables & BoundariesTables & ListingsTables & EventsTables & ContactsTables & SavedSearchTables & WebhooksTables & MailTables & EmailsTables & NotificationsTables & PrintTables & DealsTables & ShowingsTables & ExtmailTables & TriggersTables;
+export type DB = FoundationTables &
+  WebTables &
+  BoundariesTables &
+  ListingsTables &
+  EventsTables &
+  ContactsTables &
+  SavedSearchTables &
+  WebhooksTables &
+  MailTables &
+  EmailsTables &
+  NotificationsTables &
+  PrintTables &
+  DealsTables &
+  ShowingsTables &
+  ExtmailTables &
+  TriggersTables;

@@ -18,7 +18,11 @@ const SUBJECT = '6f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e';
  * Events of `brand` after `after`, waiting while a transaction elsewhere on the server (another test database
  * of the same PostgreSQL) holds the read boundary back.
  */
-async function eventually(count: number, after: OutboxPosition | null = null, forBrand = brand): Promise<StoredEvent[]> {
+async function eventually(
+  count: number,
+  after: OutboxPosition | null = null,
+  forBrand = brand,
+): Promise<StoredEvent[]> {
   let events: StoredEvent[] = [];
   for (let attempt = 0; attempt < 100 && events.length < count; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -31,9 +35,19 @@ describe('outbox', () => {
   it('keeps the events of a committed transaction, in order, and reads on from a position', async () => {
     await t.deps.db.transaction().execute(async (trx) => {
       await recordEvent(trx, { brand, topic: 'Contacts', event: 'create', subject: SUBJECT, payload: { n: 1 } });
-      await recordEvent(trx, { brand, topic: 'Activities', event: 'ContactViewedListing', subject: SUBJECT, payload: { n: 2 } });
+      await recordEvent(trx, {
+        brand,
+        topic: 'Activities',
+        event: 'ContactViewedListing',
+        subject: SUBJECT,
+        payload: { n: 2 },
+      });
     });
-    await t.deps.db.transaction().execute((trx) => recordEvent(trx, { brand, topic: 'Contacts', event: 'update', subject: SUBJECT, payload: { n: 3 } }));
+    await t.deps.db
+      .transaction()
+      .execute((trx) =>
+        recordEvent(trx, { brand, topic: 'Contacts', event: 'update', subject: SUBJECT, payload: { n: 3 } }),
+      );
     const all = await eventually(3);
     expect(all.map((e) => [e.topic, e.event, e.payload])).toEqual([
       ['Contacts', 'create', { n: 1 }],
@@ -53,7 +67,14 @@ describe('outbox', () => {
     const failing = t.deps.db.transaction().execute(async (trx) => {
       await insertContactsIn(trx, t.deps, other, null, [{ ...EMPTY_CONTACT, first_name: 'Written' }], 'direct_request');
       // the database refuses this one (birthday check): the whole change and its events go
-      await insertContactsIn(trx, t.deps, other, null, [{ ...EMPTY_CONTACT, birthday: 'not a date' }], 'direct_request');
+      await insertContactsIn(
+        trx,
+        t.deps,
+        other,
+        null,
+        [{ ...EMPTY_CONTACT, birthday: 'not a date' }],
+        'direct_request',
+      );
     });
     await expect(failing).rejects.toThrow();
     expect(await t.deps.db.selectFrom('domain_events').select('id').where('brand', '=', other).execute()).toEqual([]);

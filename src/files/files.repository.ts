@@ -5,10 +5,19 @@ import type { FilesTable } from '../modules/templates/templates.tables.js';
 
 export type FileRow = Selectable<FilesTable>;
 
-export type NewFile = Pick<FileRow, 'brand' | 'path' | 'name' | 'mime' | 'created_by'> & { size: number; public?: boolean; preview_path?: string | null; preview_mime?: string | null };
+export type NewFile = Pick<FileRow, 'brand' | 'path' | 'name' | 'mime' | 'created_by'> & {
+  size: number;
+  public?: boolean;
+  preview_path?: string | null;
+  preview_mime?: string | null;
+};
 
 export async function insertFile(db: Kysely<DB>, file: NewFile, at: Date): Promise<FileRow> {
-  return db.insertInto('files').values({ preview_path: null, preview_mime: null, ...file, created_at: at, updated_at: at }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('files')
+    .values({ preview_path: null, preview_mime: null, ...file, created_at: at, updated_at: at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findFile(db: Kysely<DB>, id: string): Promise<FileRow | undefined> {
@@ -20,6 +29,15 @@ export async function findFiles(db: Kysely<DB>, ids: string[]): Promise<FileRow[
   return db.selectFrom('files').selectAll().where('id', 'in', ids).execute();
 }
 
-export async function setPreview(db: Kysely<DB>, id: string, preview: { path: string; mime: string }, at: Date): Promise<void> {
-  await db.updateTable('files').set({ preview_path: preview.path, preview_mime: preview.mime, updated_at: at }).where('id', '=', id).execute();
+export async function setPreview(
+  db: Kysely<DB>,
+  id: string,
+  preview: { path: string; mime: string },
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('files')
+    .set({ preview_path: preview.path, preview_mime: preview.mime, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }

@@ -19,7 +19,13 @@ export const fileRoutes: FeatureRoutes = async (app, { deps }) => {
         security: [],
         params: FileUrlParams,
         querystring: FileUrlQuery,
-        response: { 200: { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses(400, 403, 404) },
+        response: {
+          200: {
+            description: 'The file',
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...errorResponses(400, 403, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -31,7 +37,10 @@ export const fileRoutes: FeatureRoutes = async (app, { deps }) => {
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, max-age=3600')
         // Stored HTML is user content: a sandboxed page runs nothing and cannot reach this origin.
-        .header('content-security-policy', "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' https://fonts.googleapis.com; font-src https://fonts.gstatic.com data:");
+        .header(
+          'content-security-policy',
+          "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' https://fonts.googleapis.com; font-src https://fonts.gstatic.com data:",
+        );
       return reply.send(file.bytes);
     },
   );

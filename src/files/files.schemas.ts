@@ -22,7 +22,10 @@ export const FileRecord = Type.Object(
 );
 export type FileRecord = Static<typeof FileRecord>;
 
-export const FileUrlParams = Type.Object({ id: Uuid, variant: Type.Union([Type.Literal('file'), Type.Literal('preview')]) });
+export const FileUrlParams = Type.Object({
+  id: Uuid,
+  variant: Type.Union([Type.Literal('file'), Type.Literal('preview')]),
+});
 export const FileUrlQuery = Type.Object({
   expires: Type.Optional(Type.Integer({ minimum: 0, maximum: 99_999_999_999, description: 'Epoch seconds' })),
   signature: Type.Optional(Type.String({ maxLength: 128, pattern: '^[0-9a-fA-F]*$' })),

@@ -24,11 +24,29 @@ export interface StoreFileInput {
 /** Puts the bytes in the store, then writes the record in `db` (pass the transaction of the change it belongs to). */
 export async function storeFile(deps: FileDeps, db: Kysely<DB>, input: StoreFileInput): Promise<repo.FileRow> {
   const path = await deps.files.put(input.bytes);
-  return repo.insertFile(db, { brand: input.brand, path, name: input.name, mime: input.mime, size: input.bytes.length, public: input.public ?? false, created_by: input.createdBy }, deps.clock.now());
+  return repo.insertFile(
+    db,
+    {
+      brand: input.brand,
+      path,
+      name: input.name,
+      mime: input.mime,
+      size: input.bytes.length,
+      public: input.public ?? false,
+      created_by: input.createdBy,
+    },
+    deps.clock.now(),
+  );
 }
 
 /** Stores a preview image of a file (a rendered PNG) and links it to the record. */
-export async function storePreview(deps: FileDeps, db: Kysely<DB>, fileId: string, bytes: Buffer, mime: string): Promise<void> {
+export async function storePreview(
+  deps: FileDeps,
+  db: Kysely<DB>,
+  fileId: string,
+  bytes: Buffer,
+  mime: string,
+): Promise<void> {
   const path = await deps.files.put(bytes);
   await repo.setPreview(db, fileId, { path, mime }, deps.clock.now());
 }
@@ -40,7 +58,8 @@ export async function storePreview(deps: FileDeps, db: Kysely<DB>, fileId: strin
 export async function presentFile(deps: FileDeps, row: repo.FileRow): Promise<FileRecord> {
   const now = deps.clock.now();
   const urlOf = async (variant: FileVariant, path: string, mime: string, name: string) => {
-    if (deps.files.presignedUrl && !row.public) return deps.files.presignedUrl(path, { name, mime, now, expiresInSeconds: FILE_URL_TTL_SECONDS });
+    if (deps.files.presignedUrl && !row.public)
+      return deps.files.presignedUrl(path, { name, mime, now, expiresInSeconds: FILE_URL_TTL_SECONDS });
     return deps.fileSigner.url(deps.config.baseUrl, row.id, variant, now, { public: row.public });
   };
   return {
@@ -56,7 +75,10 @@ export async function presentFile(deps: FileDeps, row: repo.FileRow): Promise<Fi
     mime: row.mime,
     size: Number(row.size),
     url: await urlOf('file', row.path, row.mime, row.name),
-    preview_url: row.preview_path && row.preview_mime ? await urlOf('preview', row.preview_path, row.preview_mime, previewName(row.name)) : null,
+    preview_url:
+      row.preview_path && row.preview_mime
+        ? await urlOf('preview', row.preview_path, row.preview_mime, previewName(row.name))
+        : null,
   };
 }
 
@@ -65,7 +87,12 @@ function previewName(name: string): string {
 }
 
 /** The bytes behind a file URL, after checking its signature and expiry (403 otherwise; unknown → 404). */
-export async function openFileUrl(deps: Pick<Deps, 'db'> & FileDeps, id: string, variant: FileVariant, query: { expires?: number; signature?: string }) {
+export async function openFileUrl(
+  deps: Pick<Deps, 'db'> & FileDeps,
+  id: string,
+  variant: FileVariant,
+  query: { expires?: number; signature?: string },
+) {
   const row = await repo.findFile(deps.db, id);
   if (!row) throw errors.notFound('File');
   if (!row.public) {

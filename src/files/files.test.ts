@@ -36,17 +36,38 @@ describe('signed file URLs', () => {
 
   beforeAll(async () => {
     const brand = (await createBrand(t.deps)).id;
-    const row = await storeFile(t.deps, t.deps.db, { brand, name: 'card.txt', mime: 'text/plain', bytes: Buffer.from('the card'), createdBy: null });
+    const row = await storeFile(t.deps, t.deps.db, {
+      brand,
+      name: 'card.txt',
+      mime: 'text/plain',
+      bytes: Buffer.from('the card'),
+      createdBy: null,
+    });
     record = await presentFile(t.deps, row);
-    const html = await storeFile(t.deps, t.deps.db, { brand, name: 'card.html', mime: 'text/html', bytes: Buffer.from('<p>hi</p>'), createdBy: null });
+    const html = await storeFile(t.deps, t.deps.db, {
+      brand,
+      name: 'card.html',
+      mime: 'text/html',
+      bytes: Buffer.from('<p>hi</p>'),
+      createdBy: null,
+    });
     htmlRecord = await presentFile(t.deps, html);
   });
 
   const get = (url: string) => t.app.inject({ url: new URL(url).pathname + new URL(url).search });
 
   it('serves the bytes through the record’s url, with no token', async () => {
-    expect(record).toMatchObject({ type: 'file', name: 'card.txt', mime: 'text/plain', public: false, size: 8, preview_url: null });
-    expect(record.url).toMatch(/^http:\/\/gable\.test\/files\/[0-9a-f-]{36}\/file\?expires=\d+&signature=[0-9a-f]{64}$/);
+    expect(record).toMatchObject({
+      type: 'file',
+      name: 'card.txt',
+      mime: 'text/plain',
+      public: false,
+      size: 8,
+      preview_url: null,
+    });
+    expect(record.url).toMatch(
+      /^http:\/\/gable\.test\/files\/[0-9a-f-]{36}\/file\?expires=\d+&signature=[0-9a-f]{64}$/,
+    );
     const res = await get(record.url);
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('the card');
@@ -88,7 +109,10 @@ describe('signed file URLs', () => {
   });
 
   it('an unknown file is 404; a malformed id is 400', async () => {
-    expect((await t.app.inject({ url: '/files/00000000-0000-4000-8000-000000000009/file?expires=1&signature=ab' })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: '/files/00000000-0000-4000-8000-000000000009/file?expires=1&signature=ab' }))
+        .statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ url: '/files/nope/file' })).statusCode).toBe(400);
   });
 });

@@ -24,8 +24,16 @@ describe('S3_URL', () => {
       secretAccessKey: 'se/cret',
       pathStyle: false,
     });
-    expect(parseS3Url('s3://k:s@minio.internal:9000/files?forcePathStyle=true')).toMatchObject({ endpoint: 'https://minio.internal:9000', bucket: 'files', region: 'us-east-1', pathStyle: true });
-    expect(parseS3Url('http://k:s@127.0.0.1:9000/files')).toMatchObject({ endpoint: 'http://127.0.0.1:9000', pathStyle: false });
+    expect(parseS3Url('s3://k:s@minio.internal:9000/files?forcePathStyle=true')).toMatchObject({
+      endpoint: 'https://minio.internal:9000',
+      bucket: 'files',
+      region: 'us-east-1',
+      pathStyle: true,
+    });
+    expect(parseS3Url('http://k:s@127.0.0.1:9000/files')).toMatchObject({
+      endpoint: 'http://127.0.0.1:9000',
+      pathStyle: false,
+    });
   });
 
   it('names what is wrong', () => {
@@ -61,7 +69,13 @@ describe('files on S3', () => {
   afterAll(() => t.close());
 
   it('hands out presigned URLs of the store that serve the bytes with the record’s type and name', async () => {
-    const row = await storeFile(t.deps, t.deps.db, { brand, name: 'Post card.pdf', mime: 'application/pdf', bytes: Buffer.from('%PDF-1.7 card'), createdBy: null });
+    const row = await storeFile(t.deps, t.deps.db, {
+      brand,
+      name: 'Post card.pdf',
+      mime: 'application/pdf',
+      bytes: Buffer.from('%PDF-1.7 card'),
+      createdBy: null,
+    });
     const record = await presentFile(t.deps, row);
     expect(record.url.startsWith(`${s3.endpoint}/${s3.bucket}/sha256/`)).toBe(true);
     expect(new URL(record.url).searchParams.get('X-Amz-Expires')).toBe('86400');
@@ -73,7 +87,13 @@ describe('files on S3', () => {
   });
 
   it('the store refuses a tampered or expired URL', async () => {
-    const row = await storeFile(t.deps, t.deps.db, { brand, name: 'secret.txt', mime: 'text/plain', bytes: Buffer.from('private'), createdBy: null });
+    const row = await storeFile(t.deps, t.deps.db, {
+      brand,
+      name: 'secret.txt',
+      mime: 'text/plain',
+      bytes: Buffer.from('private'),
+      createdBy: null,
+    });
     const url = new URL((await presentFile(t.deps, row)).url);
     const signature = url.searchParams.get('X-Amz-Signature')!;
     url.searchParams.set('X-Amz-Signature', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`);
@@ -91,7 +111,14 @@ describe('files on S3', () => {
   });
 
   it('serves public files through this API, unsigned, from the store', async () => {
-    const row = await storeFile(t.deps, t.deps.db, { brand, name: 'logo.txt', mime: 'text/plain', bytes: Buffer.from('public logo'), createdBy: null, public: true });
+    const row = await storeFile(t.deps, t.deps.db, {
+      brand,
+      name: 'logo.txt',
+      mime: 'text/plain',
+      bytes: Buffer.from('public logo'),
+      createdBy: null,
+      public: true,
+    });
     const record = await presentFile(t.deps, row);
     expect(record.url).toBe(`http://gable.test/files/${row.id}/file`);
     const res = await t.app.inject({ url: `/files/${row.id}/file` });

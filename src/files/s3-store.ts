@@ -1,7 +1,14 @@
 // The S3-compatible file store (docs/files.md): AWS S3, MinIO, Cloudflare R2, Ceph… named by one `S3_URL`.
 // Keys are the same content addresses as on disk, so a retried put rewrites nothing. Private files are handed
 // out as presigned GET URLs of the store itself (the API does not proxy their bytes).
-import { GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { contentKey, isContentKey, type FileStore, type PresignOptions } from './store.js';
 
@@ -28,9 +35,11 @@ export function parseS3Url(value: string): S3Location | string {
   } catch {
     return 'S3_URL must be a URL: s3://ACCESS_KEY_ID:SECRET@host/bucket?region=…';
   }
-  if (!['s3:', 'https:', 'http:'].includes(url.protocol)) return 'S3_URL must start with s3:// (or https://, or http:// for a store on a private network)';
+  if (!['s3:', 'https:', 'http:'].includes(url.protocol))
+    return 'S3_URL must start with s3:// (or https://, or http:// for a store on a private network)';
   const bucket = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ''));
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return 'S3_URL must name a bucket as its path (3–63 lower-case letters, digits, dots and hyphens)';
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    return 'S3_URL must name a bucket as its path (3–63 lower-case letters, digits, dots and hyphens)';
   if (!url.username || !url.password) return 'S3_URL must carry the access key id and secret as user:password';
   return {
     endpoint: `${url.protocol === 's3:' ? 'https:' : url.protocol}//${url.host}`,
@@ -60,7 +69,9 @@ export class S3Store implements FileStore {
   async put(bytes: Buffer): Promise<string> {
     const key = contentKey(bytes);
     if (await this.exists(key)) return key;
-    await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: key, Body: bytes, ContentLength: bytes.length }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.location.bucket, Key: key, Body: bytes, ContentLength: bytes.length }),
+    );
     return key;
   }
 

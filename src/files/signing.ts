@@ -29,7 +29,13 @@ export class FileSigner {
   }
 
   /** 'ok', or why the link is refused. */
-  check(id: string, variant: FileVariant, expires: number | undefined, signature: string | undefined, now: Date): 'ok' | 'invalid' | 'expired' {
+  check(
+    id: string,
+    variant: FileVariant,
+    expires: number | undefined,
+    signature: string | undefined,
+    now: Date,
+  ): 'ok' | 'invalid' | 'expired' {
     if (expires === undefined || signature === undefined) return 'invalid';
     if (!safeEqual(signature.toLowerCase(), this.signature(id, variant, expires))) return 'invalid';
     return expires * 1000 <= now.getTime() ? 'expired' : 'ok';

@@ -12,7 +12,8 @@ describe('job queue', () => {
   const t = useTestApp();
 
   const jobsNamed = async (name: string) =>
-    (await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = ${name}`.execute(t.deps.db)).rows[0]!.n;
+    (await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = ${name}`.execute(t.deps.db))
+      .rows[0]!.n;
 
   it('enqueues inside a transaction: a rollback drops the job, a commit keeps it', async () => {
     const before = await jobsNamed(purgeExpiredTokensTask.name);
@@ -31,11 +32,17 @@ describe('job queue', () => {
   });
 
   it('refuses tasks that are not registered and payloads that do not match', async () => {
-    const unknown = defineTask({ name: 'nobody.handles-this', payload: Type.Object({}), handle: async () => undefined });
+    const unknown = defineTask({
+      name: 'nobody.handles-this',
+      payload: Type.Object({}),
+      handle: async () => undefined,
+    });
     await expect(t.deps.queue.enqueue(t.deps.db, unknown, {})).rejects.toThrow(/No handler is registered/);
     await expect(t.deps.queue.enqueue(t.deps.db, purgeExpiredTokensTask, { extra: 1 } as never)).resolves.toBeDefined();
     const strict = { ...purgeExpiredTokensTask, payload: Type.Object({ id: Type.String() }) };
-    await expect(t.deps.queue.enqueue(t.deps.db, strict as never, { id: 3 } as never)).rejects.toThrow(/Invalid payload/);
+    await expect(t.deps.queue.enqueue(t.deps.db, strict as never, { id: 3 } as never)).rejects.toThrow(
+      /Invalid payload/,
+    );
   });
 });
 
@@ -43,16 +50,19 @@ describe('job queue in a worker process', () => {
   const t = useTestApp({ workers: true });
 
   const stateOf = async (id: string) =>
-    (await sql<{ state: string }>`select state from pgboss.job where id = ${id}::uuid`.execute(t.deps.db)).rows[0]?.state;
+    (await sql<{ state: string }>`select state from pgboss.job where id = ${id}::uuid`.execute(t.deps.db)).rows[0]
+      ?.state;
 
   it('runs a batched task side by side and fails only the job of the batch that threw', async () => {
     expect(pushTask.batchSize).toBeGreaterThan(1);
     // Both fit the payload schema; the first is no uuid, so its handler's query throws. The second names no
     // delivery, so its handler returns (nothing to send).
-    const [bad, good] = await t.deps.db.transaction().execute(async (trx) => [
-      await t.deps.queue.enqueue(trx, pushTask, { delivery: '-'.repeat(36), attempt: 1 }),
-      await t.deps.queue.enqueue(trx, pushTask, { delivery: '00000000-0000-4000-8000-000000000000', attempt: 1 }),
-    ]);
+    const [bad, good] = await t.deps.db
+      .transaction()
+      .execute(async (trx) => [
+        await t.deps.queue.enqueue(trx, pushTask, { delivery: '-'.repeat(36), attempt: 1 }),
+        await t.deps.queue.enqueue(trx, pushTask, { delivery: '00000000-0000-4000-8000-000000000000', attempt: 1 }),
+      ]);
     await expect.poll(() => stateOf(good!), { timeout: 20_000, interval: 100 }).toBe('completed');
     await expect.poll(() => stateOf(bad!), { timeout: 20_000, interval: 100 }).toBe('retry');
   });
@@ -62,7 +72,9 @@ describe('job queue in a worker process', () => {
     expect(id).toBeTruthy();
     await expect.poll(() => stateOf(id!), { timeout: 20_000, interval: 100 }).toBe('completed');
     await t.deps.queue.stop();
-    const active = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where state = 'active'`.execute(t.deps.db);
+    const active = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where state = 'active'`.execute(
+      t.deps.db,
+    );
     expect(active.rows[0]!.n).toBe(0);
   });
 });

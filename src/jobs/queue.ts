@@ -77,7 +77,11 @@ export class JobQueue {
   }
 
   /** Creates a queue per task and, in a worker process, starts consuming them. */
-  async start(tasks: readonly TaskDefinition[], run: RunJob, daemons: readonly ((stopping: AbortSignal) => Promise<void>)[] = []): Promise<void> {
+  async start(
+    tasks: readonly TaskDefinition[],
+    run: RunJob,
+    daemons: readonly ((stopping: AbortSignal) => Promise<void>)[] = [],
+  ): Promise<void> {
     await this.boss.start();
     this.started = true;
     for (const task of tasks) {
@@ -96,7 +100,11 @@ export class JobQueue {
     }
     if (!this.options.workers) return;
     for (const daemon of daemons) {
-      this.daemons.push(daemon(this.stopping.signal).catch((error: unknown) => this.log.error({ err: error }, 'job queue daemon failed')));
+      this.daemons.push(
+        daemon(this.stopping.signal).catch((error: unknown) =>
+          this.log.error({ err: error }, 'job queue daemon failed'),
+        ),
+      );
     }
   }
 
@@ -133,7 +141,9 @@ export class JobQueue {
       const message = error instanceof Error ? error.message : String(error);
       this.log.error({ err: error, job: job.id, task: task.name }, 'job failed');
       // Failed alone: the batch's other jobs are completed by pg-boss when the handler returns.
-      await this.boss.fail(task.name, job.id, { message }).catch((failure: unknown) => this.log.error({ err: failure }, 'could not record a failed job'));
+      await this.boss
+        .fail(task.name, job.id, { message })
+        .catch((failure: unknown) => this.log.error({ err: failure }, 'could not record a failed job'));
     }
   }
 
@@ -143,9 +153,15 @@ export class JobQueue {
   }
 
   /** Enqueue inside the caller's transaction (pass `trx`) or on its own (pass `db`). */
-  async enqueue<S extends TSchema>(executor: Kysely<DB>, task: TaskDefinition<S>, payload: Static<S>, options: EnqueueOptions = {}): Promise<string | null> {
+  async enqueue<S extends TSchema>(
+    executor: Kysely<DB>,
+    task: TaskDefinition<S>,
+    payload: Static<S>,
+    options: EnqueueOptions = {},
+  ): Promise<string | null> {
     if (!this.started) throw new Error('The job queue is not started');
-    if (!this.tasks.has(task.name)) throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
+    if (!this.tasks.has(task.name))
+      throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
     if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
     const { startIn, ...rest } = options;
     return this.boss.send(task.name, payload as object, {
@@ -160,17 +176,32 @@ export class JobQueue {
    * Many jobs of one task in one statement (same transaction rules as `enqueue`). `startAfter` may differ per job:
    * give a function of the payload (re-planned triggers each fire at their own instant).
    */
-  async enqueueMany<S extends TSchema>(executor: Kysely<DB>, task: TaskDefinition<S>, payloads: readonly Static<S>[], options: ManyOptions<Static<S>> = {}): Promise<void> {
+  async enqueueMany<S extends TSchema>(
+    executor: Kysely<DB>,
+    task: TaskDefinition<S>,
+    payloads: readonly Static<S>[],
+    options: ManyOptions<Static<S>> = {},
+  ): Promise<void> {
     if (payloads.length === 0) return;
     if (!this.started) throw new Error('The job queue is not started');
-    if (!this.tasks.has(task.name)) throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
-    for (const payload of payloads) if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
+    if (!this.tasks.has(task.name))
+      throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
+    for (const payload of payloads)
+      if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
     const { startAfter } = options;
-    const startOf = typeof startAfter === 'function' ? (data: Static<S>) => startAfter(data).toISOString() : () => startAfter?.toISOString();
+    const startOf =
+      typeof startAfter === 'function'
+        ? (data: Static<S>) => startAfter(data).toISOString()
+        : () => startAfter?.toISOString();
     for (let i = 0; i < payloads.length; i += INSERT_CHUNK) {
       const jobs = payloads.slice(i, i + INSERT_CHUNK).map((data) => {
         const start = startOf(data);
-        return { name: task.name, data: data as object, ...(start ? { startAfter: start } : {}), ...(options.priority ? { priority: options.priority } : {}) };
+        return {
+          name: task.name,
+          data: data as object,
+          ...(start ? { startAfter: start } : {}),
+          ...(options.priority ? { priority: options.priority } : {}),
+        };
       });
       await this.boss.insert(jobs, { db: kyselyExecutor(executor) });
     }

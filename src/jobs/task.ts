@@ -44,7 +44,10 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
 }
 
 /** The task's declared chunk size on this database; a task whose handler works in chunks must declare one. */
-export function chunkRowsOf(task: Pick<TaskDefinition, 'name' | 'chunkRows' | 'embeddedChunkRows'>, deps: { config: { embedded: boolean } }): number {
+export function chunkRowsOf(
+  task: Pick<TaskDefinition, 'name' | 'chunkRows' | 'embeddedChunkRows'>,
+  deps: { config: { embedded: boolean } },
+): number {
   const rows = (deps.config.embedded ? task.embeddedChunkRows : undefined) ?? task.chunkRows;
   if (!rows) throw new Error(`Task ${task.name} works in chunks but declares no chunkRows`);
   return rows;

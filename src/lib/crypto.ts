@@ -1,6 +1,14 @@
 // Token hashing, secret encryption at rest and signatures. Every key is derived from the one master secret
 // (config.secretKey) with HKDF and a purpose label, so one leaked subkey does not expose the others.
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /** An opaque 256-bit token, URL-safe. */
 export function randomToken(bytes = 32): string {
@@ -45,12 +53,15 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [ENCRYPTION_VERSION, iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    return [ENCRYPTION_VERSION, iv, cipher.getAuthTag(), ciphertext]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
   }
 
   decrypt(sealed: string): string {
     const [version, iv, tag, ciphertext] = sealed.split('.');
-    if (version !== ENCRYPTION_VERSION || !iv || !tag || ciphertext === undefined) throw new Error('Unrecognised encrypted value');
+    if (version !== ENCRYPTION_VERSION || !iv || !tag || ciphertext === undefined)
+      throw new Error('Unrecognised encrypted value');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');

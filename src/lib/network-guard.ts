@@ -19,7 +19,10 @@ export class NetworkPolicy {
     if (!ipaddr.isValid(address)) return 'not an IP address';
     const parsed = ipaddr.parse(address);
     // An IPv4-mapped IPv6 address (::ffff:127.0.0.1) reaches the IPv4 host: judge that host.
-    const effective = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+    const effective =
+      parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+        ? (parsed as ipaddr.IPv6).toIPv4Address()
+        : parsed;
     if (this.isAllowed(parsed) || (effective !== parsed && this.isAllowed(effective))) return null;
     if (effective.kind() === 'ipv4') {
       const range = (effective as ipaddr.IPv4).range();
@@ -36,7 +39,9 @@ export class NetworkPolicy {
   }
 
   private isAllowed(address: Address): boolean {
-    return this.allowed.some(([network, bits]) => network.kind() === address.kind() && address.match(network as never, bits));
+    return this.allowed.some(
+      ([network, bits]) => network.kind() === address.kind() && address.match(network as never, bits),
+    );
   }
 }
 

@@ -56,8 +56,14 @@ describe('SSRF guard: refused addresses', () => {
   });
 
   it('lets public addresses through, by literal and by name', async () => {
-    await expect(guard.check('https://93.184.216.34/hook')).resolves.toMatchObject({ address: '93.184.216.34', family: 4 });
-    await expect(guard.check('https://[2606:4700:4700::1111]/')).resolves.toMatchObject({ address: '2606:4700:4700::1111', family: 6 });
+    await expect(guard.check('https://93.184.216.34/hook')).resolves.toMatchObject({
+      address: '93.184.216.34',
+      family: 4,
+    });
+    await expect(guard.check('https://[2606:4700:4700::1111]/')).resolves.toMatchObject({
+      address: '2606:4700:4700::1111',
+      family: 6,
+    });
     await expect(guard.check('https://hooks.example.com/x')).resolves.toMatchObject({ address: '93.184.216.34' });
   });
 
@@ -123,7 +129,12 @@ describe('outbound requests against a loopback server', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        seen.push({ url: req.url ?? '', host: req.headers.host ?? '', method: req.method ?? '', body: Buffer.concat(chunks).toString() });
+        seen.push({
+          url: req.url ?? '',
+          host: req.headers.host ?? '',
+          method: req.method ?? '',
+          body: Buffer.concat(chunks).toString(),
+        });
         (routes[req.url ?? ''] ?? ((_q, r: ServerResponse) => r.writeHead(404).end()))(req, res);
       });
     });
@@ -141,7 +152,12 @@ describe('outbound requests against a loopback server', () => {
     const before = seen.length;
     expect((await failure(new OutboundHttp().request({ url: `${base}/ok` }))).kind).toBe('refused_address');
     expect(seen.length).toBe(before);
-    const response = await open().request({ url: `${base}/ok`, method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const response = await open().request({
+      url: `${base}/ok`,
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(200);
     expect(response.body.toString()).toBe('fine');
     expect(seen.at(-1)).toMatchObject({ url: '/ok', method: 'POST', body: '{"a":1}' });

@@ -39,7 +39,8 @@ export interface OutboundResponse {
   durationMs: number;
 }
 
-export type OutboundFailure = 'invalid_url' | 'refused_address' | 'dns' | 'timeout' | 'too_large' | 'network' | 'too_many_redirects';
+export type OutboundFailure =
+  'invalid_url' | 'refused_address' | 'dns' | 'timeout' | 'too_large' | 'network' | 'too_many_redirects';
 
 export class OutboundError extends Error {
   constructor(
@@ -125,7 +126,8 @@ export class OutboundHttp {
     } catch {
       throw new OutboundError('invalid_url', 'is not an absolute URL');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('invalid_url', 'must use http or https');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new OutboundError('invalid_url', 'must use http or https');
     if (url.username || url.password) throw new OutboundError('invalid_url', 'must not carry credentials');
     const host = bareHost(url.hostname);
     let answers: { address: string; family: number }[];
@@ -140,7 +142,8 @@ export class OutboundHttp {
     if (answers.length === 0) throw new OutboundError('dns', `host ${host} does not resolve`);
     for (const answer of answers) {
       const reason = this.policy.refusal(answer.address);
-      if (reason) throw new OutboundError('refused_address', `points at a refused address (${answer.address}: ${reason})`);
+      if (reason)
+        throw new OutboundError('refused_address', `points at a refused address (${answer.address}: ${reason})`);
     }
     const first = answers[0]!;
     return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
@@ -159,12 +162,20 @@ export class OutboundHttp {
           this.record(purpose, `${Math.floor(response.status / 100)}xx`, started);
           return response;
         }
-        if (hop + 1 >= MAX_HOPS) throw new OutboundError('too_many_redirects', `more than ${MAX_HOPS} redirects`, performance.now() - started);
+        if (hop + 1 >= MAX_HOPS)
+          throw new OutboundError('too_many_redirects', `more than ${MAX_HOPS} redirects`, performance.now() - started);
         const keepBody = response.status === 307 || response.status === 308;
-        current = { ...current, url: new URL(location, current.url).toString(), ...(keepBody ? {} : { method: 'GET', body: undefined }) };
+        current = {
+          ...current,
+          url: new URL(location, current.url).toString(),
+          ...(keepBody ? {} : { method: 'GET', body: undefined }),
+        };
       }
     } catch (error) {
-      const failure = error instanceof OutboundError ? error : new OutboundError('network', (error as Error).message, performance.now() - started);
+      const failure =
+        error instanceof OutboundError
+          ? error
+          : new OutboundError('network', (error as Error).message, performance.now() - started);
       this.record(purpose, failure.kind, started);
       throw failure;
     }
@@ -200,7 +211,12 @@ export class OutboundHttp {
 
   private async once(request: OutboundRequest, deadline: number, started: number): Promise<OutboundResponse> {
     const elapsed = () => performance.now() - started;
-    const timeout = () => new OutboundError('timeout', `no complete answer within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, elapsed());
+    const timeout = () =>
+      new OutboundError(
+        'timeout',
+        `no complete answer within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`,
+        elapsed(),
+      );
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(timeout()), Math.max(0, deadline - performance.now()));
@@ -224,17 +240,24 @@ export class OutboundHttp {
     const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_BYTES;
     // The socket gets the checked address and nothing else (Node may ask for one address or for a list).
     const pinned: LookupFunction = (_hostname, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+      if ((options as { all?: boolean }).all)
+        (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+          { address, family },
+        ]);
       else callback(null, address, family);
     };
     const client = url.protocol === 'https:' ? https : http;
-    const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body);
+    const body =
+      request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body);
     return new Promise<OutboundResponse>((resolve, reject) => {
       // The first failure wins: destroying the request also makes the socket report a reset.
       let failure: Error | undefined;
       let responded = false;
       const fail = (error: Error) => {
-        failure ??= error instanceof OutboundError || error instanceof StaleConnectionError ? error : new OutboundError('network', error.message, performance.now() - started);
+        failure ??=
+          error instanceof OutboundError || error instanceof StaleConnectionError
+            ? error
+            : new OutboundError('network', error.message, performance.now() - started);
         reject(failure);
       };
       const req = client.request(
@@ -258,24 +281,36 @@ export class OutboundHttp {
           res.on('data', (chunk: Buffer) => {
             size += chunk.length;
             if (size > maxBytes) {
-              fail(new OutboundError('too_large', `response larger than ${maxBytes} bytes`, performance.now() - started));
+              fail(
+                new OutboundError('too_large', `response larger than ${maxBytes} bytes`, performance.now() - started),
+              );
               req.destroy();
               return;
             }
             chunks.push(chunk);
           });
           res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), address, durationMs: performance.now() - started }),
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks),
+              address,
+              durationMs: performance.now() - started,
+            }),
           );
           res.on('error', fail);
         },
       );
       req.on('error', (error: NodeJS.ErrnoException) => {
-        if (req.reusedSocket && !responded && error.code === 'ECONNRESET') fail(new StaleConnectionError(error.message));
+        if (req.reusedSocket && !responded && error.code === 'ECONNRESET')
+          fail(new StaleConnectionError(error.message));
         else fail(error);
       });
       // A deadline that fires elsewhere must not leave the socket open: close it when the race is lost.
-      const deadline = setTimeout(() => req.destroy(), Math.max(0, (request.timeoutMs ?? DEFAULT_TIMEOUT_MS) - (performance.now() - started)) + 5);
+      const deadline = setTimeout(
+        () => req.destroy(),
+        Math.max(0, (request.timeoutMs ?? DEFAULT_TIMEOUT_MS) - (performance.now() - started)) + 5,
+      );
       req.on('close', () => clearTimeout(deadline));
       req.end(body);
     });

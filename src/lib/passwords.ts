@@ -1,7 +1,12 @@
 // argon2id with the OWASP-recommended parameters (19 MiB, 2 iterations, 1 lane).
 import { hash, verify } from '@node-rs/argon2';
 
-const OPTIONS = { algorithm: 2 /* Algorithm.Argon2id (a const enum) */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+const OPTIONS = {
+  algorithm: 2 /* Algorithm.Argon2id (a const enum) */,
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 export const MIN_PASSWORD_LENGTH = 8;
 

@@ -19,7 +19,10 @@ interface Cell {
 export function polylabel(rings: Ring[], precision?: number): [number, number] {
   const outer = rings[0];
   if (!outer || outer.length === 0) throw new Error('polylabel: empty polygon');
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const [x = 0, y = 0] of outer) {
     minX = Math.min(minX, x);
     minY = Math.min(minY, y);
@@ -38,7 +41,8 @@ export function polylabel(rings: Ring[], precision?: number): [number, number] {
   };
   const queue = new MaxQueue<Cell>((a, b) => a.potential - b.potential);
   const half = cellSize / 2;
-  for (let x = minX; x < maxX; x += cellSize) for (let y = minY; y < maxY; y += cellSize) queue.push(cell(x + half, y + half, half));
+  for (let x = minX; x < maxX; x += cellSize)
+    for (let y = minY; y < maxY; y += cellSize) queue.push(cell(x + half, y + half, half));
 
   // Start from the better of the bounding-box center and the area centroid.
   let best = centroidCell(outer, cell);
@@ -69,7 +73,9 @@ export function ringArea(ring: Ring): number {
 }
 
 function centroidCell(ring: Ring, cell: (x: number, y: number, half: number) => Cell): Cell {
-  let area = 0, x = 0, y = 0;
+  let area = 0,
+    x = 0,
+    y = 0;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
     const [ax = 0, ay = 0] = ring[i]!;
     const [bx = 0, by = 0] = ring[j]!;
@@ -98,8 +104,10 @@ function signedDistance(x: number, y: number, rings: Ring[]): number {
 }
 
 function segmentDistanceSq(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  let x = ax, y = ay;
-  let dx = bx - x, dy = by - y;
+  let x = ax,
+    y = ay;
+  let dx = bx - x,
+    dy = by - y;
   if (dx !== 0 || dy !== 0) {
     const t = ((px - x) * dx + (py - y) * dy) / (dx * dx + dy * dy);
     if (t > 1) {
@@ -140,7 +148,8 @@ class MaxQueue<T> {
       items[0] = last;
       let i = 0;
       for (;;) {
-        const l = 2 * i + 1, r = l + 1;
+        const l = 2 * i + 1,
+          r = l + 1;
         let largest = i;
         if (l < items.length && this.compare(items[l]!, items[largest]!) > 0) largest = l;
         if (r < items.length && this.compare(items[r]!, items[largest]!) > 0) largest = r;

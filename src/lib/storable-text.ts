@@ -18,7 +18,8 @@ function problemOf(text: string): string | null {
 }
 
 /** The key with NUL and lone surrogates shown as '?', so that the error body itself stays storable and printable. */
-const printable = (key: string) => [...key].map((char) => (char === '\u0000' || !char.isWellFormed() ? '?' : char)).join('');
+const printable = (key: string) =>
+  [...key].map((char) => (char === '\u0000' || !char.isWellFormed() ? '?' : char)).join('');
 
 /** The first string (value or object key) inside `value` that PostgreSQL cannot store, or null. */
 export function findUnstorableText(value: unknown, path = ''): UnstorableText | null {

@@ -6,7 +6,14 @@ describe('zoned time', () => {
   it('reads the local calendar month of an instant', () => {
     expect(monthKey(new Date('2026-12-01T03:00:00Z'), 'America/Chicago')).toBe('2026-11');
     expect(monthKey(new Date('2026-12-01T03:00:00Z'), 'Europe/Berlin')).toBe('2026-12');
-    expect(wallClock(new Date('2026-06-30T18:30:00Z'), 'Asia/Kolkata')).toEqual({ year: 2026, month: 7, day: 1, hour: 0, minute: 0, second: 0 });
+    expect(wallClock(new Date('2026-06-30T18:30:00Z'), 'Asia/Kolkata')).toEqual({
+      year: 2026,
+      month: 7,
+      day: 1,
+      hour: 0,
+      minute: 0,
+      second: 0,
+    });
   });
 
   it('finds where the next local month begins, across a year end and a DST offset', () => {

@@ -38,8 +38,10 @@ export function verifyEventsSignature(master: Buffer, headers: SignatureHeaders,
   const id = headers['webhook-id'];
   const timestamp = Number(headers['webhook-timestamp']);
   const signatures = (headers['webhook-signature'] ?? '').split(' ').filter(Boolean);
-  if (!id || !Number.isInteger(timestamp) || signatures.length === 0) throw errors.forbidden('Sign the request: webhook-id, webhook-timestamp and webhook-signature headers');
-  if (Math.abs(now.getTime() / 1000 - timestamp) > EVENTS_TOLERANCE_SECONDS) throw errors.forbidden('The signature timestamp is too old or in the future');
+  if (!id || !Number.isInteger(timestamp) || signatures.length === 0)
+    throw errors.forbidden('Sign the request: webhook-id, webhook-timestamp and webhook-signature headers');
+  if (Math.abs(now.getTime() / 1000 - timestamp) > EVENTS_TOLERANCE_SECONDS)
+    throw errors.forbidden('The signature timestamp is too old or in the future');
   const expected = signEvents(eventsKey(master), id, timestamp, body);
   if (!signatures.some((s) => safeEqual(s, expected))) throw errors.forbidden('The signature does not match the body');
 }
@@ -54,7 +56,12 @@ export interface FeedEvent {
   reason?: string;
 }
 
-const KIND: Record<FeedEventType, MailEventKind> = { delivered: 'delivered', bounced: 'failed', failed: 'failed', complained: 'complained' };
+const KIND: Record<FeedEventType, MailEventKind> = {
+  delivered: 'delivered',
+  bounced: 'failed',
+  failed: 'failed',
+  complained: 'complained',
+};
 
 /** `<id@host>` as sent; forwarders often drop the angle brackets. */
 const normaliseMessageId = (value: string) => (value.startsWith('<') ? value : `<${value}>`).toLowerCase();

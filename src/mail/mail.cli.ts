@@ -55,8 +55,10 @@ async function shownMessage(deps: Deps, id: string): Promise<string> {
  */
 export const mailListOperatorAction: OperatorAction = (deps, body) => {
   const { limit, campaign } = (body ?? {}) as { limit?: unknown; campaign?: unknown };
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) throw errors.invalidField('limit', 'must be an integer from 1 to 1000');
-  if (campaign !== undefined && (typeof campaign !== 'string' || !isUuid(campaign))) throw errors.invalidField('campaign', 'must be a campaign id (uuid)');
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw errors.invalidField('limit', 'must be an integer from 1 to 1000');
+  if (campaign !== undefined && (typeof campaign !== 'string' || !isUuid(campaign)))
+    throw errors.invalidField('campaign', 'must be a campaign id (uuid)');
   return listedMessages(deps, { limit, ...(campaign ? { campaign: campaign.toLowerCase() } : {}) });
 };
 
@@ -66,8 +68,13 @@ export const mailShowOperatorAction: OperatorAction = (deps, body) => {
   return shownMessage(deps, id.toLowerCase());
 };
 
-export function registerMailCommands(parent: Command, withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run)): void {
-  const mail = parent.command('mail').description('outgoing mail: the ledger of every message, and the .eml files of embedded mode');
+export function registerMailCommands(
+  parent: Command,
+  withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run),
+): void {
+  const mail = parent
+    .command('mail')
+    .description('outgoing mail: the ledger of every message, and the .eml files of embedded mode');
 
   mail
     .command('list')
@@ -89,7 +96,12 @@ export function registerMailCommands(parent: Command, withCommandDeps: CommandDe
       }
       await reportOperatorErrors(async () => {
         const query = { limit, ...(options.campaign ? { campaign: options.campaign.toLowerCase() } : {}) };
-        const rows = await runHereOrOnServer(withCommandDeps, (deps) => listedMessages(deps, query), 'mail.list', query);
+        const rows = await runHereOrOnServer(
+          withCommandDeps,
+          (deps) => listedMessages(deps, query),
+          'mail.list',
+          query,
+        );
         if (options.json) console.log(JSON.stringify(rows, null, 2));
         else if (rows.length === 0) console.log('no messages');
         else for (const row of rows) console.log(summary(row));
@@ -107,7 +119,12 @@ export function registerMailCommands(parent: Command, withCommandDeps: CommandDe
         return;
       }
       await reportOperatorErrors(async () => {
-        const text = await runHereOrOnServer(withCommandDeps, (deps) => shownMessage(deps, id.toLowerCase()), 'mail.show', { id: id.toLowerCase() });
+        const text = await runHereOrOnServer(
+          withCommandDeps,
+          (deps) => shownMessage(deps, id.toLowerCase()),
+          'mail.show',
+          { id: id.toLowerCase() },
+        );
         console.log(text);
       });
     });

@@ -28,14 +28,28 @@ describe('a worker killed with SIGKILL mid-campaign', () => {
       const brand = (await createBrand(deps)).id;
       const user = await createUser(deps);
       await addMembership(deps, user.id, brand, ['CRM', 'Marketing']);
-      await importContacts(deps, brand, Array.from({ length: RECIPIENTS }, (_, i) => ({ ...EMPTY_CONTACT, first_name: `C${i}`, emails: [address(i)], tags: ['all'] })));
+      await importContacts(
+        deps,
+        brand,
+        Array.from({ length: RECIPIENTS }, (_, i) => ({
+          ...EMPTY_CONTACT,
+          first_name: `C${i}`,
+          emails: [address(i)],
+          tags: ['all'],
+        })),
+      );
       const app = await buildApp(deps);
       try {
         const created = await app.inject({
           method: 'POST',
           url: '/emails',
           headers: { ...bearer(await tokenFor(deps, user.id)), 'x-rechat-brand': brand },
-          payload: { subject: 'Hello {{ contact.first_name }}', html: '<p>News</p>', individual: true, to: [{ recipient_type: 'Tag', tag: 'all' }] },
+          payload: {
+            subject: 'Hello {{ contact.first_name }}',
+            html: '<p>News</p>',
+            individual: true,
+            to: [{ recipient_type: 'Tag', tag: 'all' }],
+          },
         });
         expect(created.statusCode, created.body).toBe(200);
       } finally {
@@ -44,7 +58,11 @@ describe('a worker killed with SIGKILL mid-campaign', () => {
     });
 
     let worker = startWorker();
-    await until(() => harness.sink.received.length >= RECIPIENTS / 4 || worker.exitCode !== null, 120, 'the first quarter of the campaign');
+    await until(
+      () => harness.sink.received.length >= RECIPIENTS / 4 || worker.exitCode !== null,
+      120,
+      'the first quarter of the campaign',
+    );
     expect(worker.exitCode).toBeNull();
     worker.kill('SIGKILL');
     await exited(worker);
@@ -54,8 +72,14 @@ describe('a worker killed with SIGKILL mid-campaign', () => {
     // What the kill left in the ledger; then the 5-minute lease and the quarter hour after which a queued
     // message counts as lost are made to have passed (instead of waiting for them).
     const inFlight = await withDatabase(async (deps) => {
-      const sending = await deps.db.selectFrom('mail_messages').select('message_id').where('state', '=', 'sending').execute();
-      await sql`update mail_messages set claimed_until = now() - interval '1 second', created_at = created_at - interval '1 hour' where state in ('queued', 'sending')`.execute(deps.db);
+      const sending = await deps.db
+        .selectFrom('mail_messages')
+        .select('message_id')
+        .where('state', '=', 'sending')
+        .execute();
+      await sql`update mail_messages set claimed_until = now() - interval '1 second', created_at = created_at - interval '1 hour' where state in ('queued', 'sending')`.execute(
+        deps.db,
+      );
       return new Set(sending.map((r) => r.message_id));
     });
 
@@ -68,7 +92,8 @@ describe('a worker killed with SIGKILL mid-campaign', () => {
     }
 
     const byAddress = new Map<string, string[]>();
-    for (const mail of harness.sink.received) for (const to of mail.envelope.to) byAddress.set(to, [...(byAddress.get(to) ?? []), mail.parsed.messageId!]);
+    for (const mail of harness.sink.received)
+      for (const to of mail.envelope.to) byAddress.set(to, [...(byAddress.get(to) ?? []), mail.parsed.messageId!]);
     expect(byAddress.size).toBe(RECIPIENTS);
     const twice = [...byAddress.entries()].filter(([, ids]) => ids.length > 1);
     for (const [to, ids] of twice) {
@@ -78,7 +103,11 @@ describe('a worker killed with SIGKILL mid-campaign', () => {
     }
     expect(harness.sink.received.length).toBe(RECIPIENTS + twice.length);
     await withDatabase(async (deps) => {
-      const states = await deps.db.selectFrom('mail_messages').select(['state', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('state').execute();
+      const states = await deps.db
+        .selectFrom('mail_messages')
+        .select(['state', (eb) => eb.fn.countAll<string>().as('n')])
+        .groupBy('state')
+        .execute();
       expect(states.map((s) => [s.state, Number(s.n)])).toEqual([['sent', RECIPIENTS]]);
     });
   }, 400_000);

@@ -18,7 +18,11 @@ describe('a worker that dies mid-batch', () => {
   it('leaves nothing unsent and sends twice only the message in flight, with the same Message-ID', async () => {
     const addresses = Array.from({ length: 12 }, (_, i) => `r${i}@example.com`);
     const ids = await t.deps.db.transaction().execute((trx) =>
-      queueMessages(trx, t.deps, addresses.map((a) => ({ purpose: 'test', to: [a], subject: 'Hi', html: '<p>Hi</p>', text: 'Hi' }))),
+      queueMessages(
+        trx,
+        t.deps,
+        addresses.map((a) => ({ purpose: 'test', to: [a], subject: 'Hi', html: '<p>Hi</p>', text: 'Hi' })),
+      ),
     );
     // The dead worker's progress: 4 sent, 2 claimed (the first already handed to the relay), 6 never touched;
     // its pg-boss job is still `active` (pg-boss fails it over only when it expires).
@@ -26,7 +30,18 @@ describe('a worker that dies mid-batch', () => {
     const now = t.clock.now();
     const leaseEnd = new Date(now.getTime() + SEND_LEASE_SECONDS * 1000);
     const inFlight = (await claimForSending(t.deps.db, ids[4]!, now, leaseEnd))!;
-    await t.deps.mail.send({ id: inFlight.id, messageId: inFlight.message_id, from: inFlight.from_address, to: inFlight.to_addresses, cc: [], bcc: [], subject: inFlight.subject, html: inFlight.html, text: inFlight.text_body, headers: inFlight.headers });
+    await t.deps.mail.send({
+      id: inFlight.id,
+      messageId: inFlight.message_id,
+      from: inFlight.from_address,
+      to: inFlight.to_addresses,
+      cc: [],
+      bcc: [],
+      subject: inFlight.subject,
+      html: inFlight.html,
+      text: inFlight.text_body,
+      headers: inFlight.headers,
+    });
     await claimForSending(t.deps.db, ids[5]!, now, leaseEnd);
     await sql`update pgboss.job set state = 'active', started_on = now() where name = 'mail.send'`.execute(t.deps.db);
 
@@ -52,9 +67,16 @@ describe('a worker that dies mid-batch', () => {
   });
 
   it('leaves a message planned for later to its own job', async () => {
-    const [id] = await t.deps.db.transaction().execute((trx) =>
-      queueMessages(trx, t.deps, [{ purpose: 'test', to: ['later@example.com'], subject: 'Later', html: null, text: 'x' }], { startAfter: new Date(t.clock.now().getTime() + 24 * 3600_000) }),
-    );
+    const [id] = await t.deps.db
+      .transaction()
+      .execute((trx) =>
+        queueMessages(
+          trx,
+          t.deps,
+          [{ purpose: 'test', to: ['later@example.com'], subject: 'Later', html: null, text: 'x' }],
+          { startAfter: new Date(t.clock.now().getTime() + 24 * 3600_000) },
+        ),
+      );
     t.clock.advance(STALE_QUEUED_SECONDS + 60);
     expect(await recoverStalledMessages(t.deps)).toBe(0);
     expect((await findMessage(t.deps.db, id!))!.state).toBe('queued');

@@ -30,7 +30,14 @@ export async function insertMessages(db: Kysely<DB>, rows: NewMailRow[]): Promis
   for (let i = 0; i < rows.length; i += BATCH) {
     await db
       .insertInto('mail_messages')
-      .values(rows.slice(i, i + BATCH).map(({ at, headers, ...row }) => ({ ...row, headers: JSON.stringify(headers), created_at: at, updated_at: at })))
+      .values(
+        rows.slice(i, i + BATCH).map(({ at, headers, ...row }) => ({
+          ...row,
+          headers: JSON.stringify(headers),
+          created_at: at,
+          updated_at: at,
+        })),
+      )
       .execute();
   }
 }
@@ -49,7 +56,12 @@ export async function claimForSending(db: Kysely<DB>, id: string, at: Date, unti
     .updateTable('mail_messages')
     .set({ state: 'sending', attempts: sql`attempts + 1`, claimed_until: until, updated_at: at })
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'sending'), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)])])]))
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'queued'),
+        eb.and([eb('state', '=', 'sending'), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)])]),
+      ]),
+    )
     .returningAll()
     .executeTakeFirst();
 }
@@ -65,7 +77,11 @@ export async function findStalled(db: Kysely<DB>, at: Date, staleQueued: Date, l
     .where((eb) =>
       eb.or([
         eb.and([eb('state', '=', 'sending'), eb('claimed_until', '<=', at)]),
-        eb.and([eb('state', '=', 'queued'), eb('created_at', '<=', staleQueued), eb.or([eb('not_before', 'is', null), eb('not_before', '<=', staleQueued)])]),
+        eb.and([
+          eb('state', '=', 'queued'),
+          eb('created_at', '<=', staleQueued),
+          eb.or([eb('not_before', 'is', null), eb('not_before', '<=', staleQueued)]),
+        ]),
       ]),
     )
     .orderBy('created_at')
@@ -98,11 +114,20 @@ export async function recordOutcome(
 
 export async function recordTransientError(db: Kysely<DB>, id: string, error: string, at: Date): Promise<void> {
   // Released: the job's retry (pg-boss) claims it again.
-  await db.updateTable('mail_messages').set({ last_error: error, claimed_until: null, updated_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable('mail_messages')
+    .set({ last_error: error, claimed_until: null, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function listMessages(db: Kysely<DB>, options: { limit: number; campaign?: string }): Promise<MailRow[]> {
-  let query = db.selectFrom('mail_messages').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit);
+  let query = db
+    .selectFrom('mail_messages')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit);
   if (options.campaign) query = query.where('campaign', '=', options.campaign);
   return query.execute();
 }
@@ -131,7 +156,8 @@ export async function campaignCounters(db: Kysely<DB>, campaigns: string[]): Pro
     .where('campaign', 'in', campaigns)
     .groupBy('campaign')
     .execute();
-  for (const row of rows) result.set(row.campaign!, { sent: row.sent, accepted: row.accepted, rejected: row.rejected, stored: row.stored });
+  for (const row of rows)
+    result.set(row.campaign!, { sent: row.sent, accepted: row.accepted, rejected: row.rejected, stored: row.stored });
   return result;
 }
 
@@ -165,20 +191,42 @@ export async function insertEvent(db: Kysely<DB>, event: NewMailEvent): Promise<
 }
 
 /** Ledger rows by their Message-ID header values (`<id@host>`). */
-export async function findByMessageIds(db: Kysely<DB>, messageIds: string[]): Promise<Pick<MailRow, 'id' | 'campaign' | 'message_id' | 'to_addresses' | 'cc_addresses' | 'bcc_addresses'>[]> {
+export async function findByMessageIds(
+  db: Kysely<DB>,
+  messageIds: string[],
+): Promise<Pick<MailRow, 'id' | 'campaign' | 'message_id' | 'to_addresses' | 'cc_addresses' | 'bcc_addresses'>[]> {
   if (messageIds.length === 0) return [];
-  return db.selectFrom('mail_messages').select(['id', 'campaign', 'message_id', 'to_addresses', 'cc_addresses', 'bcc_addresses']).where('message_id', 'in', messageIds).execute();
+  return db
+    .selectFrom('mail_messages')
+    .select(['id', 'campaign', 'message_id', 'to_addresses', 'cc_addresses', 'bcc_addresses'])
+    .where('message_id', 'in', messageIds)
+    .execute();
 }
 
 /** Remembers that an address asked to stop the brand's marketing mail. */
-export async function insertUnsubscribe(db: Kysely<DB>, brand: string, emailKey: string, message: string, at: Date): Promise<void> {
-  await db.insertInto('mail_unsubscribes').values({ brand, email_key: emailKey, message, created_at: at }).onConflict((oc) => oc.columns(['brand', 'email_key']).doNothing()).execute();
+export async function insertUnsubscribe(
+  db: Kysely<DB>,
+  brand: string,
+  emailKey: string,
+  message: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .insertInto('mail_unsubscribes')
+    .values({ brand, email_key: emailKey, message, created_at: at })
+    .onConflict((oc) => oc.columns(['brand', 'email_key']).doNothing())
+    .execute();
 }
 
 /** Which of `keys` (lower-cased addresses) asked to stop the brand's marketing mail. */
 export async function unsubscribedAddresses(db: Kysely<DB>, brand: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const rows = await db.selectFrom('mail_unsubscribes').select('email_key').where('brand', '=', brand).where('email_key', 'in', keys).execute();
+  const rows = await db
+    .selectFrom('mail_unsubscribes')
+    .select('email_key')
+    .where('brand', '=', brand)
+    .where('email_key', 'in', keys)
+    .execute();
   return new Set(rows.map((r) => r.email_key));
 }
 
@@ -195,7 +243,14 @@ export async function campaignEventCounters(db: Kysely<DB>, campaigns: string[])
     .groupBy(['campaign', 'kind'])
     .execute();
   for (const row of rows) {
-    const counts = result.get(row.campaign!) ?? { opened: 0, clicked: 0, unsubscribed: 0, delivered: 0, failed: 0, complained: 0 };
+    const counts = result.get(row.campaign!) ?? {
+      opened: 0,
+      clicked: 0,
+      unsubscribed: 0,
+      delivered: 0,
+      failed: 0,
+      complained: 0,
+    };
     counts[row.kind] = row.n;
     result.set(row.campaign!, counts);
   }

@@ -56,7 +56,8 @@ function assertSafe(message: OutgoingMessage): void {
   const texts = [message.subject, message.from ?? '', ...message.to, ...(message.cc ?? []), ...(message.bcc ?? [])];
   for (const [name, value] of Object.entries(message.headers ?? {})) texts.push(name, value);
   if (texts.some((t) => LINE_BREAK.test(t))) throw new UnsafeMessageError('A mail header may not contain CR or LF');
-  if (message.to.length + (message.cc?.length ?? 0) + (message.bcc?.length ?? 0) === 0) throw new UnsafeMessageError('A message needs a recipient');
+  if (message.to.length + (message.cc?.length ?? 0) + (message.bcc?.length ?? 0) === 0)
+    throw new UnsafeMessageError('A message needs a recipient');
 }
 
 /** `<ledger-id@host-of-BASE_URL>` (decisions §15). */
@@ -68,7 +69,12 @@ export function messageIdFor(deps: Pick<Deps, 'config'>, id: string): string {
  * Writes the ledger rows and enqueues their sending, in `trx`. Answers the ledger ids in the order given.
  * `startAfter` delays the send (a scheduled campaign).
  */
-export async function queueMessages(trx: Kysely<DB>, deps: Pick<Deps, 'config' | 'clock' | 'queue'>, messages: OutgoingMessage[], options: { startAfter?: Date } = {}): Promise<string[]> {
+export async function queueMessages(
+  trx: Kysely<DB>,
+  deps: Pick<Deps, 'config' | 'clock' | 'queue'>,
+  messages: OutgoingMessage[],
+  options: { startAfter?: Date } = {},
+): Promise<string[]> {
   messages.forEach(assertSafe);
   const at = deps.clock.now();
   const rows = messages.map((m) => {
@@ -102,7 +108,12 @@ export async function queueMessages(trx: Kysely<DB>, deps: Pick<Deps, 'config' |
   await repo.insertMessages(trx, rows);
   for (let i = 0; i < rows.length; i += SEND_BATCH) {
     const ids = rows.slice(i, i + SEND_BATCH).map((r) => r.id);
-    await deps.queue.enqueue(trx, sendMailTask, { messages: ids }, options.startAfter ? { startAfter: options.startAfter } : {});
+    await deps.queue.enqueue(
+      trx,
+      sendMailTask,
+      { messages: ids },
+      options.startAfter ? { startAfter: options.startAfter } : {},
+    );
   }
   return rows.map((r) => r.id);
 }
@@ -129,7 +140,9 @@ export async function sendQueuedMessage(deps: MailDeps, id: string): Promise<boo
   if (!row) return true;
   try {
     // A message of a linked mailbox goes through the provider's API from the user's own address.
-    const outcome = row.extmail_credential ? await sendThroughMailbox(deps, row.extmail_credential, wireMessage(row)) : await deps.mail.send(wireMessage(row));
+    const outcome = row.extmail_credential
+      ? await sendThroughMailbox(deps, row.extmail_credential, wireMessage(row))
+      : await deps.mail.send(wireMessage(row));
     await repo.recordOutcome(deps.db, id, { state: 'sent', ...outcome, error: null }, deps.clock.now());
     return true;
   } catch (error) {
@@ -138,7 +151,13 @@ export async function sendQueuedMessage(deps: MailDeps, id: string): Promise<boo
       await repo.recordOutcome(
         deps.db,
         id,
-        { state: outcome ? 'refused' : 'failed', accepted: outcome?.accepted ?? [], rejected: outcome?.rejected ?? [], response: outcome?.response ?? null, error: error.message },
+        {
+          state: outcome ? 'refused' : 'failed',
+          accepted: outcome?.accepted ?? [],
+          rejected: outcome?.rejected ?? [],
+          response: outcome?.response ?? null,
+          error: error.message,
+        },
         deps.clock.now(),
       );
       return true;
@@ -168,13 +187,21 @@ export async function sendQueuedMessages(deps: MailDeps, ids: string[], concurre
  * lease that ran out, or due and `queued` for a quarter of an hour — get new send jobs. Safe to run any time: a
  * message is claimed by one job at a time and a sent one is never sent again. Answers how many were re-queued.
  */
-export async function recoverStalledMessages(deps: Pick<Deps, 'db' | 'clock' | 'queue' | 'log'>, limit = 10_000): Promise<number> {
+export async function recoverStalledMessages(
+  deps: Pick<Deps, 'db' | 'clock' | 'queue' | 'log'>,
+  limit = 10_000,
+): Promise<number> {
   const now = deps.clock.now();
   const ids = await repo.findStalled(deps.db, now, new Date(now.getTime() - STALE_QUEUED_SECONDS * 1000), limit);
   for (let i = 0; i < ids.length; i += SEND_BATCH) {
     const batch = ids.slice(i, i + SEND_BATCH);
     // One live recovery job per batch: a backlog still queued at the next sweep is not enqueued twice.
-    await deps.queue.enqueue(deps.db, sendMailTask, { messages: batch }, { singletonKey: `recover:${batch[0]}:${batch.length}` });
+    await deps.queue.enqueue(
+      deps.db,
+      sendMailTask,
+      { messages: batch },
+      { singletonKey: `recover:${batch[0]}:${batch.length}` },
+    );
   }
   if (ids.length > 0) deps.log.warn({ messages: ids.length }, 'mail: re-queued messages a stopped worker left unsent');
   return ids.length;

@@ -8,7 +8,9 @@ export const SEND_BATCH = 50;
 
 export const sendMailTask = defineTask({
   name: 'mail.send',
-  payload: Type.Object({ messages: Type.Array(Type.String({ minLength: 36, maxLength: 36 }), { minItems: 1, maxItems: SEND_BATCH }) }),
+  payload: Type.Object({
+    messages: Type.Array(Type.String({ minLength: 36, maxLength: 36 }), { minItems: 1, maxItems: SEND_BATCH }),
+  }),
   retryLimit: 8,
   retryDelaySeconds: 30,
   retryBackoff: true,

@@ -29,7 +29,9 @@ describe('mail over SMTP', () => {
   const t = useTestApp({ env: smtp.env });
 
   it('writes the ledger row before sending, then sends it once with its Message-ID', async () => {
-    const [id] = await queue(t.deps, [message({ cc: ['carl@example.com'], bcc: ['bea@example.com'], headers: { 'X-Campaign': 'spring' } })]);
+    const [id] = await queue(t.deps, [
+      message({ cc: ['carl@example.com'], bcc: ['bea@example.com'], headers: { 'X-Campaign': 'spring' } }),
+    ]);
     const row = await findMessage(t.deps.db, id!);
     expect(row).toMatchObject({ state: 'queued', attempts: 0, message_id: `<${id}@gable.test>` });
     expect(smtp.sink.received.length).toBe(0);
@@ -51,10 +53,21 @@ describe('mail over SMTP', () => {
   });
 
   it('counts recipients the relay refuses as rejected; a message refused for everyone is not retried', async () => {
-    const [partly, wholly] = await queue(t.deps, [message({ to: ['ok@example.com', 'refuse-1@example.com'] }), message({ to: ['refuse-2@example.com'] })]);
+    const [partly, wholly] = await queue(t.deps, [
+      message({ to: ['ok@example.com', 'refuse-1@example.com'] }),
+      message({ to: ['refuse-2@example.com'] }),
+    ]);
     await runQueuedJobs(t.deps, ['mail.send']);
-    expect(await findMessage(t.deps.db, partly!)).toMatchObject({ state: 'sent', accepted: ['ok@example.com'], rejected: ['refuse-1@example.com'] });
-    expect(await findMessage(t.deps.db, wholly!)).toMatchObject({ state: 'refused', accepted: [], rejected: ['refuse-2@example.com'] });
+    expect(await findMessage(t.deps.db, partly!)).toMatchObject({
+      state: 'sent',
+      accepted: ['ok@example.com'],
+      rejected: ['refuse-1@example.com'],
+    });
+    expect(await findMessage(t.deps.db, wholly!)).toMatchObject({
+      state: 'refused',
+      accepted: [],
+      rejected: ['refuse-2@example.com'],
+    });
     expect(await queuedJobs(t.deps, ['mail.send'])).toEqual([]);
   });
 
@@ -77,9 +90,20 @@ describe('mail over SMTP', () => {
   });
 
   it('refuses CR or LF in the subject, addresses and headers, and writes nothing', async () => {
-    const count = async () => (await t.deps.db.selectFrom('mail_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const count = async () =>
+      (
+        await t.deps.db
+          .selectFrom('mail_messages')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
     const before = Number(await count());
-    for (const bad of [message({ subject: 'Hi\r\nBcc: victim@example.com' }), message({ headers: { 'X-A': 'b\nBcc: x@example.com' } }), message({ to: ['a@example.com\r\nX: y'] }), message({ to: [] })]) {
+    for (const bad of [
+      message({ subject: 'Hi\r\nBcc: victim@example.com' }),
+      message({ headers: { 'X-A': 'b\nBcc: x@example.com' } }),
+      message({ to: ['a@example.com\r\nX: y'] }),
+      message({ to: [] }),
+    ]) {
       await expect(queue(t.deps, [message(), bad])).rejects.toBeInstanceOf(UnsafeMessageError);
     }
     expect(Number(await count())).toBe(before);
@@ -104,7 +128,13 @@ describe('mail without SMTP_URL (embedded mode)', () => {
     expect(show.out).toContain('Subject: Open house on Saturday');
     expect(show.out).toContain('To: dana@example.com');
 
-    const missing = await runAdminCommand(registerMailCommands, t.deps, 'mail', 'show', '00000000-0000-4000-8000-000000000000');
+    const missing = await runAdminCommand(
+      registerMailCommands,
+      t.deps,
+      'mail',
+      'show',
+      '00000000-0000-4000-8000-000000000000',
+    );
     expect(missing.exitCode).toBe(1);
     expect((await runAdminCommand(registerMailCommands, t.deps, 'mail', 'show', '../../etc/passwd')).exitCode).toBe(2);
   });

@@ -21,7 +21,9 @@ function page(reply: FastifyReply, title: string, body: string) {
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-    .send(`<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body></html>`);
+    .send(
+      `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body></html>`,
+    );
 }
 
 /** The JSON body as it arrived: the feed's signature covers these exact bytes. */
@@ -38,7 +40,13 @@ export const mailTrackingRoutes: FeatureRoutes = async (app, { deps }) => {
         description: 'A 1×1 GIF; counts the message opened once per recipient. A changed token answers 400.',
         security: [],
         params: LinkParams,
-        response: { 200: { description: 'A transparent GIF', content: { 'image/gif': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses(400, 404) },
+        response: {
+          200: {
+            description: 'A transparent GIF',
+            content: { 'image/gif': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...errorResponses(400, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -54,7 +62,8 @@ export const mailTrackingRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Signed redirect of a link in a sent message',
-        description: '302 to `url` when the token was signed for exactly this message and URL (http/https only); counts the click once per recipient. Anything else is a 400: never an open redirect.',
+        description:
+          '302 to `url` when the token was signed for exactly this message and URL (http/https only); counts the click once per recipient. Anything else is a 400: never an open redirect.',
         security: [],
         params: LinkParams,
         querystring: ClickQuery,
@@ -74,10 +83,14 @@ export const mailTrackingRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Unsubscribe page (the List-Unsubscribe link opened in a browser)',
-        description: 'Shows a button that POSTs to the same URL. A GET never unsubscribes (mail scanners follow links).',
+        description:
+          'Shows a button that POSTs to the same URL. A GET never unsubscribes (mail scanners follow links).',
         security: [],
         params: LinkParams,
-        response: { 200: { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, ...errorResponses(400, 404) },
+        response: {
+          200: { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
+          ...errorResponses(400, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -102,12 +115,19 @@ export const mailTrackingRoutes: FeatureRoutes = async (app, { deps }) => {
         security: [],
         params: LinkParams,
         body: UnsubscribeBody,
-        response: { 200: { description: 'An HTML confirmation', content: { 'text/html': { schema: { type: 'string' } } } }, ...errorResponses(400, 404, 415) },
+        response: {
+          200: { description: 'An HTML confirmation', content: { 'text/html': { schema: { type: 'string' } } } },
+          ...errorResponses(400, 404, 415),
+        },
       },
     },
     async (request, reply) => {
       const { address } = await unsubscribe(deps, request.params.token);
-      return page(reply, 'Unsubscribed', `<h1>Unsubscribed</h1><p><b>${escapeHtml(address)}</b> will receive no more marketing email from this sender.</p>`);
+      return page(
+        reply,
+        'Unsubscribed',
+        `<h1>Unsubscribed</h1><p><b>${escapeHtml(address)}</b> will receive no more marketing email from this sender.</p>`,
+      );
     },
   );
 

@@ -21,7 +21,12 @@ export function soleRecipient(row: Pick<repo.MailRow, 'to_addresses' | 'cc_addre
 
 const REFUSED = 'This link is not valid (it was changed or is incomplete)';
 
-async function messageOfLink(deps: TrackingDeps, purpose: LinkPurpose, token: string, extra = ''): Promise<repo.MailRow> {
+async function messageOfLink(
+  deps: TrackingDeps,
+  purpose: LinkPurpose,
+  token: string,
+  extra = '',
+): Promise<repo.MailRow> {
   const id = verifyLinkToken(deps.config.secretKey, purpose, token, extra);
   if (!id) throw errors.badRequest(REFUSED);
   const row = await repo.findMessage(deps.db, id);
@@ -30,9 +35,25 @@ async function messageOfLink(deps: TrackingDeps, purpose: LinkPurpose, token: st
   return row;
 }
 
-async function record(db: Kysely<DB>, deps: Pick<Deps, 'clock'>, row: Pick<repo.MailRow, 'id' | 'campaign'>, kind: MailEventKind, recipient: string, detail: Record<string, unknown> | null = null, occurredAt?: Date) {
+async function record(
+  db: Kysely<DB>,
+  deps: Pick<Deps, 'clock'>,
+  row: Pick<repo.MailRow, 'id' | 'campaign'>,
+  kind: MailEventKind,
+  recipient: string,
+  detail: Record<string, unknown> | null = null,
+  occurredAt?: Date,
+) {
   const at = deps.clock.now();
-  return repo.insertEvent(db, { message: row.id, campaign: row.campaign, kind, recipient, detail, occurredAt: occurredAt ?? at, at });
+  return repo.insertEvent(db, {
+    message: row.id,
+    campaign: row.campaign,
+    kind,
+    recipient,
+    detail,
+    occurredAt: occurredAt ?? at,
+    at,
+  });
 }
 
 /** The open pixel was fetched. */

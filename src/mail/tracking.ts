@@ -21,7 +21,11 @@ function linkKey(master: Buffer): Buffer {
 
 function signature(master: Buffer, purpose: LinkPurpose, message: string, extra: string): string {
   // 128 bits of the HMAC are plenty for a link and keep the URL short.
-  return createHmac('sha256', linkKey(master)).update(`${purpose}\n${message.toLowerCase()}\n${extra}`).digest().subarray(0, 16).toString('base64url');
+  return createHmac('sha256', linkKey(master))
+    .update(`${purpose}\n${message.toLowerCase()}\n${extra}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
 }
 
 /** `<ledger id>.<signature>`: the path segment of a tracking link. */
@@ -63,8 +67,23 @@ export function isWebUrl(value: string): boolean {
   }
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', '#38': '&', '#34': '"', '#39': "'", '#x26': '&', '#x27': "'" };
-const decodeAttribute = (value: string) => value.replace(/&(amp|quot|apos|lt|gt|#38|#34|#39|#x26|#x27);/gi, (all, name: string) => ENTITIES[name.toLowerCase()] ?? all);
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  quot: '"',
+  apos: "'",
+  lt: '<',
+  gt: '>',
+  '#38': '&',
+  '#34': '"',
+  '#39': "'",
+  '#x26': '&',
+  '#x27': "'",
+};
+const decodeAttribute = (value: string) =>
+  value.replace(
+    /&(amp|quot|apos|lt|gt|#38|#34|#39|#x26|#x27);/gi,
+    (all, name: string) => ENTITIES[name.toLowerCase()] ?? all,
+  );
 const encodeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /** `href` of `<a>` (quoted or not), for rewriting. */
@@ -93,7 +112,10 @@ export function unsubscribeHeaders(urls: TrackingUrls | null, mailto: string | n
   const targets = urls ? [`<${urls.unsubscribe}>`] : [];
   if (mailto) targets.push(`<mailto:${mailto}?subject=unsubscribe>`);
   if (targets.length === 0) return {};
-  return { 'List-Unsubscribe': targets.join(', '), ...(urls ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}) };
+  return {
+    'List-Unsubscribe': targets.join(', '),
+    ...(urls ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+  };
 }
 
 /** The 1×1 transparent GIF answered by the open pixel. */

@@ -85,7 +85,10 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'dataDir'>)
   return fileTransport(config);
 }
 
-type GetSocket = (options: { host?: string; port?: number }, callback: (error: Error | null, socketOptions: { connection: Socket } | false) => void) => void;
+type GetSocket = (
+  options: { host?: string; port?: number },
+  callback: (error: Error | null, socketOptions: { connection: Socket } | false) => void,
+) => void;
 
 /**
  * Opens the relay connection with Nagle's algorithm off. With it on, the end of each message's DATA (a small
@@ -102,12 +105,17 @@ const CONNECT_TIMEOUT_MS = 30_000;
  */
 export function smtpOptionsOf(url: string): { connection: Record<string, unknown>; query: Record<string, unknown> } {
   const parsed = new URL(url);
-  const connection: Record<string, unknown> = { host: parsed.hostname.replace(/^\[|\]$/g, ''), secure: parsed.protocol === 'smtps:' };
+  const connection: Record<string, unknown> = {
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    secure: parsed.protocol === 'smtps:',
+  };
   if (parsed.port) connection.port = Number(parsed.port);
-  if (parsed.username) connection.auth = { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) };
+  if (parsed.username)
+    connection.auth = { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) };
   const query: Record<string, unknown> = {};
   for (const [key, raw] of parsed.searchParams) {
-    const value = raw === 'true' ? true : raw === 'false' ? false : raw !== '' && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
+    const value =
+      raw === 'true' ? true : raw === 'false' ? false : raw !== '' && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
     const [head, field] = key.split('.', 2) as [string, string | undefined];
     if (field === undefined) query[head] = value;
     else query[head] = { ...(query[head] as Record<string, unknown> | undefined), [field]: value };
@@ -119,7 +127,12 @@ function noDelaySocket(url: string): GetSocket {
   const implicitTls = new URL(url).protocol === 'smtps:';
   return (options, callback) => {
     if (implicitTls) return setImmediate(() => callback(null, false));
-    const socket = connect({ host: options.host ?? 'localhost', port: options.port ?? 25, noDelay: true, timeout: CONNECT_TIMEOUT_MS });
+    const socket = connect({
+      host: options.host ?? 'localhost',
+      port: options.port ?? 25,
+      noDelay: true,
+      timeout: CONNECT_TIMEOUT_MS,
+    });
     const fail = (error: Error) => {
       socket.destroy();
       callback(error, false);
@@ -154,7 +167,11 @@ function smtpTransport(url: string): MailTransport {
     kind: 'smtp',
     async send(message) {
       try {
-        const info = (await transporter.sendMail(mailOptions(message))) as { accepted: unknown[]; rejected: unknown[]; response: string };
+        const info = (await transporter.sendMail(mailOptions(message))) as {
+          accepted: unknown[];
+          rejected: unknown[];
+          response: string;
+        };
         return { accepted: info.accepted.map(String), rejected: info.rejected.map(String), response: info.response };
       } catch (error) {
         throw asSendFailure(error);
@@ -176,7 +193,11 @@ function asSendFailure(error: unknown): SendFailure {
   const e = (error ?? {}) as SmtpError;
   // Every recipient refused: the message was handed to the relay and answered; sending it again changes nothing.
   if (e.code === 'EENVELOPE' && Array.isArray(e.rejected) && e.rejected.length > 0) {
-    return new SendFailure(e.message ?? 'All recipients were refused', true, { accepted: [], rejected: e.rejected.map(String), response: e.response ?? '' });
+    return new SendFailure(e.message ?? 'All recipients were refused', true, {
+      accepted: [],
+      rejected: e.rejected.map(String),
+      response: e.response ?? '',
+    });
   }
   const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
   return new SendFailure(e.message ?? String(error), permanent, null);

@@ -4,7 +4,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /** Names from `associations[]=a.b&associations=c.d,e.f`; unknown names are simply never asked for. */
 export function requestedNames(value: unknown): Set<string> {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-  return new Set(list.flatMap((item) => String(item).split(',')).map((name) => name.trim()).filter(Boolean));
+  return new Set(
+    list
+      .flatMap((item) => String(item).split(','))
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
 }
 
 export function associationsOf(request: FastifyRequest): Set<string> {

@@ -21,9 +21,19 @@ export interface AttemptPolicy {
   resetOnSuccess: boolean;
 }
 
-export const ACCOUNT_POLICY: AttemptPolicy = { maxFailuresPerHour: 100, freeConsecutive: 4, maxDelaySeconds: 15 * 60, resetOnSuccess: true };
+export const ACCOUNT_POLICY: AttemptPolicy = {
+  maxFailuresPerHour: 100,
+  freeConsecutive: 4,
+  maxDelaySeconds: 15 * 60,
+  resetOnSuccess: true,
+};
 /** An IP may carry many users (NAT, offices): a looser budget, same growth. */
-export const IP_POLICY: AttemptPolicy = { maxFailuresPerHour: 300, freeConsecutive: 20, maxDelaySeconds: 15 * 60, resetOnSuccess: false };
+export const IP_POLICY: AttemptPolicy = {
+  maxFailuresPerHour: 300,
+  freeConsecutive: 20,
+  maxDelaySeconds: 15 * 60,
+  resetOnSuccess: false,
+};
 
 const WINDOW_SECONDS = 3600;
 
@@ -56,7 +66,11 @@ export class AttemptLimiter {
     const rows = await this.db
       .selectFrom('attempt_counters')
       .select(['key', 'blocked_until'])
-      .where('key', 'in', keys.map((k) => k.key))
+      .where(
+        'key',
+        'in',
+        keys.map((k) => k.key),
+      )
       .where('blocked_until', '>', now)
       .execute();
     const latest = Math.max(0, ...rows.map((r) => r.blocked_until!.getTime()));
@@ -91,12 +105,21 @@ export class AttemptLimiter {
     for (const { key, policy } of keys) {
       const row = await this.db
         .updateTable('attempt_counters')
-        .set((eb) => ({ failures: sql`greatest(${eb.ref('failures')} - 1, 0)`, consecutive: sql`greatest(${eb.ref('consecutive')} - 1, 0)`, updated_at: now }))
+        .set((eb) => ({
+          failures: sql`greatest(${eb.ref('failures')} - 1, 0)`,
+          consecutive: sql`greatest(${eb.ref('consecutive')} - 1, 0)`,
+          updated_at: now,
+        }))
         .where('key', '=', key)
         .returning(['failures', 'consecutive', 'window_started_at'])
         .executeTakeFirst();
       // The claim may have set a delay that only a failure deserves: recompute from the corrected counts.
-      if (row) await this.db.updateTable('attempt_counters').set({ blocked_until: nextAllowed(now, row, policy) }).where('key', '=', key).execute();
+      if (row)
+        await this.db
+          .updateTable('attempt_counters')
+          .set({ blocked_until: nextAllowed(now, row, policy) })
+          .where('key', '=', key)
+          .execute();
     }
     await this.recordSuccess(keys);
   }
@@ -138,12 +161,18 @@ async function countFailure(db: Kysely<DB>, { key, policy }: AttemptKey, now: Da
   const counter = result.rows[0];
   if (!counter) return false;
   const blockedUntil = nextAllowed(now, counter, policy);
-  if (blockedUntil) await db.updateTable('attempt_counters').set({ blocked_until: blockedUntil }).where('key', '=', key).execute();
+  if (blockedUntil)
+    await db.updateTable('attempt_counters').set({ blocked_until: blockedUntil }).where('key', '=', key).execute();
   return true;
 }
 
-function nextAllowed(now: Date, counter: { failures: number; consecutive: number; window_started_at: Date }, policy: AttemptPolicy): Date | null {
-  if (counter.failures >= policy.maxFailuresPerHour) return new Date(counter.window_started_at.getTime() + WINDOW_SECONDS * 1000);
+function nextAllowed(
+  now: Date,
+  counter: { failures: number; consecutive: number; window_started_at: Date },
+  policy: AttemptPolicy,
+): Date | null {
+  if (counter.failures >= policy.maxFailuresPerHour)
+    return new Date(counter.window_started_at.getTime() + WINDOW_SECONDS * 1000);
   const over = counter.consecutive - policy.freeConsecutive;
   if (over <= 0) return null;
   const delay = Math.min(policy.maxDelaySeconds, 2 ** (over - 1)); // 1 s, 2 s, 4 s, … from the 5th failure

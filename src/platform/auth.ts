@@ -4,7 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { errors } from '../errors.js';
 import { hashToken } from '../lib/crypto.js';
-import { findBearer, findBearerWithUserRow, markAccessTokenUsed, userRowOf, type BearerRow } from '../modules/auth/tokens.repository.js';
+import {
+  findBearer,
+  findBearerWithUserRow,
+  markAccessTokenUsed,
+  userRowOf,
+  type BearerRow,
+} from '../modules/auth/tokens.repository.js';
 import type { ClientKind } from '../db/types.js';
 
 /** Who is calling: a user through some client, or a first-party client acting for itself. */
@@ -46,7 +52,8 @@ export function registerAuth(app: FastifyInstance, deps: Deps): void {
     if (request.method === 'OPTIONS') return; // CORS preflights carry no token (platform/cors.ts answers them)
     if (requirement === 'optional' && request.headers.authorization === undefined) return;
     const actor = await authenticate(deps, request);
-    if (requirement === 'user' && actor.userId === null) throw errors.forbidden('This endpoint needs a user token, not a client token');
+    if (requirement === 'user' && actor.userId === null)
+      throw errors.forbidden('This endpoint needs a user token, not a client token');
     request.actor = actor;
   });
 }
@@ -69,8 +76,10 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor>
   } else {
     row = await findBearer(deps.database, tokenHash);
   }
-  if (!row || row.revoked_at !== null || row.client_deleted_at !== null) throw errors.unauthorized('The access token is invalid or has been revoked');
-  if (row.user !== null && row.user_deleted_at !== null) throw errors.unauthorized('The access token is invalid or has been revoked');
+  if (!row || row.revoked_at !== null || row.client_deleted_at !== null)
+    throw errors.unauthorized('The access token is invalid or has been revoked');
+  if (row.user !== null && row.user_deleted_at !== null)
+    throw errors.unauthorized('The access token is invalid or has been revoked');
   const now = deps.clock.now();
   if (row.token_expires_at <= now || row.family_expires_at <= now) throw errors.tokenExpired();
   // The first use proves the client received the pair: a replay of the refresh token that produced it is then theft
@@ -87,7 +96,8 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor>
     activeBrand: row.active_brand,
   };
   // MFA gate (spec §3, decisions §4): an unvalidated family may only validate itself.
-  if (row.mfa_enabled && !row.mfa_validated && request.routeOptions.config?.mfa !== 'exempt') throw errors.mfaRequired();
+  if (row.mfa_enabled && !row.mfa_validated && request.routeOptions.config?.mfa !== 'exempt')
+    throw errors.mfaRequired();
   return actor;
 }
 

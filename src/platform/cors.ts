@@ -7,8 +7,24 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.js';
 import { findBrandByHostname } from '../modules/brands/hostnames.repository.js';
 
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Rechat-Brand', 'X-Rechat-Format', 'X-Auth-Mode', 'Range'];
-export const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Deprecation', 'Sunset', 'Link', 'Retry-After'];
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'X-Rechat-Brand',
+  'X-Rechat-Format',
+  'X-Auth-Mode',
+  'Range',
+];
+export const CORS_EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Deprecation',
+  'Sunset',
+  'Link',
+  'Retry-After',
+];
 /** Brand host names change rarely; each process remembers an answer this long (no shared state needed). */
 const HOST_CACHE_MS = 60_000;
 

@@ -22,7 +22,13 @@ export function registerDeprecation(app: FastifyInstance, metrics: Metrics): voi
  * The headers and the count of one deprecated use. Routes whose deprecation depends on the request (a deprecated
  * value of a live endpoint, e.g. the `Activities` webhook topic) call it themselves; `what` names that use.
  */
-export function announceDeprecation(request: FastifyRequest, reply: FastifyReply, metrics: Metrics, notice: DeprecationNotice, what = ''): void {
+export function announceDeprecation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  metrics: Metrics,
+  notice: DeprecationNotice,
+  what = '',
+): void {
   reply.header('deprecation', `@${Math.floor(Date.parse(notice.date) / 1000)}`);
   if (notice.successor) reply.header('link', `<${notice.successor}>; rel="successor-version"`);
   const route = `${request.method} ${request.routeOptions.url ?? ''}${what ? ` ${what}` : ''}`;

@@ -32,7 +32,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const otherMethods = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
-      (method) => method !== request.method && routes.some((route) => route.method === method && route.pattern.test(path)),
+      (method) =>
+        method !== request.method && routes.some((route) => route.method === method && route.pattern.test(path)),
     );
     if (otherMethods.length > 0) {
       reply.header('allow', otherMethods.join(', '));
@@ -46,7 +47,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
 function routePattern(url: string): RegExp {
   const source = url
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${source}/?$`);
 }
@@ -68,7 +71,10 @@ export function frameworkError(error: FastifyError, request: FastifyRequest, rep
 }
 
 const CLIENT_ERRORS: Record<string, AppError> = {
-  HPE_HEADER_OVERFLOW: new AppError('RequestHeaderFieldsTooLarge', 'The request line and headers are larger than 16 KiB'),
+  HPE_HEADER_OVERFLOW: new AppError(
+    'RequestHeaderFieldsTooLarge',
+    'The request line and headers are larger than 16 KiB',
+  ),
   ERR_HTTP_REQUEST_TIMEOUT: new AppError('RequestTimeout', 'The request was not received in time'),
 };
 
@@ -93,14 +99,20 @@ function send(request: FastifyRequest, reply: FastifyReply, error: AppError): Fa
   const body: ErrorBodyOut =
     error.http >= 500
       ? { http: 500, code: 'Internal', message: 'Internal Error' }
-      : { http: error.http, code: error.code, message: error.message, ...(error.attributes ? { attributes: error.attributes } : {}) };
+      : {
+          http: error.http,
+          code: error.code,
+          message: error.message,
+          ...(error.attributes ? { attributes: error.attributes } : {}),
+        };
   if (routeConfig(request)?.oauthErrors) {
     body.error = error.oauthError ?? defaultOAuthError(error.http);
     body.error_description = body.message;
   }
   for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
   // A bearer-token failure challenges for a token, unless the error named its own scheme (client auth: Basic).
-  if ((error.code === 'UnauthorizedAccess' || error.code === 'TokenExpired') && !error.headers?.['www-authenticate']) reply.header('www-authenticate', 'Bearer');
+  if ((error.code === 'UnauthorizedAccess' || error.code === 'TokenExpired') && !error.headers?.['www-authenticate'])
+    reply.header('www-authenticate', 'Bearer');
   return reply.status(body.http).type('application/json; charset=utf-8').send(body);
 }
 
@@ -129,7 +141,10 @@ export function toAppError(error: unknown): AppError {
     const attributes: ErrorAttributes = {};
     for (const issue of fastifyError.validation) {
       const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
-      const path = [issue.instancePath.replace(/^\//, '').replace(/\//g, '.'), missing].filter(Boolean).join('.') || fastifyError.validationContext || 'request';
+      const path =
+        [issue.instancePath.replace(/^\//, '').replace(/\//g, '.'), missing].filter(Boolean).join('.') ||
+        fastifyError.validationContext ||
+        'request';
       (attributes[path] ??= []).push(missing ? 'is required' : (issue.message ?? 'is invalid'));
     }
     const [field, messages] = Object.entries(attributes)[0] ?? ['request', ['is invalid']];
@@ -139,20 +154,27 @@ export function toAppError(error: unknown): AppError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('PayloadTooLarge', 'The request body is larger than the limit of 1 MiB');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UnsupportedMediaType', 'Send the body as application/json or application/x-www-form-urlencoded');
+      return new AppError(
+        'UnsupportedMediaType',
+        'Send the body as application/json or application/x-www-form-urlencoded',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('BadRequest', 'The JSON body is empty');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('BadRequest', 'The body is not valid JSON');
   }
-  if (error instanceof SyntaxError || fastifyError.statusCode === 400) return new AppError('BadRequest', 'The body is not valid JSON');
+  if (error instanceof SyntaxError || fastifyError.statusCode === 400)
+    return new AppError('BadRequest', 'The body is not valid JSON');
   // Text with U+0000 (valid JSON, a valid query string) is refused by PostgreSQL at the first statement that
   // carries it; whatever the route, that is the client's input, not our failure. (The statement failed, so
   // its transaction, if any, rolled back: nothing changed.)
-  if (NUL_IN_TEXT.has((error as { code?: unknown }).code as string)) return new AppError('BadRequest', 'Text must not contain the NUL character (U+0000)');
+  if (NUL_IN_TEXT.has((error as { code?: unknown }).code as string))
+    return new AppError('BadRequest', 'Text must not contain the NUL character (U+0000)');
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
-    const code = (Object.keys(ERROR_CATALOGUE) as (keyof typeof ERROR_CATALOGUE)[]).find((c) => ERROR_CATALOGUE[c] === status) ?? 'BadRequest';
+    const code =
+      (Object.keys(ERROR_CATALOGUE) as (keyof typeof ERROR_CATALOGUE)[]).find((c) => ERROR_CATALOGUE[c] === status) ??
+      'BadRequest';
     return new AppError(code, fastifyError.message);
   }
   return new AppError('Internal', 'Internal Error');

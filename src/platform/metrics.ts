@@ -82,7 +82,8 @@ export class Metrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
-    for (const provider of PUSH_PROVIDERS) for (const outcome of PUSH_OUTCOMES) this.pushes.inc({ provider, outcome }, 0);
+    for (const provider of PUSH_PROVIDERS)
+      for (const outcome of PUSH_OUTCOMES) this.pushes.inc({ provider, outcome }, 0);
     for (const frequency of ['Instant', 'Daily', 'Weekly', 'Monthly']) this.alertEmails.inc({ frequency }, 0);
   }
 }

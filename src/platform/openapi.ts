@@ -17,25 +17,62 @@ import { ErrorBody } from './schemas.js';
 
 /** Every operation carries exactly one of these tags. */
 export const API_TAGS = [
-  { name: 'OAuth 2', description: 'Tokens, revocation and server metadata (docs/oauth.md); partner authorization (docs/partner-authorization.md).' },
+  {
+    name: 'OAuth 2',
+    description:
+      'Tokens, revocation and server metadata (docs/oauth.md); partner authorization (docs/partner-authorization.md).',
+  },
   { name: 'MFA', description: 'TOTP multi-factor authentication of the calling user.' },
   { name: 'Users', description: 'The calling user: record, profile, password, active brand.' },
   { name: 'Boundaries', description: 'Countries, states, counties and imported places (docs/boundaries.md).' },
   { name: 'Contacts', description: 'CRM contacts, their tags and timeline activities (docs/contacts.md).' },
-  { name: 'Leads', description: 'Lead capture: posted leads, lead channels and their public capture endpoint (docs/contacts.md).' },
-  { name: 'Email campaigns', description: 'Email campaigns sent over SMTP, scheduled, personalised, with counters (docs/emails.md, docs/mail.md).' },
-  { name: 'Triggers', description: 'Email campaigns scheduled around contacts’ dates (birthdays, anniversaries) in the user’s time zone (docs/triggers.md).' },
-  { name: 'Brands', description: 'Brand profiles with their marketing palette, sub-brands and rosters (docs/existing-clients.md).' },
-  { name: 'Saved searches', description: 'Brand-owned listing searches, run on demand and alerting linked contacts (docs/saved-searches.md).' },
-  { name: 'Listings', description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).' },
-  { name: 'Webhooks', description: 'Brand webhooks: signed, retried deliveries of domain events to a URL of the brand (docs/webhooks.md).' },
-  { name: 'Notifications', description: 'Your in-app notification feed, device tokens and live stream (docs/notifications.md).' },
-  { name: 'Templates', description: 'Print and social templates, and template instances rendered from them (docs/templates.md).' },
+  {
+    name: 'Leads',
+    description: 'Lead capture: posted leads, lead channels and their public capture endpoint (docs/contacts.md).',
+  },
+  {
+    name: 'Email campaigns',
+    description:
+      'Email campaigns sent over SMTP, scheduled, personalised, with counters (docs/emails.md, docs/mail.md).',
+  },
+  {
+    name: 'Triggers',
+    description:
+      'Email campaigns scheduled around contacts’ dates (birthdays, anniversaries) in the user’s time zone (docs/triggers.md).',
+  },
+  {
+    name: 'Brands',
+    description: 'Brand profiles with their marketing palette, sub-brands and rosters (docs/existing-clients.md).',
+  },
+  {
+    name: 'Saved searches',
+    description: 'Brand-owned listing searches, run on demand and alerting linked contacts (docs/saved-searches.md).',
+  },
+  {
+    name: 'Listings',
+    description: 'Listing records, MLS ingest and listing search (docs/listings.md, docs/listing-search.md).',
+  },
+  {
+    name: 'Webhooks',
+    description:
+      'Brand webhooks: signed, retried deliveries of domain events to a URL of the brand (docs/webhooks.md).',
+  },
+  {
+    name: 'Notifications',
+    description: 'Your in-app notification feed, device tokens and live stream (docs/notifications.md).',
+  },
+  {
+    name: 'Templates',
+    description: 'Print and social templates, and template instances rendered from them (docs/templates.md).',
+  },
   { name: 'Print campaigns', description: 'A brand’s print campaigns and their stats (docs/print-campaigns.md).' },
   { name: 'Files', description: 'Stored files behind signed, expiring URLs (docs/files.md).' },
   { name: 'Deals', description: 'Deals (transactions) with their context and roles (docs/deals.md).' },
   { name: 'Showings', description: 'Showings of listings to contacts (docs/showings.md).' },
-  { name: 'External mail', description: 'Linked Microsoft 365 mailboxes: link, contacts sync, sending through them (docs/extmail.md).' },
+  {
+    name: 'External mail',
+    description: 'Linked Microsoft 365 mailboxes: link, contacts sync, sending through them (docs/extmail.md).',
+  },
   { name: 'Operations', description: 'Liveness and readiness for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];
@@ -66,7 +103,9 @@ export function routeTable(app: FastifyInstance): readonly RouteSummary[] {
 const ERROR_DESCRIPTIONS: Record<number, string> = Object.fromEntries(
   Object.values(ERROR_CATALOGUE).map((status) => [
     status,
-    (Object.keys(ERROR_CATALOGUE) as (keyof typeof ERROR_CATALOGUE)[]).filter((code) => ERROR_CATALOGUE[code] === status).join(' or '),
+    (Object.keys(ERROR_CATALOGUE) as (keyof typeof ERROR_CATALOGUE)[])
+      .filter((code) => ERROR_CATALOGUE[code] === status)
+      .join(' or '),
   ]),
 );
 const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No content' };
@@ -100,12 +139,15 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       servers: [{ url: config.baseUrl }],
       tags: API_TAGS.map((tag) => ({ ...tag })),
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token from POST /oauth2/token' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An access token from POST /oauth2/token' },
+        },
       },
       security: [{ bearer: [] }],
     },
     transform: ({ schema, url, route }) => ({ schema: documentedSchema(schema, url, route), url }),
-    transformObject: (document) => describeResponses((document as unknown as { openapiObject: OpenApiDocument }).openapiObject),
+    transformObject: (document) =>
+      describeResponses((document as unknown as { openapiObject: OpenApiDocument }).openapiObject),
   });
   // The reference page and its assets are public, like the document they render.
   await app.register(async (scope) => {

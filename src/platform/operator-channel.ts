@@ -51,7 +51,9 @@ export async function startOperatorChannel(deps: Deps, actions: OperatorActions)
   const file = join(deps.config.dataDir, OPERATOR_CHANNEL_FILE);
   // Written whole under another name, then renamed: a command never reads half a file.
   const partial = `${file}.${process.pid}`;
-  writeFileSync(partial, JSON.stringify({ pid: process.pid, port, secret } satisfies ChannelFile) + '\n', { mode: 0o600 });
+  writeFileSync(partial, JSON.stringify({ pid: process.pid, port, secret } satisfies ChannelFile) + '\n', {
+    mode: 0o600,
+  });
   chmodSync(partial, 0o600);
   renameSync(partial, file);
   deps.log.info({ port }, 'operator channel listening on the loopback interface (see DATA_DIR/operator.json)');
@@ -69,18 +71,29 @@ export async function startOperatorChannel(deps: Deps, actions: OperatorActions)
   };
 }
 
-async function handle(deps: Deps, actions: OperatorActions, expected: Buffer, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(
+  deps: Deps,
+  actions: OperatorActions,
+  expected: Buffer,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const answer = (status: number, body: unknown) => {
-    response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+    response
+      .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify(body));
   };
   const failure = (error: AppError) => answer(error.http, { code: error.code, message: error.message });
   try {
-    if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) return failure(errors.unauthorized('The operator secret is missing or wrong'));
+    if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected))
+      return failure(errors.unauthorized('The operator secret is missing or wrong'));
     const name = (request.url ?? '').replace(/^\//, '');
     const action = Object.hasOwn(actions, name) ? actions[name] : undefined;
     if (!action) return failure(errors.notFound(`Operator action ${name}`));
-    if (request.method !== 'POST') return failure(new AppError('MethodNotAllowed', `${request.method} is not allowed on /${name}`));
-    if (!/^application\/json\b/.test(request.headers['content-type'] ?? '')) return failure(new AppError('UnsupportedMediaType', 'The body must be application/json'));
+    if (request.method !== 'POST')
+      return failure(new AppError('MethodNotAllowed', `${request.method} is not allowed on /${name}`));
+    if (!/^application\/json\b/.test(request.headers['content-type'] ?? ''))
+      return failure(new AppError('UnsupportedMediaType', 'The body must be application/json'));
     const text = await readBody(request);
     if (text === null) return failure(new AppError('PayloadTooLarge', `The body is over ${MAX_BODY} bytes`));
     let body: unknown;
@@ -118,7 +131,9 @@ export async function callOperatorChannel(dataDir: string, action: string, body:
   try {
     channel = JSON.parse(readFileSync(file, 'utf8')) as ChannelFile;
   } catch {
-    throw new OperatorChannelUnavailableError(`the running server offers no operator channel (no readable ${file}): wait until it has started, or stop it and run this command again`);
+    throw new OperatorChannelUnavailableError(
+      `the running server offers no operator channel (no readable ${file}): wait until it has started, or stop it and run this command again`,
+    );
   }
   let response: Response;
   try {
@@ -128,12 +143,17 @@ export async function callOperatorChannel(dataDir: string, action: string, body:
       body: JSON.stringify(body),
     });
   } catch {
-    throw new OperatorChannelUnavailableError(`the running server (process ${channel.pid}) did not answer on its operator channel (port ${channel.port})`);
+    throw new OperatorChannelUnavailableError(
+      `the running server (process ${channel.pid}) did not answer on its operator channel (port ${channel.port})`,
+    );
   }
   const answer = (await response.json().catch(() => null)) as { code?: string; message?: string } | null;
   if (response.ok) return answer;
-  if (response.status < 500 && answer?.message && Object.hasOwn(ERROR_CATALOGUE, answer.code ?? '')) throw new AppError(answer.code as ErrorCode, answer.message);
-  throw new Error(`The running server failed the ${action} action (HTTP ${response.status}${answer?.message ? `: ${answer.message}` : ''})`);
+  if (response.status < 500 && answer?.message && Object.hasOwn(ERROR_CATALOGUE, answer.code ?? ''))
+    throw new AppError(answer.code as ErrorCode, answer.message);
+  throw new Error(
+    `The running server failed the ${action} action (HTTP ${response.status}${answer?.message ? `: ${answer.message}` : ''})`,
+  );
 }
 
 /** The data directory is held, but not by a server that can be asked. */

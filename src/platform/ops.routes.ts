@@ -4,7 +4,10 @@ import { sql } from 'kysely';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../deps.js';
 
-const Health = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]), database: Type.String() });
+const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  database: Type.String(),
+});
 
 export const opsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
@@ -14,7 +17,8 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       schema: {
         tags: ['Operations'],
         summary: 'Liveness and database readiness',
-        description: 'Answers 200 while the database answers a query, 503 (same body, `status: "unavailable"`) while it does not. No token needed.',
+        description:
+          'Answers 200 while the database answers a query, 503 (same body, `status: "unavailable"`) while it does not. No token needed.',
         response: { 200: Health, 503: Health },
       },
     },

@@ -8,7 +8,8 @@ const DECIMAL_INTEGER = /^(0|[1-9][0-9]{0,15})$/;
 const PAGING_FIELDS = ['start', 'limit', 'offset'] as const;
 
 type Fields = Record<string, unknown>;
-const isFields = (value: unknown): value is Fields => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isFields = (value: unknown): value is Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export async function lenientPaging(request: FastifyRequest): Promise<void> {
   if (isFields(request.body)) {

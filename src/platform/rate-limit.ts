@@ -19,11 +19,18 @@ export function registerRateLimit(app: FastifyInstance, deps: Deps): void {
     reply.header('ratelimit-limit', String(limit));
     reply.header('ratelimit-remaining', String(Math.max(0, limit - hits)));
     reply.header('ratelimit-reset', String(resetSeconds));
-    if (hits > limit) throw errors.tooManyRequests(resetSeconds, `Too many requests from this address: at most ${limit} every ${deps.config.publicRateWindowSeconds} s`);
+    if (hits > limit)
+      throw errors.tooManyRequests(
+        resetSeconds,
+        `Too many requests from this address: at most ${limit} every ${deps.config.publicRateWindowSeconds} s`,
+      );
   });
 }
 
-async function countHit(deps: Deps, request: FastifyRequest): Promise<{ limit: number; hits: number; resetSeconds: number }> {
+async function countHit(
+  deps: Deps,
+  request: FastifyRequest,
+): Promise<{ limit: number; hits: number; resetSeconds: number }> {
   const now = deps.clock.now();
   const window = deps.config.publicRateWindowSeconds;
   const key = `public:${request.ip}`;
@@ -43,6 +50,9 @@ async function countHit(deps: Deps, request: FastifyRequest): Promise<{ limit: n
 /** Windows that ended a day ago or more (the hourly purge job). */
 export async function purgeRateLimitWindows(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - (deps.config.publicRateWindowSeconds + 24 * 3600) * 1000);
-  const result = await deps.db.deleteFrom('rate_limit_windows').where('window_started_at', '<', cutoff).executeTakeFirst();
+  const result = await deps.db
+    .deleteFrom('rate_limit_windows')
+    .where('window_started_at', '<', cutoff)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

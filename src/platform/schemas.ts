@@ -13,7 +13,8 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
  * `type: [T, 'null']`, not anyOf: a multi-type schema accepts a value of either type as it is, also under an Ajv
  * that coerces (query strings), where an anyOf would coerce before the right branch is tried.
  */
-export const optionalNullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
+export const optionalNullable = <T extends TSchema>(schema: T) =>
+  Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] }));
 
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ code: Type.Literal('OK'), data });
 
@@ -58,7 +59,12 @@ export const Start = (options: { default?: number } = {}) =>
   Type.Integer({ minimum: 0, maximum: MAX_START, description: 'Rows to skip', ...options });
 /** Rows to return: one bounded schema for every `limit` (query or body). */
 export const Limit = (options: { default?: number; maximum?: number } = {}) =>
-  Type.Integer({ minimum: 1, maximum: options.maximum ?? MAX_LIMIT, description: `Rows to return (at most ${options.maximum ?? MAX_LIMIT})`, ...options });
+  Type.Integer({
+    minimum: 1,
+    maximum: options.maximum ?? MAX_LIMIT,
+    description: `Rows to return (at most ${options.maximum ?? MAX_LIMIT})`,
+    ...options,
+  });
 
 /**
  * `start`/`limit` of a list route's query string, with the defaults of decisions §1. Ajv fills the defaults, so a
@@ -88,8 +94,15 @@ export const okList = <T, I extends object = Record<never, never>>(rows: T[], to
  * each text with the item schema's own serializer and is tested against it). The route's response schema still
  * documents the body; its serializer does not run, since Fastify sends a string with a JSON content type as is.
  */
-export function sendOkListTexts(reply: FastifyReply, items: readonly string[], total: number, extraInfo: object = {}): FastifyReply {
+export function sendOkListTexts(
+  reply: FastifyReply,
+  items: readonly string[],
+  total: number,
+  extraInfo: object = {},
+): FastifyReply {
   const info = JSON.stringify({ count: items.length, total, ...extraInfo });
   // `as never`: the typed reply expects the schema's object; this is that object already serialized.
-  return reply.type('application/json; charset=utf-8').send(`{"code":"OK","data":[${items.join(',')}],"info":${info}}` as never);
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(`{"code":"OK","data":[${items.join(',')}],"info":${info}}` as never);
 }

@@ -9,7 +9,11 @@ const LOG_EVERY_MS = 10_000;
 /** Distinct (work, text) pairs remembered; past it the memory starts afresh (a line more, never unbounded). */
 const REMEMBERED = 1000;
 
-export function slowStatementReporter(log: FastifyBaseLogger, metrics: Metrics, now: () => number = () => performance.now()): (statement: SlowStatement) => void {
+export function slowStatementReporter(
+  log: FastifyBaseLogger,
+  metrics: Metrics,
+  now: () => number = () => performance.now(),
+): (statement: SlowStatement) => void {
   const seen = new Map<string, { loggedAt: number; repeats: number }>();
   return (statement) => {
     const work = statement.work ?? { kind: 'command', name: 'none' };
@@ -23,7 +27,12 @@ export function slowStatementReporter(log: FastifyBaseLogger, metrics: Metrics, 
     if (!last && seen.size >= REMEMBERED) seen.clear();
     seen.set(key, { loggedAt: now(), repeats: 0 });
     log.warn(
-      { [work.kind]: work.name, duration_ms: statement.durationMs, sql: statement.sql, ...(last?.repeats ? { repeats_since_last_line: last.repeats } : {}) },
+      {
+        [work.kind]: work.name,
+        duration_ms: statement.durationMs,
+        sql: statement.sql,
+        ...(last?.repeats ? { repeats_since_last_line: last.repeats } : {}),
+      },
       'slow database statement',
     );
   };

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { FontCache, type FetchFont } from './font-cache.js';
 import type { OwnResponse } from './renderer.js';
 
-const CSS: OwnResponse = { status: 200, contentType: 'text/css', body: Buffer.from('@font-face { font-family: Inter }') };
+const CSS: OwnResponse = {
+  status: 200,
+  contentType: 'text/css',
+  body: Buffer.from('@font-face { font-family: Inter }'),
+};
 
 function counting(answer: (url: string) => Promise<OwnResponse>) {
   const asked: string[] = [];

@@ -78,7 +78,17 @@ export class FontCache {
 /** The fetch of the font hosts: through the outbound client (the SSRF guard decides; no redirects: only the font hosts are asked). */
 export function fetchFontThrough(outbound: OutboundHttp): FetchFont {
   return async (url, headers) => {
-    const res = await outbound.request({ url, headers, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_FILE_BYTES, purpose: 'render-font' });
-    return { status: res.status, contentType: String(res.headers['content-type'] ?? 'application/octet-stream'), body: res.body };
+    const res = await outbound.request({
+      url,
+      headers,
+      timeoutMs: FETCH_TIMEOUT_MS,
+      maxResponseBytes: MAX_FILE_BYTES,
+      purpose: 'render-font',
+    });
+    return {
+      status: res.status,
+      contentType: String(res.headers['content-type'] ?? 'application/octet-stream'),
+      body: res.body,
+    };
   };
 }

@@ -11,7 +11,8 @@ const NOT_FOUND: OwnResponse = { status: 404, contentType: 'text/plain', body: B
 export async function ownResponse(deps: Deps, pathAndQuery: string): Promise<OwnResponse> {
   const url = new URL(pathAndQuery, 'http://own.invalid');
   const logo = /^\/demo\/logos\/([a-z-]+)\.svg$/.exec(url.pathname)?.[1];
-  if (logo && DEMO_LOGOS[logo]) return { status: 200, contentType: 'image/svg+xml', body: Buffer.from(DEMO_LOGOS[logo]) };
+  if (logo && DEMO_LOGOS[logo])
+    return { status: 200, contentType: 'image/svg+xml', body: Buffer.from(DEMO_LOGOS[logo]) };
   const file = /^\/files\/([^/]+)\/(file|preview)$/.exec(url.pathname);
   if (!file || !isUuid(file[1]!)) return NOT_FOUND;
   const expires = url.searchParams.get('expires');

@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundHttp } from '../lib/outbound.js';
 import { inlineRemoteImages, MAX_IMAGE_BYTES } from './remote-images.js';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d3b3e10000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d3b3e10000000049454e44ae426082',
+  'hex',
+);
 let server: Server;
 let origin: string;
 const hits: string[] = [];
@@ -17,7 +20,8 @@ beforeAll(async () => {
     if (req.url === '/cover.png?w=600&h=400') return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     if (req.url === '/moved.png') return res.writeHead(302, { location: '/cover.png?w=600&h=400' }).end();
     if (req.url === '/page.html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<p>not an image</p>');
-    if (req.url === '/huge.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(MAX_IMAGE_BYTES + 1));
+    if (req.url === '/huge.png')
+      return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(MAX_IMAGE_BYTES + 1));
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -61,7 +65,11 @@ describe('inlineRemoteImages', () => {
 
     const guarded = new OutboundHttp(); // the default policy: loopback is refused before any connection
     const before = hits.length;
-    const refused = await inlineRemoteImages(guarded, `<img src="${origin}/cover.png?w=600&amp;h=400">`, 'http://gable.test');
+    const refused = await inlineRemoteImages(
+      guarded,
+      `<img src="${origin}/cover.png?w=600&amp;h=400">`,
+      'http://gable.test',
+    );
     expect(refused.failed[0]?.reason).toMatch(/^refused_address/);
     expect(hits.length).toBe(before);
   });

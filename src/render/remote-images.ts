@@ -21,10 +21,17 @@ export interface InlinedPage {
 
 /** The text of an attribute value as the browser reads it (the sanitiser writes `&` as `&amp;`). */
 function decodeEntities(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;|&#x27;/g, "'");
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&#x27;/g, "'");
 }
 
-export async function inlineRemoteImages(outbound: OutboundHttp, html: string, ownOrigin: string): Promise<InlinedPage> {
+export async function inlineRemoteImages(
+  outbound: OutboundHttp,
+  html: string,
+  ownOrigin: string,
+): Promise<InlinedPage> {
   const own = new URL(ownOrigin).origin;
   const written = new Set<string>();
   for (const match of html.matchAll(REMOTE_URL)) {
@@ -32,7 +39,9 @@ export async function inlineRemoteImages(outbound: OutboundHttp, html: string, o
     if (url && url.origin !== own && !FONT_HOSTS.includes(url.hostname)) written.add(match[2]!);
   }
   const wanted = [...written].slice(0, MAX_REMOTE_IMAGES);
-  const failed: InlinedPage['failed'] = [...written].slice(MAX_REMOTE_IMAGES).map((url) => ({ url, reason: `more than ${MAX_REMOTE_IMAGES} remote images` }));
+  const failed: InlinedPage['failed'] = [...written]
+    .slice(MAX_REMOTE_IMAGES)
+    .map((url) => ({ url, reason: `more than ${MAX_REMOTE_IMAGES} remote images` }));
   const inlined = new Map<string, string>();
   await Promise.all(
     wanted.map(async (text) => {
@@ -41,15 +50,30 @@ export async function inlineRemoteImages(outbound: OutboundHttp, html: string, o
       else inlined.set(text, `data:${result.mime};base64,${result.bytes.toString('base64')}`);
     }),
   );
-  return { html: html.replace(REMOTE_URL, (whole, prefix: string, url: string) => (inlined.has(url) ? `${prefix}${inlined.get(url)}` : whole)), failed };
+  return {
+    html: html.replace(REMOTE_URL, (whole, prefix: string, url: string) =>
+      inlined.has(url) ? `${prefix}${inlined.get(url)}` : whole,
+    ),
+    failed,
+  };
 }
 
 /** The image, or why not. */
 async function fetchImage(outbound: OutboundHttp, url: string): Promise<{ mime: string; bytes: Buffer } | string> {
   try {
-    const res = await outbound.request({ url, followRedirects: true, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_IMAGE_BYTES, purpose: 'render', headers: { accept: [...IMAGE_TYPES].join(', ') } });
+    const res = await outbound.request({
+      url,
+      followRedirects: true,
+      timeoutMs: FETCH_TIMEOUT_MS,
+      maxResponseBytes: MAX_IMAGE_BYTES,
+      purpose: 'render',
+      headers: { accept: [...IMAGE_TYPES].join(', ') },
+    });
     if (res.status !== 200) return `answered ${res.status}`;
-    const mime = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const mime = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     if (!IMAGE_TYPES.has(mime)) return `not an image (${mime || 'no content type'})`;
     return { mime, bytes: res.body };
   } catch (error) {

@@ -141,7 +141,12 @@ export class Renderer {
   private async takePage(browser: Browser): Promise<PooledPage> {
     const warm = this.idle.pop();
     if (warm) return warm;
-    const context = await browser.newContext({ javaScriptEnabled: false, deviceScaleFactor: 1, serviceWorkers: 'block', acceptDownloads: false });
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      deviceScaleFactor: 1,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    });
     try {
       const pooled: PooledPage = { context, page: null as unknown as Page, renders: 0, job: null };
       await context.route('**/*', async (route) => {
@@ -155,7 +160,13 @@ export class Renderer {
         if (kind === 'font' && pooled.job) {
           const font = await this.fonts?.get(url.toString(), pickHeaders(route.request().headers()));
           // Fonts are public and CSS loads them cross-origin, so the answer says any origin may read it.
-          if (font) return route.fulfill({ status: 200, contentType: font.contentType, body: font.body, headers: { 'access-control-allow-origin': '*' } });
+          if (font)
+            return route.fulfill({
+              status: 200,
+              contentType: font.contentType,
+              body: font.body,
+              headers: { 'access-control-allow-origin': '*' },
+            });
           return route.abort('failed');
         }
         pooled.job?.blocked.push(url.toString());
@@ -173,7 +184,8 @@ export class Renderer {
   private async givePage(pooled: PooledPage): Promise<void> {
     pooled.job = null;
     pooled.renders++;
-    if (pooled.renders >= RENDERS_PER_PAGE || !pooled.context.browser()?.isConnected()) return void (await pooled.context.close().catch(() => undefined));
+    if (pooled.renders >= RENDERS_PER_PAGE || !pooled.context.browser()?.isConnected())
+      return void (await pooled.context.close().catch(() => undefined));
     try {
       await pooled.context.clearCookies();
       this.idle.push(pooled);
@@ -209,7 +221,13 @@ export class Renderer {
         await pooled.page.setViewportSize({ width, height });
         await pooled.page.setContent(html, { waitUntil: 'load', timeout: this.options.timeoutMs });
         const pdf = print
-          ? await pooled.page.pdf({ width: `${print.width + 2 * BLEED_INCHES}in`, height: `${print.height + 2 * BLEED_INCHES}in`, printBackground: true, pageRanges: '', margin: { top: '0', right: '0', bottom: '0', left: '0' } })
+          ? await pooled.page.pdf({
+              width: `${print.width + 2 * BLEED_INCHES}in`,
+              height: `${print.height + 2 * BLEED_INCHES}in`,
+              printBackground: true,
+              pageRanges: '',
+              margin: { top: '0', right: '0', bottom: '0', left: '0' },
+            })
           : null;
         const png = await pooled.page.screenshot({ type: 'png', fullPage: false });
         return { pdf, png, blocked: [...blocked] };

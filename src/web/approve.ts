@@ -23,9 +23,18 @@ export async function approve(ctx: StepContext): Promise<string | null> {
   if (!(await takePending(deps.db, session.id, pending.id, deps.clock.now()))) return null;
 
   // The user passed TOTP in this session, or has no MFA: the tokens start MFA-validated (spec §5.7).
-  const grant = { client: client.id, user: user.id, brand: pending.brand, mfaValidated: !user.mfa_enabled || session.mfaPassed };
+  const grant = {
+    client: client.id,
+    user: user.id,
+    brand: pending.brand,
+    mfaValidated: !user.mfa_enabled || session.mfaPassed,
+  };
   if (pending.responseType === 'code') {
-    const code = await createAuthorizationCode(deps.db, deps.clock, { ...grant, redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge });
+    const code = await createAuthorizationCode(deps.db, deps.clock, {
+      ...grant,
+      redirectUri: pending.redirectUri,
+      codeChallenge: pending.codeChallenge,
+    });
     return authorizationRedirect(pending.redirectUri, 'code', { code, brand: pending.brand, state: pending.state });
   }
   const token = await issueImplicitToken(deps.db, deps.clock, grant);

@@ -60,7 +60,10 @@ export async function parseAuthorizationRequest(db: Kysely<DB>, query: Query): P
 
   const clientId = one('client_id');
   if (clientId === null || clientId === 'duplicate') {
-    return page('Missing application', 'The application that sent you here did not identify itself (client_id is missing or repeated).');
+    return page(
+      'Missing application',
+      'The application that sent you here did not identify itself (client_id is missing or repeated).',
+    );
   }
   const client = await db
     .selectFrom('oauth_clients')
@@ -68,24 +71,40 @@ export async function parseAuthorizationRequest(db: Kysely<DB>, query: Query): P
     .where('client_id', '=', clientId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  if (!client) return page('Unknown application', 'The application that sent you here is not registered, so you cannot sign in to it.');
+  if (!client)
+    return page(
+      'Unknown application',
+      'The application that sent you here is not registered, so you cannot sign in to it.',
+    );
   const redirectUri = one('redirect_uri');
   if (redirectUri === null || redirectUri === 'duplicate') {
-    return page('Invalid request', `${client.name} did not say where to send you back (redirect_uri is missing or repeated).`);
+    return page(
+      'Invalid request',
+      `${client.name} did not say where to send you back (redirect_uri is missing or repeated).`,
+    );
   }
   if (!client.redirect_uris.includes(redirectUri)) {
-    return page('Invalid request', `The address ${client.name} asked to send you back to is not registered for it, so you were not sent there.`);
+    return page(
+      'Invalid request',
+      `The address ${client.name} asked to send you back to is not registered for it, so you were not sent there.`,
+    );
   }
 
   const stateValue = one('state');
   const state = stateValue === 'duplicate' ? null : stateValue;
   const responseType = one('response_type');
   const mode = responseType === 'token' ? 'token' : 'code';
-  const fail = (error: string, description: string) => ({ kind: 'redirect' as const, location: authorizationRedirect(redirectUri, mode, { error, error_description: description, state }) });
+  const fail = (error: string, description: string) => ({
+    kind: 'redirect' as const,
+    location: authorizationRedirect(redirectUri, mode, { error, error_description: description, state }),
+  });
 
-  if (responseType === null || responseType === 'duplicate') return fail('invalid_request', 'response_type is required, once: code or token');
-  if (responseType !== 'code' && responseType !== 'token') return fail('unsupported_response_type', 'response_type must be code or token');
-  if (client.kind === 'first_party') return fail('unauthorized_client', 'First-party clients cannot use the authorization flow');
+  if (responseType === null || responseType === 'duplicate')
+    return fail('invalid_request', 'response_type is required, once: code or token');
+  if (responseType !== 'code' && responseType !== 'token')
+    return fail('unsupported_response_type', 'response_type must be code or token');
+  if (client.kind === 'first_party')
+    return fail('unauthorized_client', 'First-party clients cannot use the authorization flow');
   if (!client.grants.includes(responseType === 'code' ? 'authorization_code' : 'implicit')) {
     return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
   }
@@ -100,14 +119,22 @@ export async function parseAuthorizationRequest(db: Kysely<DB>, query: Query): P
   if (responseType === 'code') {
     const challenge = one('code_challenge') as string | null;
     const method = one('code_challenge_method') as string | null;
-    if (challenge === null && method !== null) return fail('invalid_request', 'code_challenge_method was sent without code_challenge');
+    if (challenge === null && method !== null)
+      return fail('invalid_request', 'code_challenge_method was sent without code_challenge');
     if (challenge !== null) {
       // Without a method RFC 7636 means "plain", which this server does not accept.
       if (method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
-      if (!S256_CHALLENGE.test(challenge)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)');
+      if (!S256_CHALLENGE.test(challenge))
+        return fail(
+          'invalid_request',
+          'code_challenge must be the base64url SHA-256 of the code verifier (43 characters)',
+        );
       codeChallenge = challenge;
     } else if (client.kind === 'public') {
-      return fail('invalid_request', 'PKCE is required for public clients: send code_challenge and code_challenge_method=S256');
+      return fail(
+        'invalid_request',
+        'PKCE is required for public clients: send code_challenge and code_challenge_method=S256',
+      );
     }
   }
 
@@ -135,8 +162,16 @@ function page(title: string, message: string): ParsedAuthorization {
  * The redirect back to the client: parameters in the query for response_type=code (keeping the query the
  * redirect URI already has), in the fragment for response_type=token. Null values are left out.
  */
-export function authorizationRedirect(redirectUri: string, responseType: 'code' | 'token', params: Record<string, string | number | null>): string {
-  const encoded = new URLSearchParams(Object.entries(params).flatMap(([name, value]): [string, string][] => (value === null ? [] : [[name, String(value)]]))).toString();
+export function authorizationRedirect(
+  redirectUri: string,
+  responseType: 'code' | 'token',
+  params: Record<string, string | number | null>,
+): string {
+  const encoded = new URLSearchParams(
+    Object.entries(params).flatMap(([name, value]): [string, string][] =>
+      value === null ? [] : [[name, String(value)]],
+    ),
+  ).toString();
   if (responseType === 'token') return `${redirectUri}#${encoded}`;
   // Appended as text, so the registered query keeps its exact bytes (RFC 6749 §3.1.2 "MUST retain").
   const separator = redirectUri.includes('?') ? (/[?&]$/.test(redirectUri) ? '' : '&') : '?';

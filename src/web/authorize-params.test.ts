@@ -12,8 +12,15 @@ describe('GET /oauth2/auth parameters', () => {
     world = await createWorld(t.deps);
   });
 
-  const get = (params: Record<string, string>) => t.app.inject({ method: 'GET', url: authorizeUrl(params), headers: { host: 'gable.test' } });
-  const partner = (extra: Record<string, string> = {}) => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', state: 'xyz', ...extra });
+  const get = (params: Record<string, string>) =>
+    t.app.inject({ method: 'GET', url: authorizeUrl(params), headers: { host: 'gable.test' } });
+  const partner = (extra: Record<string, string> = {}) => ({
+    client_id: world.partner.client_id,
+    redirect_uri: PARTNER_REDIRECT,
+    response_type: 'code',
+    state: 'xyz',
+    ...extra,
+  });
 
   it('shows an error page, not a redirect, without client_id', async () => {
     const res = await get({ redirect_uri: PARTNER_REDIRECT, response_type: 'code' });
@@ -30,7 +37,11 @@ describe('GET /oauth2/auth parameters', () => {
   });
 
   it('shows an error page for a redirect_uri that is not registered or missing', async () => {
-    for (const redirect of ['http://127.0.0.1:4999/callback/other', 'https://evil.example/cb', `${PARTNER_REDIRECT}/`]) {
+    for (const redirect of [
+      'http://127.0.0.1:4999/callback/other',
+      'https://evil.example/cb',
+      `${PARTNER_REDIRECT}/`,
+    ]) {
       const res = await get(partner({ redirect_uri: redirect }));
       expect(res.statusCode).toBe(400);
       expect(res.headers.location).toBeUndefined();
@@ -68,9 +79,17 @@ describe('GET /oauth2/auth parameters', () => {
   });
 
   it('refuses repeated parameters', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `${authorizeUrl(partner())}&state=again`, headers: { host: 'gable.test' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${authorizeUrl(partner())}&state=again`,
+      headers: { host: 'gable.test' },
+    });
     expect(redirectParams(res).query.get('error')).toBe('invalid_request');
-    const twoClients = await t.app.inject({ method: 'GET', url: `${authorizeUrl(partner())}&client_id=x`, headers: { host: 'gable.test' } });
+    const twoClients = await t.app.inject({
+      method: 'GET',
+      url: `${authorizeUrl(partner())}&client_id=x`,
+      headers: { host: 'gable.test' },
+    });
     expect(twoClients.statusCode).toBe(400);
   });
 
@@ -79,7 +98,10 @@ describe('GET /oauth2/auth parameters', () => {
     expect(res.statusCode).toBe(302);
     expect(redirectParams(res).query.get('error')).toBe('invalid_request');
     expect(redirectParams(res).query.get('error_description')).toContain('PKCE');
-    const withPkce = await get({ ...partner({ code_challenge: CHALLENGE, code_challenge_method: 'S256' }), client_id: world.publicClient.client_id });
+    const withPkce = await get({
+      ...partner({ code_challenge: CHALLENGE, code_challenge_method: 'S256' }),
+      client_id: world.publicClient.client_id,
+    });
     expect(withPkce.statusCode).toBe(200);
     // the implicit flow has no code to bind a challenge to
     const implicit = await get({ ...partner({ response_type: 'token' }), client_id: world.publicClient.client_id });
@@ -87,7 +109,12 @@ describe('GET /oauth2/auth parameters', () => {
   });
 
   it('accepts only S256 challenges', async () => {
-    const cases: Record<string, string>[] = [{ code_challenge: CHALLENGE }, { code_challenge: CHALLENGE, code_challenge_method: 'plain' }, { code_challenge: 'short', code_challenge_method: 'S256' }, { code_challenge_method: 'S256' }];
+    const cases: Record<string, string>[] = [
+      { code_challenge: CHALLENGE },
+      { code_challenge: CHALLENGE, code_challenge_method: 'plain' },
+      { code_challenge: 'short', code_challenge_method: 'S256' },
+      { code_challenge_method: 'S256' },
+    ];
     for (const extra of cases) {
       const res = await get(partner(extra));
       expect(res.statusCode, JSON.stringify(extra)).toBe(302);
@@ -124,7 +151,19 @@ describe('GET /oauth2/auth parameters', () => {
   });
 
   it('escapes what it shows', async () => {
-    const client = await t.deps.db.insertInto('oauth_clients').values({ client_id: 'xss-client', secret_hash: null, name: '<script>alert(1)</script>', kind: 'partner', redirect_uris: [PARTNER_REDIRECT], grants: ['authorization_code', 'implicit'], deleted_at: null }).returning('client_id').executeTakeFirstOrThrow();
+    const client = await t.deps.db
+      .insertInto('oauth_clients')
+      .values({
+        client_id: 'xss-client',
+        secret_hash: null,
+        name: '<script>alert(1)</script>',
+        kind: 'partner',
+        redirect_uris: [PARTNER_REDIRECT],
+        grants: ['authorization_code', 'implicit'],
+        deleted_at: null,
+      })
+      .returning('client_id')
+      .executeTakeFirstOrThrow();
     const res = await get(partner({ client_id: client.client_id }));
     expect(res.body).not.toContain('<script>');
     expect(res.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');

@@ -35,15 +35,22 @@ const AuthorizeQuery = Type.Object({
   client_id: Type.String({ description: 'The partner client id' }),
   redirect_uri: Type.String({ description: 'Exactly one of the redirect URIs registered for the client' }),
   response_type: Type.Union([Type.Literal('code'), Type.Literal('token')]),
-  brandId: Type.Optional(Type.String({ format: 'uuid', description: 'Preselect this brand when the user has it (the picker is skipped)' })),
+  brandId: Type.Optional(
+    Type.String({ format: 'uuid', description: 'Preselect this brand when the user has it (the picker is skipped)' }),
+  ),
   state: Type.Optional(Type.String({ description: 'Opaque value echoed back on the redirect' })),
-  code_challenge: Type.Optional(Type.String({ description: 'PKCE S256 challenge; required for public clients with response_type=code' })),
+  code_challenge: Type.Optional(
+    Type.String({ description: 'PKCE S256 challenge; required for public clients with response_type=code' }),
+  ),
   code_challenge_method: Type.Optional(Type.Literal('S256')),
-  scope: Type.Optional(Type.String({ description: 'Accepted and ignored: tokens act with the user’s permissions in the chosen brand' })),
+  scope: Type.Optional(
+    Type.String({ description: 'Accepted and ignored: tokens act with the user’s permissions in the chosen brand' }),
+  ),
 });
 
 type FormBody = Record<string, unknown>;
-const field = (body: FormBody, name: string): string | undefined => (typeof body[name] === 'string' ? body[name] : undefined);
+const field = (body: FormBody, name: string): string | undefined =>
+  typeof body[name] === 'string' ? body[name] : undefined;
 
 export const webRoutes: FeatureRoutes = async (app, { deps }) => {
   if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
@@ -55,27 +62,53 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
   app.setErrorHandler(async (error, request, reply) => {
     const brand = appBrand(deps);
     if (error instanceof SessionChangedError) {
-      const page = messagePage({ brand, title: 'You signed in elsewhere', message: 'This sign-in changed in another window while this step was running, so the step was not saved.', next: { href: PATHS.step, label: 'Continue' } });
+      const page = messagePage({
+        brand,
+        title: 'You signed in elsewhere',
+        message: 'This sign-in changed in another window while this step was running, so the step was not saved.',
+        next: { href: PATHS.step, label: 'Continue' },
+      });
       return sendPage(reply, 409, page);
     }
     // Bad input (a NUL in a field, malformed or oversized bodies) is the browser's: a 4xx page, as the API answers.
     const appError = toAppError(error);
     if (appError.http < 500) {
       request.log.info({ code: appError.code, message: appError.message }, 'authorization page refused');
-      return sendPage(reply, appError.http, messagePage({ brand, title: 'This request could not be accepted', message: appError.message, detail: 'Go back to the application that sent you here and start again.' }));
+      return sendPage(
+        reply,
+        appError.http,
+        messagePage({
+          brand,
+          title: 'This request could not be accepted',
+          message: appError.message,
+          detail: 'Go back to the application that sent you here and start again.',
+        }),
+      );
     }
     request.log.error({ err: error }, 'authorization page failed');
-    const page = messagePage({ brand, title: 'Something went wrong', message: 'We could not complete this step. Please try again.', detail: `Reference: ${request.id}` });
+    const page = messagePage({
+      brand,
+      title: 'Something went wrong',
+      message: 'We could not complete this step. Please try again.',
+      detail: `Reference: ${request.id}`,
+    });
     return sendPage(reply, 500, page);
   });
 
   /** On a white-label host (request Host, port stripped) the pages speak for that brand. */
   const hostBrand = async (request: FastifyRequest) => {
     const whiteLabel = await whiteLabelBrand(deps.db, request.host);
-    const pageBrand: PageBrand = whiteLabel ? { name: whiteLabel.name, poweredBy: deps.config.appName } : appBrand(deps);
+    const pageBrand: PageBrand = whiteLabel
+      ? { name: whiteLabel.name, poweredBy: deps.config.appName }
+      : appBrand(deps);
     return { whiteLabel, pageBrand };
   };
-  const context = async (request: FastifyRequest, session: WebSession): Promise<StepContext> => ({ deps, store, session, ...(await hostBrand(request)) });
+  const context = async (request: FastifyRequest, session: WebSession): Promise<StepContext> => ({
+    deps,
+    store,
+    session,
+    ...(await hostBrand(request)),
+  });
 
   app.get(
     '/oauth2/auth',
@@ -90,19 +123,44 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
         security: [],
         querystring: AuthorizeQuery,
         response: {
-          200: { description: 'The page of the current step (sign-in, MFA code, brand picker or consent)', content: { 'text/html': { schema: { type: 'string' } } } },
-          302: { description: 'Back to redirect_uri with `error` (RFC 6749 §4.1.2.1) when the request is invalid for a known client and registered redirect_uri' },
-          400: { description: 'An HTML error page: unknown client, or a redirect_uri that is not registered (never redirected)', content: { 'text/html': { schema: { type: 'string' } } } },
+          200: {
+            description: 'The page of the current step (sign-in, MFA code, brand picker or consent)',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          302: {
+            description:
+              'Back to redirect_uri with `error` (RFC 6749 §4.1.2.1) when the request is invalid for a known client and registered redirect_uri',
+          },
+          400: {
+            description:
+              'An HTML error page: unknown client, or a redirect_uri that is not registered (never redirected)',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
         },
       },
     },
     async (request, reply) => {
       const parsed = await parseAuthorizationRequest(deps.db, request.query as Record<string, string | string[]>);
       const { whiteLabel, pageBrand } = await hostBrand(request);
-      if (parsed.kind === 'page') return sendPage(reply, 400, messagePage({ brand: pageBrand, title: parsed.title, message: parsed.message, detail: 'Contact the application’s developer if this keeps happening.' }));
+      if (parsed.kind === 'page')
+        return sendPage(
+          reply,
+          400,
+          messagePage({
+            brand: pageBrand,
+            title: parsed.title,
+            message: parsed.message,
+            detail: 'Contact the application’s developer if this keeps happening.',
+          }),
+        );
       if (parsed.kind === 'redirect') return reply.redirect(parsed.location, 302);
       const session = await store.loadOrCreate(request, reply);
-      await store.savePending(session, { ...parsed.request, id: randomToken(16), brand: null, startedAt: deps.clock.now().getTime() });
+      await store.savePending(session, {
+        ...parsed.request,
+        id: randomToken(16),
+        brand: null,
+        startedAt: deps.clock.now().getTime(),
+      });
       return renderStep({ deps, store, session, pageBrand, whiteLabel }, reply);
     },
   );
@@ -114,12 +172,26 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
   });
 
   /** Every POST: a live session, its CSRF token, and the request the form was rendered for. */
-  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<{ ctx: StepContext; body: FormBody } | null> => {
+  const guard = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ ctx: StepContext; body: FormBody } | null> => {
     const body = (request.body && typeof request.body === 'object' ? request.body : {}) as FormBody;
     const session = await store.load(request);
     const ctx = await context(request, session ?? emptySession());
     if (!session || !store.csrfMatches(session, field(body, 'csrf'))) {
-      sendPage(reply, 403, messagePage({ brand: ctx.pageBrand, title: 'This page has expired', message: 'For your security this form could not be accepted (its session or security token is missing or out of date).', detail: 'Go back to the application that sent you here and start again. Make sure cookies are allowed for this site.' }));
+      sendPage(
+        reply,
+        403,
+        messagePage({
+          brand: ctx.pageBrand,
+          title: 'This page has expired',
+          message:
+            'For your security this form could not be accepted (its session or security token is missing or out of date).',
+          detail:
+            'Go back to the application that sent you here and start again. Make sure cookies are allowed for this site.',
+        }),
+      );
       return null;
     }
     if (!session.pending || field(body, 'request') !== session.pending.id || !pendingIsCurrent(ctx)) {
@@ -133,7 +205,12 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     sendPage(
       reply.header('retry-after', String(seconds)),
       429,
-      messagePage({ brand: ctx.pageBrand, title: 'Too many attempts', message: `Too many ${what}. Please wait ${describeWait(seconds)} and try again.`, next: { href: PATHS.step, label: 'Try again' } }),
+      messagePage({
+        brand: ctx.pageBrand,
+        title: 'Too many attempts',
+        message: `Too many ${what}. Please wait ${describeWait(seconds)} and try again.`,
+        next: { href: PATHS.step, label: 'Try again' },
+      }),
     );
 
   app.post(PATHS.signIn, PAGE, async (request, reply) => {
@@ -142,10 +219,12 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     const { ctx, body } = guarded;
     const email = field(body, 'email')?.trim() ?? '';
     const password = field(body, 'password') ?? '';
-    if (!email || !password) return renderStep(ctx, reply, { status: 400, email, error: 'Enter your email address and password.' });
+    if (!email || !password)
+      return renderStep(ctx, reply, { status: 400, email, error: 'Enter your email address and password.' });
     const outcome = await signInWithPassword(deps, email, password, request.ip);
     if (outcome.kind === 'blocked') return tooMany(reply, ctx, outcome.retryAfterSeconds, 'sign-in attempts');
-    if (outcome.kind === 'invalid') return renderStep(ctx, reply, { status: 401, email, error: 'The email address or password is incorrect.' });
+    if (outcome.kind === 'invalid')
+      return renderStep(ctx, reply, { status: 401, email, error: 'The email address or password is incorrect.' });
     await store.switchUser(ctx.session, reply, outcome.user.id, false);
     return toStep(reply);
   });
@@ -156,10 +235,15 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     const { ctx, body } = guarded;
     if (!ctx.session.user || ctx.session.mfaPassed) return toStep(reply);
     const code = (field(body, 'code') ?? '').replace(/\s+/g, '');
-    if (!/^\d{6}$/.test(code)) return renderStep(ctx, reply, { status: 400, error: 'Enter the 6-digit code from your authenticator app.' });
+    if (!/^\d{6}$/.test(code))
+      return renderStep(ctx, reply, { status: 400, error: 'Enter the 6-digit code from your authenticator app.' });
     const outcome = await checkTotp(deps, ctx.session.user, code, request.ip);
     if (outcome.kind === 'blocked') return tooMany(reply, ctx, outcome.retryAfterSeconds, 'incorrect codes');
-    if (outcome.kind === 'invalid') return renderStep(ctx, reply, { status: 401, error: 'That code is not valid. Check your authenticator app and try again.' });
+    if (outcome.kind === 'invalid')
+      return renderStep(ctx, reply, {
+        status: 401,
+        error: 'That code is not valid. Check your authenticator app and try again.',
+      });
     await store.markMfaPassed(ctx.session);
     return toStep(reply);
   });
@@ -172,7 +256,8 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     if (!ctx.session.user) return toStep(reply);
     const choices = await brandChoices(deps.db, ctx.session.user, ctx.whiteLabel?.id ?? null);
     const brand = field(body, 'brand');
-    if (!choices.some((c) => c.id === brand)) return renderStep(ctx, reply, { status: 400, error: 'Choose one of the brands listed.' });
+    if (!choices.some((c) => c.id === brand))
+      return renderStep(ctx, reply, { status: 400, error: 'Choose one of the brands listed.' });
     await store.savePending(ctx.session, { ...pending, brand: brand! });
     return toStep(reply);
   });
@@ -187,7 +272,14 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
       await store.savePending(ctx.session, null);
       // The client or this redirect URI may have been removed while the request waited: never redirect there.
       if (!(await registeredClient(deps, pending))) return sendPage(reply, 400, noRequestPage(ctx.pageBrand));
-      return reply.redirect(authorizationRedirect(pending.redirectUri, pending.responseType, { error: 'access_denied', error_description: 'The user declined the authorization request', state: pending.state }), 302);
+      return reply.redirect(
+        authorizationRedirect(pending.redirectUri, pending.responseType, {
+          error: 'access_denied',
+          error_description: 'The user declined the authorization request',
+          state: pending.state,
+        }),
+        302,
+      );
     }
     if (decision === 'change-brand') {
       await store.savePending(ctx.session, { ...pending, brand: null, requestedBrand: null });

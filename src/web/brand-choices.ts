@@ -5,7 +5,11 @@ import type { DB } from '../db/types.js';
 import { reachableBrandIds } from '../modules/brands/access.js';
 import type { BrandChoice } from './brand-pages.js';
 
-export async function brandChoices(db: Kysely<DB>, userId: string, whiteLabelBrand: string | null): Promise<BrandChoice[]> {
+export async function brandChoices(
+  db: Kysely<DB>,
+  userId: string,
+  whiteLabelBrand: string | null,
+): Promise<BrandChoice[]> {
   const ids = await reachableBrandIds(db, userId, whiteLabelBrand);
   if (ids.length === 0) return [];
   const rows = await db
@@ -18,7 +22,9 @@ export async function brandChoices(db: Kysely<DB>, userId: string, whiteLabelBra
 }
 
 /** Each brand followed by the brands under it (depth first, names alphabetical), as people read a hierarchy. */
-function inTreeOrder(rows: { id: string; name: string; parent: string | null; parentName: string | null }[]): BrandChoice[] {
+function inTreeOrder(
+  rows: { id: string; name: string; parent: string | null; parentName: string | null }[],
+): BrandChoice[] {
   const present = new Set(rows.map((r) => r.id));
   const children = new Map<string | null, typeof rows>();
   for (const row of rows) {

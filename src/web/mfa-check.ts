@@ -12,7 +12,8 @@ export async function checkTotp(deps: Deps, userId: string, code: string, ip: st
     return { kind: 'ok' };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    if (error.code === 'TooManyRequests') return { kind: 'blocked', retryAfterSeconds: Number(error.headers?.['retry-after'] ?? 60) };
+    if (error.code === 'TooManyRequests')
+      return { kind: 'blocked', retryAfterSeconds: Number(error.headers?.['retry-after'] ?? 60) };
     // 400 wrong or reused code; 409 MFA switched off meanwhile (the step page then moves on by itself)
     if (error.code === 'Validation' || error.code === 'Conflict') return { kind: 'invalid' };
     throw error;

@@ -11,14 +11,31 @@ describe('authorization pages: MFA step', () => {
   const t = useTestApp();
   let world: World;
   const secret = new Secret({ size: 20 });
-  const codeAt = (offsetSeconds = 0) => TOTP.generate({ secret, algorithm: 'SHA1', digits: 6, period: 30, timestamp: t.clock.now().getTime() + offsetSeconds * 1000 });
+  const codeAt = (offsetSeconds = 0) =>
+    TOTP.generate({
+      secret,
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+      timestamp: t.clock.now().getTime() + offsetSeconds * 1000,
+    });
 
   beforeAll(async () => {
     world = await createWorld(t.deps);
-    await t.deps.db.updateTable('users').set({ mfa_enabled: true, mfa_secret: t.deps.secrets.encrypt(secret.base32) }).where('id', '=', world.user.id).execute();
+    await t.deps.db
+      .updateTable('users')
+      .set({ mfa_enabled: true, mfa_secret: t.deps.secrets.encrypt(secret.base32) })
+      .where('id', '=', world.user.id)
+      .execute();
   });
 
-  const params = () => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', state: 'm1', brandId: world.brokerage.id });
+  const params = () => ({
+    client_id: world.partner.client_id,
+    redirect_uri: PARTNER_REDIRECT,
+    response_type: 'code',
+    state: 'm1',
+    brandId: world.brokerage.id,
+  });
 
   it('asks for the code after the password and goes nowhere else until it is given', async () => {
     const browser = new InjectBrowser(t.app);
@@ -51,14 +68,27 @@ describe('authorization pages: MFA step', () => {
     expect(consent.body).toContain('Allow Listing Syndicator to access Acme Realty?');
     const res = await browser.submit(consent, '/oauth2/auth/decision', { decision: 'approve' });
     const authorizationCode = redirectParams(res).query.get('code')!;
-    const row = await t.deps.db.selectFrom('authorization_codes').select('mfa_validated').where('code_hash', '=', hashToken(authorizationCode)).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('authorization_codes')
+      .select('mfa_validated')
+      .where('code_hash', '=', hashToken(authorizationCode))
+      .executeTakeFirstOrThrow();
     expect(row.mfa_validated).toBe(true);
     const tokens = await t.app.inject({
       method: 'POST',
       url: '/oauth2/token',
-      payload: { grant_type: 'authorization_code', code: authorizationCode, redirect_uri: PARTNER_REDIRECT, client_id: world.partner.client_id, client_secret: world.partner.client_secret },
+      payload: {
+        grant_type: 'authorization_code',
+        code: authorizationCode,
+        redirect_uri: PARTNER_REDIRECT,
+        client_id: world.partner.client_id,
+        client_secret: world.partner.client_secret,
+      },
     });
-    expect((await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(tokens.json().access_token) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(tokens.json().access_token) }))
+        .statusCode,
+    ).toBe(200);
 
     // the same code again, in another browser: a replay
     const other = new InjectBrowser(t.app);

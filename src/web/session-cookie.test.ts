@@ -27,10 +27,14 @@ describe('session cookie behind TLS', () => {
 
   it('stores only a hash of the session id', async () => {
     const browser = new InjectBrowser(t.app);
-    await browser.get(authorizeUrl({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code' }));
+    await browser.get(
+      authorizeUrl({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code' }),
+    );
     const value = browser.cookies.get('__Host-gable_session')!;
     const rows = await t.deps.db.selectFrom('web_sessions').select('session_hash').execute();
-    expect(rows.some((row) => row.session_hash.toString('base64url') === value || row.session_hash.toString() === value)).toBe(false);
+    expect(
+      rows.some((row) => row.session_hash.toString('base64url') === value || row.session_hash.toString() === value),
+    ).toBe(false);
     expect(rows.every((row) => row.session_hash.length === 32)).toBe(true);
   });
 });

@@ -6,7 +6,14 @@ import type { Deps } from '../deps.js';
 import { addSeconds } from '../lib/clock.js';
 import { hashToken, randomToken, safeEqual } from '../lib/crypto.js';
 import { parsePending, type PendingAuthorization } from './authorization-request.js';
-import { deleteExpiredSessions, findLiveSession, insertSession, updateSession, type SessionChanges, type WebSessionRow } from './sessions.repository.js';
+import {
+  deleteExpiredSessions,
+  findLiveSession,
+  insertSession,
+  updateSession,
+  type SessionChanges,
+  type WebSessionRow,
+} from './sessions.repository.js';
 
 /** A sign-in on this browser lasts a working day; every authorization still asks for approval. */
 export const SESSION_SECONDS = 12 * 3600;
@@ -22,7 +29,14 @@ export interface WebSession {
 }
 
 function toSession(row: WebSessionRow, hash: Buffer): WebSession {
-  return { id: row.id, hash, user: row.user, mfaPassed: row.mfa_passed, csrf: row.csrf_secret, pending: parsePending(row.pending) };
+  return {
+    id: row.id,
+    hash,
+    user: row.user,
+    mfaPassed: row.mfa_passed,
+    csrf: row.csrf_secret,
+    pending: parsePending(row.pending),
+  };
 }
 
 /** A concurrent request (another tab) signed in or out on this session after this request loaded it. */
@@ -89,7 +103,8 @@ export class SessionStore {
   }
 
   private async update(session: WebSession, changes: SessionChanges): Promise<void> {
-    if (!(await updateSession(this.deps.db, session.id, session.hash, changes, this.deps.clock.now()))) throw new SessionChangedError();
+    if (!(await updateSession(this.deps.db, session.id, session.hash, changes, this.deps.clock.now())))
+      throw new SessionChangedError();
   }
 
   /** The CSRF check of every POST: the form's token must be this session's secret. */
@@ -98,6 +113,12 @@ export class SessionStore {
   }
 
   private setCookie(reply: FastifyReply, value: string): void {
-    reply.setCookie(this.cookieName, value, { httpOnly: true, sameSite: 'lax', secure: this.secure, path: '/', maxAge: SESSION_SECONDS });
+    reply.setCookie(this.cookieName, value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.secure,
+      path: '/',
+      maxAge: SESSION_SECONDS,
+    });
   }
 }

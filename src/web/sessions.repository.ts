@@ -13,7 +13,12 @@ export interface WebSessionRow {
 
 const COLUMNS = ['id', 'user', 'mfa_passed', 'csrf_secret', 'pending', 'expires_at'] as const;
 
-export async function insertSession(db: Kysely<DB>, sessionHash: Buffer, csrfSecret: string, expiresAt: Date): Promise<WebSessionRow> {
+export async function insertSession(
+  db: Kysely<DB>,
+  sessionHash: Buffer,
+  csrfSecret: string,
+  expiresAt: Date,
+): Promise<WebSessionRow> {
   return db
     .insertInto('web_sessions')
     .values({ session_hash: sessionHash, user: null, csrf_secret: csrfSecret, pending: null, expires_at: expiresAt })
@@ -21,8 +26,17 @@ export async function insertSession(db: Kysely<DB>, sessionHash: Buffer, csrfSec
     .executeTakeFirstOrThrow();
 }
 
-export async function findLiveSession(db: Kysely<DB>, sessionHash: Buffer, now: Date): Promise<WebSessionRow | undefined> {
-  return db.selectFrom('web_sessions').select(COLUMNS).where('session_hash', '=', sessionHash).where('expires_at', '>', now).executeTakeFirst();
+export async function findLiveSession(
+  db: Kysely<DB>,
+  sessionHash: Buffer,
+  now: Date,
+): Promise<WebSessionRow | undefined> {
+  return db
+    .selectFrom('web_sessions')
+    .select(COLUMNS)
+    .where('session_hash', '=', sessionHash)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
 }
 
 export interface SessionChanges {
@@ -40,7 +54,13 @@ export interface SessionChanges {
  * sign-in cannot write its conclusions (MFA passed, a chosen brand) onto the other user's session. False when
  * the session changed meanwhile.
  */
-export async function updateSession(db: Kysely<DB>, id: string, expectedHash: Buffer, changes: SessionChanges, now: Date): Promise<boolean> {
+export async function updateSession(
+  db: Kysely<DB>,
+  id: string,
+  expectedHash: Buffer,
+  changes: SessionChanges,
+  now: Date,
+): Promise<boolean> {
   const row = await db
     .updateTable('web_sessions')
     .set({ ...changes, updated_at: now })
@@ -53,7 +73,11 @@ export async function updateSession(db: Kysely<DB>, id: string, expectedHash: Bu
 
 /** Signs the user out of every authorization-page session (after a password change, for one). */
 export async function signOutEverywhere(db: Kysely<DB>, userId: string, now: Date): Promise<void> {
-  await db.updateTable('web_sessions').set({ user: null, mfa_passed: false, pending: null, updated_at: now }).where('user', '=', userId).execute();
+  await db
+    .updateTable('web_sessions')
+    .set({ user: null, mfa_passed: false, pending: null, updated_at: now })
+    .where('user', '=', userId)
+    .execute();
 }
 
 export async function deleteExpiredSessions(db: Kysely<DB>, before: Date): Promise<number> {

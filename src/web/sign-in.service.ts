@@ -12,15 +12,18 @@ export interface SignedInUser {
   mfaEnabled: boolean;
 }
 
-export type SignInOutcome = { kind: 'ok'; user: SignedInUser } | { kind: 'invalid' } | { kind: 'blocked'; retryAfterSeconds: number };
+export type SignInOutcome =
+  { kind: 'ok'; user: SignedInUser } | { kind: 'invalid' } | { kind: 'blocked'; retryAfterSeconds: number };
 
-export async function signInWithPassword(deps: Deps, email: string, password: string, ip: string): Promise<SignInOutcome> {
+export async function signInWithPassword(
+  deps: Deps,
+  email: string,
+  password: string,
+  ip: string,
+): Promise<SignInOutcome> {
   const normalisedEmail = email.trim().toLowerCase();
   // The same keys as the password grant: failures on either path count against one budget.
-  const keys: AttemptKey[] = [
-    attemptKey('account', normalisedEmail, ACCOUNT_POLICY),
-    attemptKey('ip', ip, IP_POLICY),
-  ];
+  const keys: AttemptKey[] = [attemptKey('account', normalisedEmail, ACCOUNT_POLICY), attemptKey('ip', ip, IP_POLICY)];
   const limiter = new AttemptLimiter(deps.db, deps.clock);
   // Counted as a failure up front (as the password grant does), so parallel guesses cannot all slip past the
   // limit during the slow hash; a correct password gets the attempt back.
@@ -42,7 +45,8 @@ async function retryAfter(check: () => Promise<void>): Promise<number | null> {
     await check();
     return null;
   } catch (error) {
-    if (error instanceof AppError && error.code === 'TooManyRequests') return Number(error.headers?.['retry-after'] ?? 60);
+    if (error instanceof AppError && error.code === 'TooManyRequests')
+      return Number(error.headers?.['retry-after'] ?? 60);
     throw error;
   }
 }

@@ -1,7 +1,15 @@
 // Sign-in on the authorization pages: wrong password, brute-force limit, CSRF, session rotation.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.js';
-import { authorizeUrl, createWorld, hiddenFields, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from './test-kit.js';
+import {
+  authorizeUrl,
+  createWorld,
+  hiddenFields,
+  InjectBrowser,
+  PARTNER_REDIRECT,
+  startSignedIn,
+  type World,
+} from './test-kit.js';
 
 describe('authorization pages: sign-in', () => {
   const t = useTestApp();
@@ -10,12 +18,20 @@ describe('authorization pages: sign-in', () => {
     world = await createWorld(t.deps);
   });
 
-  const params = () => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', state: 's1' });
+  const params = () => ({
+    client_id: world.partner.client_id,
+    redirect_uri: PARTNER_REDIRECT,
+    response_type: 'code',
+    state: 's1',
+  });
 
   it('refuses a wrong password with the form again, the error announced, the email kept', async () => {
     const browser = new InjectBrowser(t.app);
     const start = await browser.get(authorizeUrl(params()));
-    const res = await browser.submit(start, '/oauth2/auth/sign-in', { email: world.user.email, password: 'wrong password' });
+    const res = await browser.submit(start, '/oauth2/auth/sign-in', {
+      email: world.user.email,
+      password: 'wrong password',
+    });
     expect(res.statusCode).toBe(401);
     expect(res.body).toContain('role="alert"');
     expect(res.body).toContain('The email address or password is incorrect.');
@@ -27,7 +43,10 @@ describe('authorization pages: sign-in', () => {
     const browser = new InjectBrowser(t.app);
     const start = await browser.get(authorizeUrl(params()));
     const before = [...browser.cookies.values()][0];
-    const res = await browser.submit(start, '/oauth2/auth/sign-in', { email: world.user.email.toUpperCase(), password: 'correct horse battery staple' });
+    const res = await browser.submit(start, '/oauth2/auth/sign-in', {
+      email: world.user.email.toUpperCase(),
+      password: 'correct horse battery staple',
+    });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/oauth2/auth/step');
     expect([...browser.cookies.values()][0]).not.toBe(before);
@@ -44,15 +63,28 @@ describe('authorization pages: sign-in', () => {
     const browser = new InjectBrowser(t.app);
     const start = await browser.get(authorizeUrl(params()));
     const request = hiddenFields(start.body).request;
-    const missing = await browser.post('/oauth2/auth/sign-in', { request, email: world.user.email, password: 'correct horse battery staple' });
+    const missing = await browser.post('/oauth2/auth/sign-in', {
+      request,
+      email: world.user.email,
+      password: 'correct horse battery staple',
+    });
     expect(missing.statusCode).toBe(403);
     expect(missing.headers['content-type']).toContain('text/html');
     expect(missing.body).toContain('This page has expired');
-    const wrong = await browser.post('/oauth2/auth/sign-in', { request, csrf: 'forged', email: world.user.email, password: 'correct horse battery staple' });
+    const wrong = await browser.post('/oauth2/auth/sign-in', {
+      request,
+      csrf: 'forged',
+      email: world.user.email,
+      password: 'correct horse battery staple',
+    });
     expect(wrong.statusCode).toBe(403);
     // another browser's valid token does not help either (no session cookie here)
     const stranger = new InjectBrowser(t.app);
-    const foreign = await stranger.post('/oauth2/auth/sign-in', { ...hiddenFields(start.body), email: world.user.email, password: 'correct horse battery staple' });
+    const foreign = await stranger.post('/oauth2/auth/sign-in', {
+      ...hiddenFields(start.body),
+      email: world.user.email,
+      password: 'correct horse battery staple',
+    });
     expect(foreign.statusCode).toBe(403);
   });
 
@@ -60,7 +92,10 @@ describe('authorization pages: sign-in', () => {
     const browser = new InjectBrowser(t.app);
     const first = await browser.get(authorizeUrl(params()));
     await browser.get(authorizeUrl({ ...params(), state: 'second' }));
-    const res = await browser.submit(first, '/oauth2/auth/sign-in', { email: world.user.email, password: 'correct horse battery staple' });
+    const res = await browser.submit(first, '/oauth2/auth/sign-in', {
+      email: world.user.email,
+      password: 'correct horse battery staple',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('No authorization in progress');
   });
@@ -81,13 +116,19 @@ describe('authorization pages: sign-in', () => {
       expect(page.statusCode).toBe(401);
     }
     const start = await browser.get(authorizeUrl(params()));
-    const blocked = await browser.submit(start, '/oauth2/auth/sign-in', { email: user, password: 'correct horse battery staple' });
+    const blocked = await browser.submit(start, '/oauth2/auth/sign-in', {
+      email: user,
+      password: 'correct horse battery staple',
+    });
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(blocked.body).toContain('Too many sign-in attempts');
     expect(blocked.body).toMatch(/wait \d+ seconds?/);
     t.clock.advance(5);
-    const later = await browser.submit(start, '/oauth2/auth/sign-in', { email: user, password: 'correct horse battery staple' });
+    const later = await browser.submit(start, '/oauth2/auth/sign-in', {
+      email: user,
+      password: 'correct horse battery staple',
+    });
     expect(later.statusCode).toBe(303);
   });
 

@@ -41,11 +41,21 @@ export function noRequestPage(pageBrand: PageBrand): string {
 }
 
 export async function loadPageUser(deps: Deps, userId: string) {
-  return deps.db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'mfa_enabled']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+  return deps.db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'mfa_enabled'])
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function loadLiveClient(deps: Deps, clientId: string) {
-  return deps.db.selectFrom('oauth_clients').select(['id', 'name', 'redirect_uris']).where('id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst();
+  return deps.db
+    .selectFrom('oauth_clients')
+    .select(['id', 'name', 'redirect_uris'])
+    .where('id', '=', clientId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** The pending request's client while it is live and still has the request's redirect URI registered. */
@@ -60,22 +70,44 @@ export function pendingIsCurrent(ctx: StepContext): boolean {
 }
 
 /** Renders the page the request is at (with an error message when a form was refused). */
-export async function renderStep(ctx: StepContext, reply: FastifyReply, options: StepOptions = {}): Promise<FastifyReply> {
+export async function renderStep(
+  ctx: StepContext,
+  reply: FastifyReply,
+  options: StepOptions = {},
+): Promise<FastifyReply> {
   const { deps, session, store } = ctx;
   const pending = session.pending;
   if (!pending || !pendingIsCurrent(ctx)) return sendPage(reply, 400, noRequestPage(ctx.pageBrand));
   const client = await registeredClient(deps, pending);
   if (!client) return sendPage(reply, 400, noRequestPage(ctx.pageBrand));
-  const form: FormContext = { brand: ctx.pageBrand, csrf: session.csrf, requestId: pending.id, clientName: client.name };
+  const form: FormContext = {
+    brand: ctx.pageBrand,
+    csrf: session.csrf,
+    requestId: pending.id,
+    clientName: client.name,
+  };
   const status = options.status ?? 200;
 
   const user = session.user ? await loadPageUser(deps, session.user) : undefined;
   if (!user) {
     if (session.user) await store.switchUser(session, reply, null, false); // the account was deleted meanwhile
-    return sendPage(reply, status, signInPage({ ...form, csrf: session.csrf, ...(options.email ? { email: options.email } : {}), ...(options.error ? { error: options.error } : {}) }));
+    return sendPage(
+      reply,
+      status,
+      signInPage({
+        ...form,
+        csrf: session.csrf,
+        ...(options.email ? { email: options.email } : {}),
+        ...(options.error ? { error: options.error } : {}),
+      }),
+    );
   }
   if (user.mfa_enabled && !session.mfaPassed) {
-    return sendPage(reply, status, mfaPage({ ...form, email: user.email, ...(options.error ? { error: options.error } : {}) }));
+    return sendPage(
+      reply,
+      status,
+      mfaPage({ ...form, email: user.email, ...(options.error ? { error: options.error } : {}) }),
+    );
   }
 
   const choices = await brandChoices(deps.db, user.id, ctx.whiteLabel?.id ?? null);
@@ -86,7 +118,17 @@ export async function renderStep(ctx: StepContext, reply: FastifyReply, options:
     if (chosen) await store.savePending(session, { ...pending, brand: chosen.id });
   }
   if (!chosen) {
-    return sendPage(reply, status, pickerPage({ ...form, email: user.email, choices, selected: null, ...(options.error ? { error: options.error } : {}) }));
+    return sendPage(
+      reply,
+      status,
+      pickerPage({
+        ...form,
+        email: user.email,
+        choices,
+        selected: null,
+        ...(options.error ? { error: options.error } : {}),
+      }),
+    );
   }
   return sendPage(
     reply,

@@ -35,7 +35,11 @@ export class InjectBrowser {
   }
 
   /** POSTs a form of the page, with its hidden CSRF and request fields. */
-  async submit(page: LightMyRequestResponse, action: string, fields: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  async submit(
+    page: LightMyRequestResponse,
+    action: string,
+    fields: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     return this.post(action, { ...hiddenFields(page.body), ...fields });
   }
 
@@ -68,7 +72,10 @@ export async function createWorld(deps: Deps) {
   const other = await createBrand(deps, { name: 'Other Brokerage' });
   const user = await createUser(deps, { first_name: 'Ada', last_name: 'Agent' });
   await addMembership(deps, user.id, brokerage.id);
-  const partner = await createClient(deps, 'partner', { name: 'Listing Syndicator', redirect_uris: [PARTNER_REDIRECT, 'https://partner.example/cb?tenant=7'] });
+  const partner = await createClient(deps, 'partner', {
+    name: 'Listing Syndicator',
+    redirect_uris: [PARTNER_REDIRECT, 'https://partner.example/cb?tenant=7'],
+  });
   const publicClient = await createClient(deps, 'public', { name: 'Showing App', redirect_uris: [PARTNER_REDIRECT] });
   const firstParty = await createClient(deps, 'first_party', { redirect_uris: [PARTNER_REDIRECT] });
   return { brokerage, office, other, user, partner, publicClient, firstParty };
@@ -77,14 +84,23 @@ export async function createWorld(deps: Deps) {
 export type World = Awaited<ReturnType<typeof createWorld>>;
 
 /** GET /oauth2/auth then sign in with the password; returns the page after sign-in. */
-export async function startSignedIn(browser: InjectBrowser, world: World, params: Record<string, string>, password = 'correct horse battery staple') {
+export async function startSignedIn(
+  browser: InjectBrowser,
+  world: World,
+  params: Record<string, string>,
+  password = 'correct horse battery staple',
+) {
   const start = await browser.get(authorizeUrl(params));
   if (start.statusCode !== 200) throw new Error(`authorize answered ${start.statusCode}: ${start.body.slice(0, 300)}`);
   return browser.follow(await browser.submit(start, '/oauth2/auth/sign-in', { email: world.user.email, password }));
 }
 
 /** The query or fragment parameters of a redirect to the partner. */
-export function redirectParams(res: LightMyRequestResponse): { url: URL; query: URLSearchParams; fragment: URLSearchParams } {
+export function redirectParams(res: LightMyRequestResponse): {
+  url: URL;
+  query: URLSearchParams;
+  fragment: URLSearchParams;
+} {
   const url = new URL(res.headers.location as string);
   return { url, query: url.searchParams, fragment: new URLSearchParams(url.hash.slice(1)) };
 }

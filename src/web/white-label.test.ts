@@ -2,7 +2,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.js';
 import { addMembership, createBrand } from '../../test/helpers/factories.js';
-import { brandHostnames, HostnameError, hostnameOfHeader, normaliseHostname, setBrandHostnames } from '../modules/brands/hostnames.service.js';
+import {
+  brandHostnames,
+  HostnameError,
+  hostnameOfHeader,
+  normaliseHostname,
+  setBrandHostnames,
+} from '../modules/brands/hostnames.service.js';
 import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from './test-kit.js';
 
 describe('white-label host names', () => {
@@ -14,11 +20,25 @@ describe('white-label host names', () => {
     await setBrandHostnames(t.deps.db, world.brokerage.id, ['Auth.Acme-Realty.example', 'login.acme.example']);
   });
 
-  const params = (extra: Record<string, string> = {}) => ({ client_id: world.partner.client_id, redirect_uri: PARTNER_REDIRECT, response_type: 'code', ...extra });
+  const params = (extra: Record<string, string> = {}) => ({
+    client_id: world.partner.client_id,
+    redirect_uri: PARTNER_REDIRECT,
+    response_type: 'code',
+    ...extra,
+  });
 
   it('validates and normalises host names', () => {
     expect(normaliseHostname('Auth.Example.COM.')).toBe('auth.example.com');
-    for (const bad of ['https://a.example', 'a.example:443', 'a..example', '-a.example', 'a_b.example', '10.0.0.1', '', 'a.example/path']) {
+    for (const bad of [
+      'https://a.example',
+      'a.example:443',
+      'a..example',
+      '-a.example',
+      'a_b.example',
+      '10.0.0.1',
+      '',
+      'a.example/path',
+    ]) {
       expect(() => normaliseHostname(bad), bad).toThrow(HostnameError);
     }
     expect(hostnameOfHeader('Auth.Acme.example:8443')).toBe('auth.acme.example');
@@ -26,13 +46,23 @@ describe('white-label host names', () => {
   });
 
   it('replaces and lists a brand’s host names, and refuses one another brand owns', async () => {
-    expect(await brandHostnames(t.deps.db, world.brokerage.id)).toEqual(['auth.acme-realty.example', 'login.acme.example']);
-    await expect(setBrandHostnames(t.deps.db, world.other.id, ['login.acme.example'])).rejects.toThrow(/already belongs to brand/);
+    expect(await brandHostnames(t.deps.db, world.brokerage.id)).toEqual([
+      'auth.acme-realty.example',
+      'login.acme.example',
+    ]);
+    await expect(setBrandHostnames(t.deps.db, world.other.id, ['login.acme.example'])).rejects.toThrow(
+      /already belongs to brand/,
+    );
     const spare = await createBrand(t.deps, { name: 'Spare' });
-    expect(await setBrandHostnames(t.deps.db, spare.id, ['one.example', 'two.example'])).toEqual(['one.example', 'two.example']);
+    expect(await setBrandHostnames(t.deps.db, spare.id, ['one.example', 'two.example'])).toEqual([
+      'one.example',
+      'two.example',
+    ]);
     expect(await setBrandHostnames(t.deps.db, spare.id, ['two.example'])).toEqual(['two.example']);
     expect(await brandHostnames(t.deps.db, spare.id)).toEqual(['two.example']);
-    await expect(setBrandHostnames(t.deps.db, '00000000-0000-4000-8000-000000000000', ['x.example'])).rejects.toThrow(/does not exist/);
+    await expect(setBrandHostnames(t.deps.db, '00000000-0000-4000-8000-000000000000', ['x.example'])).rejects.toThrow(
+      /does not exist/,
+    );
     await expect(brandHostnames(t.deps.db, 'nope')).rejects.toThrow(HostnameError);
   });
 
@@ -58,7 +88,11 @@ describe('white-label host names', () => {
     expect(picker.body).toContain('Choose a brand');
     const res = await browser.submit(picker, '/oauth2/auth/brand', { brand: world.other.id });
     expect(res.statusCode).toBe(400);
-    const inside = await startSignedIn(new InjectBrowser(t.app, 'login.acme.example'), world, params({ brandId: world.office.id }));
+    const inside = await startSignedIn(
+      new InjectBrowser(t.app, 'login.acme.example'),
+      world,
+      params({ brandId: world.office.id }),
+    );
     expect(inside.body).toContain('Allow Listing Syndicator to access Acme Downtown?');
   });
 

@@ -40,7 +40,9 @@ export async function startPartnerApp(gableUrl: string): Promise<PartnerApp> {
   const results: PartnerResult[] = [];
 
   const callSelf = async (result: PartnerResult) => {
-    const res = await fetch(`${gableUrl}/users/self`, { headers: { authorization: `Bearer ${result.accessToken}`, 'x-rechat-brand': result.brand ?? '' } });
+    const res = await fetch(`${gableUrl}/users/self`, {
+      headers: { authorization: `Bearer ${result.accessToken}`, 'x-rechat-brand': result.brand ?? '' },
+    });
     result.selfStatus = res.status;
     if (res.ok) result.selfEmail = ((await res.json()) as { data: { email: string } }).data.email;
   };
@@ -57,14 +59,27 @@ export async function startPartnerApp(gableUrl: string): Promise<PartnerApp> {
     const url = new URL(req.url ?? '/', 'http://partner');
     if (url.pathname === '/callback') {
       const state = url.searchParams.get('state');
-      const result: PartnerResult = { state, error: url.searchParams.get('error'), brand: url.searchParams.get('brand') };
+      const result: PartnerResult = {
+        state,
+        error: url.searchParams.get('error'),
+        brand: url.searchParams.get('brand'),
+      };
       results.push(result);
       const expected = state ? pending.get(state) : undefined;
       if (!result.error && expected) {
-        const form = new URLSearchParams({ grant_type: 'authorization_code', code: url.searchParams.get('code') ?? '', redirect_uri: `${origin}/callback`, client_id: expected.client.client_id });
+        const form = new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: url.searchParams.get('code') ?? '',
+          redirect_uri: `${origin}/callback`,
+          client_id: expected.client.client_id,
+        });
         if (expected.client.client_secret) form.set('client_secret', expected.client.client_secret);
         if (expected.codeVerifier) form.set('code_verifier', expected.codeVerifier);
-        const tokenRes = await fetch(`${gableUrl}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+        const tokenRes = await fetch(`${gableUrl}/oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+        });
         result.tokenResponse = (await tokenRes.json()) as Record<string, unknown>;
         result.accessToken = result.tokenResponse.access_token as string | undefined;
         if (result.accessToken) await callSelf(result);
@@ -82,11 +97,18 @@ fetch('/implicit/received',{method:'POST',body:p.toString()}).then(r=>r.text()).
       let text = '';
       for await (const chunk of req) text += chunk;
       const fragment = new URLSearchParams(text);
-      const result: PartnerResult = { state: fragment.get('state'), error: fragment.get('error'), brand: fragment.get('brand'), tokenResponse: Object.fromEntries(fragment) };
+      const result: PartnerResult = {
+        state: fragment.get('state'),
+        error: fragment.get('error'),
+        brand: fragment.get('brand'),
+        tokenResponse: Object.fromEntries(fragment),
+      };
       results.push(result);
       result.accessToken = fragment.get('access_token') ?? undefined;
       if (result.accessToken) await callSelf(result);
-      const body = result.error ? `<h1 id="outcome">Not connected</h1><span id="error">${escape(result.error)}</span>` : `<h1 id="outcome">Connected</h1><span id="email">${escape(result.selfEmail ?? '')}</span>`;
+      const body = result.error
+        ? `<h1 id="outcome">Not connected</h1><span id="error">${escape(result.error)}</span>`
+        : `<h1 id="outcome">Connected</h1><span id="email">${escape(result.selfEmail ?? '')}</span>`;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return res.end(body);
     }

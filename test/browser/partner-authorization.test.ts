@@ -11,7 +11,15 @@ import { startGable, type RunningGable } from './gable-server.js';
 import { startPartnerApp, type PartnerApp } from './partner-app.js';
 
 const SCREENSHOTS = 'test-artifacts/browser';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** A white-label host name, resolved to the loopback app by the browser itself (no DNS, no /etc/hosts). */
 const WHITE_LABEL_HOST = 'login.acme-realty.test';
 
@@ -40,7 +48,11 @@ describe('partner authorization in Chromium', () => {
     gable = await startGable();
     partnerApp = await startPartnerApp(gable.url);
     world = await createWorld();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${WHITE_LABEL_HOST} 127.0.0.1`] });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${WHITE_LABEL_HOST} 127.0.0.1`],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -67,7 +79,16 @@ describe('partner authorization in Chromium', () => {
     const state = randomBytes(8).toString('hex');
     partnerApp.expect(state, world.publicClient, verifier);
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    await page.goto(authorizeUrl({ client_id: world.publicClient.client_id, redirect_uri: partnerApp.callbackUrl, response_type: 'code', state, code_challenge: challenge, code_challenge_method: 'S256' }));
+    await page.goto(
+      authorizeUrl({
+        client_id: world.publicClient.client_id,
+        redirect_uri: partnerApp.callbackUrl,
+        response_type: 'code',
+        state,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     expect(await page.title()).toBe('Sign in · Gable');
     await shot('sign-in');
 
@@ -93,13 +114,23 @@ describe('partner authorization in Chromium', () => {
     expect(result.selfStatus).toBe(200);
     expect(await page.locator('#email').textContent()).toBe(world.user.email);
     // the token is bound to the chosen brand: its parent is out of reach
-    const parent = await fetch(`${gable.url}/users/self`, { headers: { authorization: `Bearer ${result.accessToken}`, 'x-rechat-brand': world.brokerage.id } });
+    const parent = await fetch(`${gable.url}/users/self`, {
+      headers: { authorization: `Bearer ${result.accessToken}`, 'x-rechat-brand': world.brokerage.id },
+    });
     expect(parent.status).toBe(403);
   });
 
   it('implicit flow: the partner page reads the token from the fragment', async () => {
     const state = randomBytes(8).toString('hex');
-    await page.goto(authorizeUrl({ client_id: world.partner.client_id, redirect_uri: partnerApp.implicitUrl, response_type: 'token', state, brandId: world.brokerage.id }));
+    await page.goto(
+      authorizeUrl({
+        client_id: world.partner.client_id,
+        redirect_uri: partnerApp.implicitUrl,
+        response_type: 'token',
+        state,
+        brandId: world.brokerage.id,
+      }),
+    );
     await signIn(world.user.email);
     await page.getByRole('heading', { name: 'Allow Listing Syndicator to access Acme Realty?' }).waitFor();
     await shot('consent-implicit');
@@ -108,7 +139,11 @@ describe('partner authorization in Chromium', () => {
     await page.locator('#email').waitFor();
     expect(await outcome()).toBe('Connected');
     const result = partnerApp.results.find((r) => r.state === state)!;
-    expect(result.tokenResponse).toMatchObject({ token_type: 'Bearer', expires_in: '2678400', brand: world.brokerage.id });
+    expect(result.tokenResponse).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: '2678400',
+      brand: world.brokerage.id,
+    });
     expect(result.tokenResponse?.refresh_token).toBeUndefined();
     expect(result.selfStatus).toBe(200);
   });
@@ -116,7 +151,15 @@ describe('partner authorization in Chromium', () => {
   it('brand preselection: a brandId the user has skips the picker; approval is still asked', async () => {
     const state = randomBytes(8).toString('hex');
     partnerApp.expect(state, world.partner);
-    await page.goto(authorizeUrl({ client_id: world.partner.client_id, redirect_uri: partnerApp.callbackUrl, response_type: 'code', state, brandId: world.team.id }));
+    await page.goto(
+      authorizeUrl({
+        client_id: world.partner.client_id,
+        redirect_uri: partnerApp.callbackUrl,
+        response_type: 'code',
+        state,
+        brandId: world.team.id,
+      }),
+    );
     await signIn(world.user.email);
     await page.getByRole('heading', { name: 'Allow Listing Syndicator to access Harbor Team?' }).waitFor();
     expect(await page.getByText('Choose a brand').count()).toBe(0);
@@ -129,10 +172,22 @@ describe('partner authorization in Chromium', () => {
     const secret = new Secret({ size: 20 });
     const mfaUser = await createUser(gable.deps, { email: 'mfa.user@acme.example' });
     await addMembership(gable.deps, mfaUser.id, world.brokerage.id);
-    await gable.deps.db.updateTable('users').set({ mfa_enabled: true, mfa_secret: gable.deps.secrets.encrypt(secret.base32) }).where('id', '=', mfaUser.id).execute();
+    await gable.deps.db
+      .updateTable('users')
+      .set({ mfa_enabled: true, mfa_secret: gable.deps.secrets.encrypt(secret.base32) })
+      .where('id', '=', mfaUser.id)
+      .execute();
     const state = randomBytes(8).toString('hex');
     partnerApp.expect(state, world.partner);
-    await page.goto(authorizeUrl({ client_id: world.partner.client_id, redirect_uri: partnerApp.callbackUrl, response_type: 'code', state, brandId: world.brokerage.id }));
+    await page.goto(
+      authorizeUrl({
+        client_id: world.partner.client_id,
+        redirect_uri: partnerApp.callbackUrl,
+        response_type: 'code',
+        state,
+        brandId: world.brokerage.id,
+      }),
+    );
     await signIn(mfaUser.email);
     await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
     await shot('mfa');
@@ -141,7 +196,13 @@ describe('partner authorization in Chromium', () => {
     expect(await page.getByRole('alert').textContent()).toContain('not valid');
     await shot('mfa-error');
     // the app runs on the test's clock
-    const code = TOTP.generate({ secret, algorithm: 'SHA1', digits: 6, period: 30, timestamp: gable.clock.now().getTime() });
+    const code = TOTP.generate({
+      secret,
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+      timestamp: gable.clock.now().getTime(),
+    });
     await page.getByLabel('Authentication code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('button', { name: 'Approve' }).click();
@@ -154,7 +215,14 @@ describe('partner authorization in Chromium', () => {
 
   it('decline: the partner receives access_denied and its state', async () => {
     const state = randomBytes(8).toString('hex');
-    await page.goto(authorizeUrl({ client_id: world.partner.client_id, redirect_uri: partnerApp.callbackUrl, response_type: 'code', state }));
+    await page.goto(
+      authorizeUrl({
+        client_id: world.partner.client_id,
+        redirect_uri: partnerApp.callbackUrl,
+        response_type: 'code',
+        state,
+      }),
+    );
     await signIn(world.user.email);
     await page.getByRole('radio', { name: 'Acme Realty', exact: true }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -169,7 +237,9 @@ describe('partner authorization in Chromium', () => {
     await addMembership(gable.deps, world.user.id, other.id);
     await setBrandHostnames(gable.deps.db, world.brokerage.id, [WHITE_LABEL_HOST]);
     const port = new URL(gable.url).port;
-    await page.goto(`http://${WHITE_LABEL_HOST}:${port}/oauth2/auth?${new URLSearchParams({ client_id: world.partner.client_id, redirect_uri: partnerApp.callbackUrl, response_type: 'code' })}`);
+    await page.goto(
+      `http://${WHITE_LABEL_HOST}:${port}/oauth2/auth?${new URLSearchParams({ client_id: world.partner.client_id, redirect_uri: partnerApp.callbackUrl, response_type: 'code' })}`,
+    );
     expect(await page.title()).toBe('Sign in · Acme Realty');
     await signIn(world.user.email);
     await page.getByRole('heading', { name: 'Choose a brand' }).waitFor();
@@ -179,7 +249,13 @@ describe('partner authorization in Chromium', () => {
   });
 
   it('an unregistered redirect_uri shows an error page and goes nowhere', async () => {
-    const response = await page.goto(authorizeUrl({ client_id: world.partner.client_id, redirect_uri: 'https://attacker.example/cb', response_type: 'code' }));
+    const response = await page.goto(
+      authorizeUrl({
+        client_id: world.partner.client_id,
+        redirect_uri: 'https://attacker.example/cb',
+        response_type: 'code',
+      }),
+    );
     expect(response?.status()).toBe(400);
     expect(page.url()).toContain(`${gable.url}/oauth2/auth`);
     await page.getByRole('heading', { name: 'Invalid request' }).waitFor();

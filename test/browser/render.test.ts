@@ -30,13 +30,26 @@ const download = async (url: string) => {
 beforeAll(async () => {
   await seedTemplateLibrary(t.deps);
   agent = await marketer(t.deps, { brand: (await createBrand(t.deps)).id });
-  await t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: await clientHeaders(t.deps), payload: [sampleListing('R-1')] });
-  listing = (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'R-1').executeTakeFirstOrThrow()).id;
-  for (const tpl of (await t.app.inject({ url: '/templates?limit=100', headers: agent.headers })).json().data) templates[tpl.medium] = tpl.id;
+  await t.app.inject({
+    method: 'POST',
+    url: '/mls/NTREIS/listings',
+    headers: await clientHeaders(t.deps),
+    payload: [sampleListing('R-1')],
+  });
+  listing = (
+    await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'R-1').executeTakeFirstOrThrow()
+  ).id;
+  for (const tpl of (await t.app.inject({ url: '/templates?limit=100', headers: agent.headers })).json().data)
+    templates[tpl.medium] = tpl.id;
 });
 
 async function renderedInstance(medium: string) {
-  const created = await t.app.inject({ method: 'POST', url: `/templates/${templates[medium]}/instances`, headers: agent.headers, payload: { listings: [listing] } });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: `/templates/${templates[medium]}/instances`,
+    headers: agent.headers,
+    payload: { listings: [listing] },
+  });
   expect(created.statusCode, created.body).toBe(200);
   expect(created.json().data.render_status).toBe('pending');
   await renderInstance(t.deps, created.json().data.id); // what the job runs
@@ -99,11 +112,23 @@ describe('the renderer’s network', () => {
   });
 
   it('a render that takes too long is abandoned with a timeout error', async () => {
-    const slow = new Renderer({ executablePath: CHROMIUM, timeoutMs: 1500, ownOrigin: 'http://gable.test', fetchOwn: () => new Promise(() => undefined) });
+    const slow = new Renderer({
+      executablePath: CHROMIUM,
+      timeoutMs: 1500,
+      ownOrigin: 'http://gable.test',
+      fetchOwn: () => new Promise(() => undefined),
+    });
     try {
-      await expect(slow.render('<img src="http://gable.test/files/slow">', 'PostCard')).rejects.toBeInstanceOf(RenderTimeoutError);
+      await expect(slow.render('<img src="http://gable.test/files/slow">', 'PostCard')).rejects.toBeInstanceOf(
+        RenderTimeoutError,
+      );
       // Through the job: the instance records the failure (and the job is retried once by the queue).
-      const created = await t.app.inject({ method: 'POST', url: `/templates/${templates.Flyer}/instances`, headers: agent.headers, payload: { html: '<img src="http://gable.test/files/slow">' } });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: `/templates/${templates.Flyer}/instances`,
+        headers: agent.headers,
+        payload: { html: '<img src="http://gable.test/files/slow">' },
+      });
       const id = created.json().data.id as string;
       await expect(renderInstance({ ...t.deps, renderer: slow }, id)).rejects.toBeInstanceOf(RenderTimeoutError);
       const failed = (await t.app.inject({ url: `/templates/instances/${id}`, headers: agent.bare })).json().data;
@@ -129,7 +154,12 @@ describe('the pooled pages', () => {
   });
 
   it('a browser that went away is launched again by the next render (its pooled pages are forgotten)', async () => {
-    const renderer = new Renderer({ executablePath: CHROMIUM, timeoutMs: 30_000, ownOrigin: 'http://gable.test', fetchOwn: () => Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') }) });
+    const renderer = new Renderer({
+      executablePath: CHROMIUM,
+      timeoutMs: 30_000,
+      ownOrigin: 'http://gable.test',
+      fetchOwn: () => Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') }),
+    });
     try {
       await renderer.render('<p>first</p>', 'PostCard');
       const first = renderer['launched']!;
@@ -147,10 +177,15 @@ describe('the pooled pages', () => {
       executablePath: CHROMIUM,
       timeoutMs: 3000,
       ownOrigin: 'http://gable.test',
-      fetchOwn: (path) => (path === '/files/slow' ? new Promise(() => undefined) : Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') })),
+      fetchOwn: (path) =>
+        path === '/files/slow'
+          ? new Promise(() => undefined)
+          : Promise.resolve({ status: 404, contentType: 'text/plain', body: Buffer.from('') }),
     });
     try {
-      await expect(renderer.render('<img src="http://gable.test/files/slow">', 'PostCard')).rejects.toBeInstanceOf(RenderTimeoutError);
+      await expect(renderer.render('<img src="http://gable.test/files/slow">', 'PostCard')).rejects.toBeInstanceOf(
+        RenderTimeoutError,
+      );
       const next = await renderer.render('<p>next</p>', 'PostCard');
       expect(pngSize(next.png)).toEqual({ width: 600, height: 408 });
       expect(next.blocked).toEqual([]);
@@ -161,7 +196,8 @@ describe('the pooled pages', () => {
 });
 
 describe('fonts of the allow-listed hosts', () => {
-  const FONT_PAGE = '<html><head><link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Inter"></head><body><p style="font-family: Inter">Just listed</p></body></html>';
+  const FONT_PAGE =
+    '<html><head><link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Inter"></head><body><p style="font-family: Inter">Just listed</p></body></html>';
 
   it('are fetched by the server once and given to every render; the browser asks the network for nothing', async () => {
     const asked: { url: string; headers: Record<string, string> }[] = [];
@@ -205,7 +241,10 @@ describe('fonts of the allow-listed hosts', () => {
 
 describe('photos on other hosts', () => {
   // A 1 × 1 PNG, as a listing's cover photo on an MLS's image host.
-  const PHOTO = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d3b3e10000000049454e44ae426082', 'hex');
+  const PHOTO = Buffer.from(
+    '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d3b3e10000000049454e44ae426082',
+    'hex',
+  );
   let server: Server;
   let photoUrl: string;
   let hits = 0;
@@ -223,14 +262,23 @@ describe('photos on other hosts', () => {
   const onLoopback = async () => [{ address: '127.0.0.1', family: 4 }];
 
   async function renderWithPhoto(deps: typeof t.deps) {
-    const created = await t.app.inject({ method: 'POST', url: `/templates/${templates.Flyer}/instances`, headers: agent.headers, payload: { html: `<img src="${photoUrl}">` } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/templates/${templates.Flyer}/instances`,
+      headers: agent.headers,
+      payload: { html: `<img src="${photoUrl}">` },
+    });
     expect(created.statusCode, created.body).toBe(200);
     await renderInstance(deps, created.json().data.id);
-    return (await t.app.inject({ url: `/templates/instances/${created.json().data.id}`, headers: agent.bare })).json().data;
+    return (await t.app.inject({ url: `/templates/instances/${created.json().data.id}`, headers: agent.bare })).json()
+      .data;
   }
 
   it('are fetched by the render job through the outbound client and inlined: the browser itself loads nothing remote', async () => {
-    const instance = await renderWithPhoto({ ...t.deps, outbound: new OutboundHttp({ allowedNetworks: ['127.0.0.1/32'], resolve: onLoopback }) });
+    const instance = await renderWithPhoto({
+      ...t.deps,
+      outbound: new OutboundHttp({ allowedNetworks: ['127.0.0.1/32'], resolve: onLoopback }),
+    });
     expect(instance).toMatchObject({ render_status: 'rendered', render_note: null });
     expect(hits).toBe(1);
   });

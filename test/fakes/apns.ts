@@ -21,7 +21,11 @@ export interface FakeApns {
   keyId: string;
   teamId: string;
   topic: string;
-  accepted: { device: string; payload: { aps: Record<string, unknown> } & Record<string, unknown>; headers: http2.IncomingHttpHeaders }[];
+  accepted: {
+    device: string;
+    payload: { aps: Record<string, unknown> } & Record<string, unknown>;
+    headers: http2.IncomingHttpHeaders;
+  }[];
   requests: { device: string; status: number }[];
   problems: string[];
   /** HTTP/2 connections opened to it (a kept session reuses one). */
@@ -33,12 +37,22 @@ export interface FakeApns {
 const TLS_DIR = new URL('./tls/', import.meta.url);
 
 /** Another `topic`, `keyId` and `teamId` (and its own signing key) stand for a second app's credentials. */
-export async function startFakeApns(dir: string, { topic = 'com.example.gable', keyId = 'TESTKEY123', teamId = 'TEAM456789' }: { topic?: string; keyId?: string; teamId?: string } = {}): Promise<FakeApns> {
+export async function startFakeApns(
+  dir: string,
+  {
+    topic = 'com.example.gable',
+    keyId = 'TESTKEY123',
+    teamId = 'TEAM456789',
+  }: { topic?: string; keyId?: string; teamId?: string } = {},
+): Promise<FakeApns> {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const keyFile = join(dir, `AuthKey_${keyId}.p8`);
   writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
   const scripts = new Map<string, ApnsAnswer[]>();
-  const server = http2.createSecureServer({ key: readFileSync(new URL('loopback.key', TLS_DIR)), cert: readFileSync(new URL('loopback.crt', TLS_DIR)) });
+  const server = http2.createSecureServer({
+    key: readFileSync(new URL('loopback.key', TLS_DIR)),
+    cert: readFileSync(new URL('loopback.crt', TLS_DIR)),
+  });
   const fake: Omit<FakeApns, 'url' | 'close'> = {
     caFile: new URL('loopback.crt', TLS_DIR).pathname,
     keyFile,
@@ -51,7 +65,10 @@ export async function startFakeApns(dir: string, { topic = 'com.example.gable', 
     connections: 0,
     script: (device, answers) => void scripts.set(device, [...answers]),
   };
-  const check = (headers: http2.IncomingHttpHeaders, body: string): { device: string; payload: FakeApns['accepted'][number]['payload'] } => {
+  const check = (
+    headers: http2.IncomingHttpHeaders,
+    body: string,
+  ): { device: string; payload: FakeApns['accepted'][number]['payload'] } => {
     const device = /^\/3\/device\/([0-9a-f]+)$/.exec(String(headers[':path']))?.[1];
     if (headers[':method'] !== 'POST' || !device) throw new Error(`path ${headers[':path']}`);
     const jwt = /^bearer (.+)$/.exec(String(headers.authorization ?? ''))?.[1] ?? '';
@@ -59,13 +76,23 @@ export async function startFakeApns(dir: string, { topic = 'com.example.gable', 
     if (!head || !claims || !signature) throw new Error('no provider token');
     const header = JSON.parse(Buffer.from(head, 'base64url').toString()) as { alg?: string; kid?: string };
     if (header.alg !== 'ES256' || header.kid !== keyId) throw new Error(`token header ${JSON.stringify(header)}`);
-    if (!verify('sha256', Buffer.from(`${head}.${claims}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))) throw new Error('bad token signature');
+    if (
+      !verify(
+        'sha256',
+        Buffer.from(`${head}.${claims}`),
+        { key: publicKey, dsaEncoding: 'ieee-p1363' },
+        Buffer.from(signature, 'base64url'),
+      )
+    )
+      throw new Error('bad token signature');
     const { iss, iat } = JSON.parse(Buffer.from(claims, 'base64url').toString()) as { iss?: string; iat?: number };
-    if (iss !== teamId || typeof iat !== 'number' || Math.abs(Date.now() / 1000 - iat) > 3600 * 48) throw new Error(`token claims iss=${iss} iat=${iat}`);
+    if (iss !== teamId || typeof iat !== 'number' || Math.abs(Date.now() / 1000 - iat) > 3600 * 48)
+      throw new Error(`token claims iss=${iss} iat=${iat}`);
     if (headers['apns-topic'] !== topic) throw new Error(`apns-topic ${headers['apns-topic']}`);
     const type = headers['apns-push-type'];
     if (type !== 'alert' && type !== 'background') throw new Error(`apns-push-type ${type}`);
-    if (type === 'background' && headers['apns-priority'] !== '5') throw new Error('background push with priority other than 5');
+    if (type === 'background' && headers['apns-priority'] !== '5')
+      throw new Error('background push with priority other than 5');
     const payload = JSON.parse(body) as FakeApns['accepted'][number]['payload'];
     if (typeof payload.aps !== 'object' || payload.aps === null) throw new Error('no aps');
     return { device, payload };
@@ -93,7 +120,12 @@ export async function startFakeApns(dir: string, { topic = 'com.example.gable', 
       }
       const scripted = scripts.get(checked.device)?.shift();
       fake.requests.push({ device: checked.device, status: scripted?.status ?? 200 });
-      if (scripted) return answer(scripted.status, scripted.reason, scripted.retryAfter ? { 'retry-after': scripted.retryAfter } : {});
+      if (scripted)
+        return answer(
+          scripted.status,
+          scripted.reason,
+          scripted.retryAfter ? { 'retry-after': scripted.retryAfter } : {},
+        );
       fake.accepted.push({ ...checked, headers });
       answer(200);
     });

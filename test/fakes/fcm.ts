@@ -35,17 +35,34 @@ const SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 function checkAssertion(jwt: string, key: KeyObject, clientEmail: string, audience: string): void {
   const [head, body, signature] = jwt.split('.');
   if (!head || !body || !signature) throw new Error('malformed assertion');
-  if ((JSON.parse(Buffer.from(head, 'base64url').toString()) as { alg?: string }).alg !== 'RS256') throw new Error('assertion alg is not RS256');
-  if (!verify('sha256', Buffer.from(`${head}.${body}`), key, Buffer.from(signature, 'base64url'))) throw new Error('bad assertion signature');
-  const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as { iss?: string; aud?: string; scope?: string; iat?: number; exp?: number };
+  if ((JSON.parse(Buffer.from(head, 'base64url').toString()) as { alg?: string }).alg !== 'RS256')
+    throw new Error('assertion alg is not RS256');
+  if (!verify('sha256', Buffer.from(`${head}.${body}`), key, Buffer.from(signature, 'base64url')))
+    throw new Error('bad assertion signature');
+  const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as {
+    iss?: string;
+    aud?: string;
+    scope?: string;
+    iat?: number;
+    exp?: number;
+  };
   if (claims.iss !== clientEmail) throw new Error(`iss ${claims.iss}`);
   if (claims.aud !== audience) throw new Error(`aud ${claims.aud}`);
   if (!claims.scope?.split(' ').includes(SCOPE)) throw new Error(`scope ${claims.scope}`);
-  if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.exp - claims.iat > 3600 || claims.exp <= claims.iat) throw new Error('iat/exp');
+  if (
+    typeof claims.iat !== 'number' ||
+    typeof claims.exp !== 'number' ||
+    claims.exp - claims.iat > 3600 ||
+    claims.exp <= claims.iat
+  )
+    throw new Error('iat/exp');
 }
 
 /** `projectId` names another Firebase project (its own service account, key and credentials file): a second app. */
-export async function startFakeFcm(dir: string, { projectId = 'gable-test' }: { projectId?: string } = {}): Promise<FakeFcm> {
+export async function startFakeFcm(
+  dir: string,
+  { projectId = 'gable-test' }: { projectId?: string } = {},
+): Promise<FakeFcm> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const clientEmail = `push@${projectId}.iam.gserviceaccount.com`;
   const issued = new Set<string>();
@@ -80,7 +97,8 @@ export async function startFakeFcm(dir: string, { projectId = 'gable-test' }: { 
         fake.exchanges++;
         return json(200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
       }
-      if (req.url !== `/v1/projects/${projectId}/messages:send` || req.method !== 'POST') return json(404, { error: { code: 404, status: 'NOT_FOUND' } });
+      if (req.url !== `/v1/projects/${projectId}/messages:send` || req.method !== 'POST')
+        return json(404, { error: { code: 404, status: 'NOT_FOUND' } });
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!bearer || !issued.has(bearer)) return json(401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
       const message = (JSON.parse(body) as { message?: Record<string, unknown> }).message ?? {};
@@ -88,8 +106,21 @@ export async function startFakeFcm(dir: string, { projectId = 'gable-test' }: { 
       const scripted = scripts.get(token)?.shift();
       if (scripted) {
         fake.requests.push({ token, status: scripted.status });
-        const details = scripted.errorCode ? [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: scripted.errorCode }] : [];
-        return json(scripted.status, { error: { code: scripted.status, message: 'scripted', status: scripted.status === 404 ? 'NOT_FOUND' : 'UNAVAILABLE', details } }, scripted.retryAfter ? { 'retry-after': scripted.retryAfter } : {});
+        const details = scripted.errorCode
+          ? [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: scripted.errorCode }]
+          : [];
+        return json(
+          scripted.status,
+          {
+            error: {
+              code: scripted.status,
+              message: 'scripted',
+              status: scripted.status === 404 ? 'NOT_FOUND' : 'UNAVAILABLE',
+              details,
+            },
+          },
+          scripted.retryAfter ? { 'retry-after': scripted.retryAfter } : {},
+        );
       }
       fake.requests.push({ token, status: 200 });
       fake.accepted.push({ token, message, headers: req.headers });
@@ -101,7 +132,18 @@ export async function startFakeFcm(dir: string, { projectId = 'gable-test' }: { 
   const credentialsFile = join(dir, `fcm-service-account-${projectId}.json`);
   writeFileSync(
     credentialsFile,
-    JSON.stringify({ type: 'service_account', project_id: projectId, client_email: clientEmail, private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), token_uri: `${origin}/token` }),
+    JSON.stringify({
+      type: 'service_account',
+      project_id: projectId,
+      client_email: clientEmail,
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      token_uri: `${origin}/token`,
+    }),
   );
-  return Object.assign(fake, { url: origin, tokenUrl: `${origin}/token`, credentialsFile, close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+  return Object.assign(fake, {
+    url: origin,
+    tokenUrl: `${origin}/token`,
+    credentialsFile,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
 }

@@ -60,7 +60,13 @@ export class FakeMicrosoft {
   redirectUris: string[];
   accessSeconds: number;
   /** Who signs in at the next authorize. */
-  account: FakeAccount = { id: 'remote-1', mail: 'agent@contoso.test', displayName: 'Ada Agent', givenName: 'Ada', surname: 'Agent' };
+  account: FakeAccount = {
+    id: 'remote-1',
+    mail: 'agent@contoso.test',
+    displayName: 'Ada Agent',
+    givenName: 'Ada',
+    surname: 'Agent',
+  };
   /** The next authorize answers error=access_denied (the user declined). */
   declineNext = false;
   /** Scopes the user grants (default: all that were asked). */
@@ -78,7 +84,10 @@ export class FakeMicrosoft {
   private readonly changedAt = new Map<string, Map<string, number>>();
   private version = 0;
   pageSize = 100;
-  private readonly codes = new Map<string, { account: FakeAccount; challenge: string; redirectUri: string; scope: string }>();
+  private readonly codes = new Map<
+    string,
+    { account: FakeAccount; challenge: string; redirectUri: string; scope: string }
+  >();
   private readonly accessTokens = new Map<string, Grant & { expiresAt: number }>();
   private readonly refreshTokens = new Map<string, Grant>();
   private server: Server | undefined;
@@ -102,7 +111,13 @@ export class FakeMicrosoft {
 
   /** The environment that points the server at this fake. */
   env(): Record<string, string> {
-    return { MICROSOFT_CLIENT_ID: this.clientId, MICROSOFT_CLIENT_SECRET: this.clientSecret, MICROSOFT_LOGIN_URL: this.loginUrl, MICROSOFT_GRAPH_URL: this.graphUrl, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+    return {
+      MICROSOFT_CLIENT_ID: this.clientId,
+      MICROSOFT_CLIENT_SECRET: this.clientSecret,
+      MICROSOFT_LOGIN_URL: this.loginUrl,
+      MICROSOFT_GRAPH_URL: this.graphUrl,
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+    };
   }
 
   async start(port = 0): Promise<void> {
@@ -130,7 +145,8 @@ export class FakeMicrosoft {
 
   /** Every refresh token of the account stops working (as when the user revokes the app's consent). */
   revokeGrants(accountId: string): void {
-    for (const [token, grant] of this.refreshTokens) if (grant.account.id === accountId) this.refreshTokens.delete(token);
+    for (const [token, grant] of this.refreshTokens)
+      if (grant.account.id === accountId) this.refreshTokens.delete(token);
     for (const [token, grant] of this.accessTokens) if (grant.account.id === accountId) this.accessTokens.delete(token);
   }
 
@@ -140,7 +156,10 @@ export class FakeMicrosoft {
   }
 
   /** A token pair for the account without the browser flow (benchmarks seed credentials with it). */
-  issueTokens(account: FakeAccount, scope = 'https://graph.microsoft.com/Contacts.Read'): { accessToken: string; refreshToken: string; expiresIn: number } {
+  issueTokens(
+    account: FakeAccount,
+    scope = 'https://graph.microsoft.com/Contacts.Read',
+  ): { accessToken: string; refreshToken: string; expiresIn: number } {
     const accessToken = `at-${randomBytes(16).toString('hex')}`;
     const refreshToken = `rt-${randomBytes(16).toString('hex')}`;
     this.accessTokens.set(accessToken, { account, scope, expiresAt: Date.now() + this.accessSeconds * 1000 });
@@ -177,7 +196,8 @@ export class FakeMicrosoft {
     const body = req.method === 'POST' ? await readBody(req) : '';
     const record: FakeRequest = { method: req.method ?? 'GET', path: url.pathname + url.search };
     if (req.headers.authorization) record.authorization = req.headers.authorization;
-    if (req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) record.form = new URLSearchParams(body);
+    if (req.headers['content-type']?.startsWith('application/x-www-form-urlencoded'))
+      record.form = new URLSearchParams(body);
     this.requests.push(record);
     const base = `/${this.tenant}/oauth2/v2.0`;
     if (req.method === 'GET' && url.pathname === `${base}/authorize`) return this.authorize(url, res);
@@ -205,26 +225,41 @@ export class FakeMicrosoft {
       return redirect(res, back.toString());
     }
     const asked = (q.get('scope') ?? '').split(' ').filter(Boolean);
-    const granted = this.grantOnly ? asked.filter((s) => !/\./.test(s) || s === 'User.Read' || this.grantOnly!.includes(s)) : asked;
+    const granted = this.grantOnly
+      ? asked.filter((s) => !/\./.test(s) || s === 'User.Read' || this.grantOnly!.includes(s))
+      : asked;
     const code = randomBytes(16).toString('hex');
-    this.codes.set(code, { account: this.account, challenge: q.get('code_challenge')!, redirectUri, scope: granted.map((s) => (/\./.test(s) ? `https://graph.microsoft.com/${s}` : s)).join(' ') });
+    this.codes.set(code, {
+      account: this.account,
+      challenge: q.get('code_challenge')!,
+      redirectUri,
+      scope: granted.map((s) => (/\./.test(s) ? `https://graph.microsoft.com/${s}` : s)).join(' '),
+    });
     back.searchParams.set('code', code);
     redirect(res, back.toString());
   }
 
   private token(form: URLSearchParams, res: ServerResponse): void {
     if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret) {
-      return json(res, 401, { error: 'invalid_client', error_description: 'AADSTS7000215: Invalid client secret provided.' });
+      return json(res, 401, {
+        error: 'invalid_client',
+        error_description: 'AADSTS7000215: Invalid client secret provided.',
+      });
     }
-    const invalidGrant = (description: string) => json(res, 400, { error: 'invalid_grant', error_description: description });
+    const invalidGrant = (description: string) =>
+      json(res, 400, { error: 'invalid_grant', error_description: description });
     let grant: Grant;
     if (form.get('grant_type') === 'authorization_code') {
       const code = this.codes.get(form.get('code') ?? '');
       this.codes.delete(form.get('code') ?? '');
-      if (!code) return invalidGrant('AADSTS70008: The provided authorization code or refresh token has expired or was already used.');
+      if (!code)
+        return invalidGrant(
+          'AADSTS70008: The provided authorization code or refresh token has expired or was already used.',
+        );
       if (code.redirectUri !== form.get('redirect_uri')) return invalidGrant('AADSTS70001: redirect_uri mismatch.');
       const verifier = form.get('code_verifier') ?? '';
-      if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) return invalidGrant('AADSTS501481: The Code_Verifier does not match the code_challenge.');
+      if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge)
+        return invalidGrant('AADSTS501481: The Code_Verifier does not match the code_challenge.');
       grant = { account: code.account, scope: code.scope };
     } else if (form.get('grant_type') === 'refresh_token') {
       const token = form.get('refresh_token') ?? '';
@@ -239,7 +274,15 @@ export class FakeMicrosoft {
     const refresh = `rt-${randomBytes(16).toString('hex')}`;
     this.accessTokens.set(access, { ...grant, expiresAt: Date.now() + this.accessSeconds * 1000 });
     this.refreshTokens.set(refresh, grant);
-    json(res, 200, { token_type: 'Bearer', scope: grant.scope, expires_in: this.accessSeconds, ext_expires_in: this.accessSeconds, access_token: access, refresh_token: refresh, id_token: 'unused.by.server' });
+    json(res, 200, {
+      token_type: 'Bearer',
+      scope: grant.scope,
+      expires_in: this.accessSeconds,
+      ext_expires_in: this.accessSeconds,
+      access_token: access,
+      refresh_token: refresh,
+      id_token: 'unused.by.server',
+    });
   }
 
   private graph(req: IncomingMessage, url: URL, _body: string, res: ServerResponse): void {
@@ -256,29 +299,49 @@ export class FakeMicrosoft {
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const grant = this.accessTokens.get(token);
-    if (!grant || grant.expiresAt <= Date.now()) return json(res, 401, { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired or is not yet valid.' } });
+    if (!grant || grant.expiresAt <= Date.now())
+      return json(res, 401, {
+        error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired or is not yet valid.' },
+      });
     const path = url.pathname.slice('/v1.0'.length);
     const account = grant.account;
     if (req.method === 'GET' && path === '/me') {
-      return json(res, 200, { id: account.id, displayName: account.displayName, givenName: account.givenName ?? null, surname: account.surname ?? null, mail: account.mail, userPrincipalName: account.mail });
+      return json(res, 200, {
+        id: account.id,
+        displayName: account.displayName,
+        givenName: account.givenName ?? null,
+        surname: account.surname ?? null,
+        mail: account.mail,
+        userPrincipalName: account.mail,
+      });
     }
     if (req.method === 'GET' && path === '/me/photo/$value') {
-      if (!account.photo) return json(res, 404, { error: { code: 'ImageNotFound', message: 'The photo wasn’t found.' } });
+      if (!account.photo)
+        return json(res, 404, { error: { code: 'ImageNotFound', message: 'The photo wasn’t found.' } });
       res.statusCode = 200;
       res.setHeader('content-type', 'image/jpeg');
       return void res.end(account.photo);
     }
     if (req.method === 'POST' && path === '/me/sendMail') {
       const parsed = JSON.parse(_body || '{}') as { message?: Record<string, unknown>; saveToSentItems?: unknown };
-      if (!parsed.message || !Array.isArray(parsed.message.toRecipients)) return json(res, 400, { error: { code: 'ErrorInvalidRecipients', message: 'At least one recipient is not valid.' } });
+      if (!parsed.message || !Array.isArray(parsed.message.toRecipients))
+        return json(res, 400, {
+          error: { code: 'ErrorInvalidRecipients', message: 'At least one recipient is not valid.' },
+        });
       this.sent.push({ from: account.mail, message: parsed.message, saveToSentItems: parsed.saveToSentItems });
       res.statusCode = 202;
       return void res.end();
     }
     if (req.method === 'GET' && path === '/me/contacts/delta') return this.contactsDelta(req, url, account, res);
     if (req.method === 'GET' && path === '/me/mailFolders/delta') {
-      const folders = [{ id: 'inbox', displayName: 'Inbox' }, { id: 'sent', displayName: 'Sent Items' }];
-      return json(res, 200, { value: url.searchParams.has('$deltatoken') ? [] : folders, '@odata.deltaLink': `${this.graphUrl}/me/mailFolders/delta?$deltatoken=f${this.version}` });
+      const folders = [
+        { id: 'inbox', displayName: 'Inbox' },
+        { id: 'sent', displayName: 'Sent Items' },
+      ];
+      return json(res, 200, {
+        value: url.searchParams.has('$deltatoken') ? [] : folders,
+        '@odata.deltaLink': `${this.graphUrl}/me/mailFolders/delta?$deltatoken=f${this.version}`,
+      });
     }
     json(res, 404, { error: { code: 'ResourceNotFound', message: `No ${path}` } });
   }
@@ -292,14 +355,26 @@ export class FakeMicrosoft {
     const since = Number(url.searchParams.get('$deltatoken') ?? url.searchParams.get('since') ?? '0');
     const skip = Number(url.searchParams.get('$skiptoken') ?? '0');
     const upTo = Number(url.searchParams.get('upto') ?? String(this.version));
-    const changed = [...(this.changedAt.get(account.id) ?? new Map<string, number>())].filter(([, v]) => v > since && v <= upTo).map(([id]) => this.mailboxes.get(account.id)!.get(id)!);
-    const gone = since === 0 ? [] : [...(this.removed.get(account.id) ?? new Map<string, number>())].filter(([, v]) => v > since && v <= upTo).map(([id]) => ({ id, '@removed': { reason: 'deleted' } }));
+    const changed = [...(this.changedAt.get(account.id) ?? new Map<string, number>())]
+      .filter(([, v]) => v > since && v <= upTo)
+      .map(([id]) => this.mailboxes.get(account.id)!.get(id)!);
+    const gone =
+      since === 0
+        ? []
+        : [...(this.removed.get(account.id) ?? new Map<string, number>())]
+            .filter(([, v]) => v > since && v <= upTo)
+            .map(([id]) => ({ id, '@removed': { reason: 'deleted' } }));
     const all: unknown[] = [...changed, ...gone];
-    const size = Math.min(this.pageSize, Number(/odata\.maxpagesize=(\d+)/.exec(String(req.headers.prefer ?? ''))?.[1] ?? this.pageSize));
+    const size = Math.min(
+      this.pageSize,
+      Number(/odata\.maxpagesize=(\d+)/.exec(String(req.headers.prefer ?? ''))?.[1] ?? this.pageSize),
+    );
     const page = all.slice(skip, skip + size);
     const next = skip + size < all.length;
     const link = next
-      ? { '@odata.nextLink': `${this.graphUrl}/me/contacts/delta?since=${since}&upto=${upTo}&$skiptoken=${skip + size}` }
+      ? {
+          '@odata.nextLink': `${this.graphUrl}/me/contacts/delta?since=${since}&upto=${upTo}&$skiptoken=${skip + size}`,
+        }
       : { '@odata.deltaLink': `${this.graphUrl}/me/contacts/delta?$deltatoken=${upTo}` };
     json(res, 200, { '@odata.context': `${this.graphUrl}/$metadata#Collection(contact)`, value: page, ...link });
   }

@@ -31,8 +31,13 @@ export async function startFakeS3(bucket = 'gable-files'): Promise<FakeS3> {
   const handle = s3rver.callback();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-    if (url.searchParams.has('X-Amz-Signature') && !presignedSignatureHolds(url, req.method ?? 'GET', req.headers.host ?? '')) {
-      res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>SignatureDoesNotMatch</Code></Error>');
+    if (
+      url.searchParams.has('X-Amz-Signature') &&
+      !presignedSignatureHolds(url, req.method ?? 'GET', req.headers.host ?? '')
+    ) {
+      res
+        .writeHead(403, { 'content-type': 'application/xml' })
+        .end('<Error><Code>SignatureDoesNotMatch</Code></Error>');
       return;
     }
     handle(req, res);
@@ -52,7 +57,8 @@ export async function startFakeS3(bucket = 'gable-files'): Promise<FakeS3> {
 }
 
 /** RFC 3986 encoding, as Signature V4 wants it (encodeURIComponent leaves !'()* alone). */
-const encode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest();
 
@@ -61,15 +67,21 @@ function presignedSignatureHolds(url: URL, method: string, host: string): boolea
   const query = url.searchParams;
   const credential = query.get('X-Amz-Credential') ?? '';
   const [accessKey, date, region, service] = credential.split('/');
-  if (accessKey !== ACCESS_KEY || query.get('X-Amz-SignedHeaders') !== 'host' || !date || !region || !service) return false;
+  if (accessKey !== ACCESS_KEY || query.get('X-Amz-SignedHeaders') !== 'host' || !date || !region || !service)
+    return false;
   const canonicalQuery = [...query.entries()]
     .filter(([name]) => name !== 'X-Amz-Signature')
     .map(([name, value]) => [encode(name), encode(value)])
     .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0))
     .map(([name, value]) => `${name}=${value}`)
     .join('&');
-  const canonicalPath = url.pathname.split('/').map((segment) => encode(decodeURIComponent(segment))).join('/');
-  const canonicalRequest = [method, canonicalPath, canonicalQuery, `host:${host}`, '', 'host', 'UNSIGNED-PAYLOAD'].join('\n');
+  const canonicalPath = url.pathname
+    .split('/')
+    .map((segment) => encode(decodeURIComponent(segment)))
+    .join('/');
+  const canonicalRequest = [method, canonicalPath, canonicalQuery, `host:${host}`, '', 'host', 'UNSIGNED-PAYLOAD'].join(
+    '\n',
+  );
   const scope = `${date}/${region}/${service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', query.get('X-Amz-Date'), scope, sha256(canonicalRequest)].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${SECRET}`, date), region), service), 'aws4_request');

@@ -46,11 +46,16 @@ export async function startSmtpSink(options: { delayMs?: number; port?: number }
           return callback(error);
         }
         const raw = Buffer.concat(chunks).toString('utf8');
-        const parse = options.delayMs ? new Promise((resolve) => setTimeout(resolve, options.delayMs)).then(() => simpleParser(raw)) : simpleParser(raw);
+        const parse = options.delayMs
+          ? new Promise((resolve) => setTimeout(resolve, options.delayMs)).then(() => simpleParser(raw))
+          : simpleParser(raw);
         parse.then(
           (parsed) => {
             received.push({
-              envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) },
+              envelope: {
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                to: session.envelope.rcptTo.map((r) => r.address),
+              },
               raw,
               parsed,
             });

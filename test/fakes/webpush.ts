@@ -46,7 +46,10 @@ interface Keys {
 
 const hkdf = (salt: Buffer, ikm: Buffer, info: Buffer, length: number) => {
   const prk = createHmac('sha256', salt).update(ikm).digest();
-  return createHmac('sha256', prk).update(Buffer.concat([info, Buffer.from([1])])).digest().subarray(0, length);
+  return createHmac('sha256', prk)
+    .update(Buffer.concat([info, Buffer.from([1])]))
+    .digest()
+    .subarray(0, length);
 };
 
 /** RFC 8291 §3.4 + RFC 8188: one aes128gcm record. */
@@ -70,7 +73,12 @@ export function decryptAes128gcm(body: Buffer, keys: Keys): string {
 }
 
 /** Checks `Authorization: vapid t=…, k=…` and answers the JWT claims, or throws what is wrong. */
-export function checkVapid(header: string | undefined, audience: string, publicKey: string, nowSeconds: number): Record<string, unknown> {
+export function checkVapid(
+  header: string | undefined,
+  audience: string,
+  publicKey: string,
+  nowSeconds: number,
+): Record<string, unknown> {
   const match = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(header ?? '');
   if (!match) throw new Error(`Authorization is not vapid t=…, k=…: ${header}`);
   const [, jwt, k] = match as unknown as [string, string, string];
@@ -80,11 +88,28 @@ export function checkVapid(header: string | undefined, audience: string, publicK
   const header_ = JSON.parse(Buffer.from(head, 'base64url').toString()) as { alg?: string };
   if (header_.alg !== 'ES256') throw new Error(`alg ${header_.alg}`);
   const raw = Buffer.from(k, 'base64url');
-  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33, 65).toString('base64url') }, format: 'jwk' });
-  if (!verify('sha256', Buffer.from(`${head}.${body}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))) throw new Error('bad JWT signature');
+  const key = createPublicKey({
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: raw.subarray(1, 33).toString('base64url'),
+      y: raw.subarray(33, 65).toString('base64url'),
+    },
+    format: 'jwk',
+  });
+  if (
+    !verify(
+      'sha256',
+      Buffer.from(`${head}.${body}`),
+      { key, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signature, 'base64url'),
+    )
+  )
+    throw new Error('bad JWT signature');
   const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as { aud?: string; exp?: number; sub?: string };
   if (claims.aud !== audience) throw new Error(`aud ${claims.aud} is not ${audience}`);
-  if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds || claims.exp > nowSeconds + 24 * 3600) throw new Error(`exp ${claims.exp} out of range`);
+  if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds || claims.exp > nowSeconds + 24 * 3600)
+    throw new Error(`exp ${claims.exp} out of range`);
   if (!/^(mailto:|https:)/.test(claims.sub ?? '')) throw new Error(`sub ${claims.sub}`);
   return claims;
 }
@@ -110,7 +135,8 @@ export async function startFakeWebPush(vapidPublicKey: string): Promise<FakeWebP
       const scripted = scripts.get(id)?.shift();
       if (scripted) return answer(scripted.status, scripted.retryAfter ? { 'retry-after': scripted.retryAfter } : {});
       try {
-        if (req.headers['content-encoding'] !== 'aes128gcm') throw new Error(`Content-Encoding ${req.headers['content-encoding']}`);
+        if (req.headers['content-encoding'] !== 'aes128gcm')
+          throw new Error(`Content-Encoding ${req.headers['content-encoding']}`);
         if (!/^\d+$/.test(String(req.headers.ttl ?? ''))) throw new Error('no TTL');
         const claims = checkVapid(req.headers.authorization, origin, vapidPublicKey, Math.floor(Date.now() / 1000));
         const payload = JSON.parse(decryptAes128gcm(Buffer.concat(chunks), subscriptionKeys)) as unknown;
@@ -136,7 +162,11 @@ export async function startFakeWebPush(vapidPublicKey: string): Promise<FakeWebP
       const auth = randomBytes(16);
       keys.set(id, { ecdh, auth });
       const endpoint = `${origin}/push/${id}`;
-      const json = JSON.stringify({ endpoint, expirationTime: null, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } });
+      const json = JSON.stringify({
+        endpoint,
+        expirationTime: null,
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+      });
       return { id, json, endpoint };
     },
     script(subscription, answers) {

@@ -71,7 +71,7 @@ export const BAD_URL_VALUES: { label: string; value: string }[] = [
   { label: 'decimal', value: '1.5' },
   { label: '10 KB', value: 'a'.repeat(10_000) },
   { label: 'traversal', value: '..%2F..%2Fetc%2Fpasswd' },
-  { label: 'quote', value: "%27%22%3B--" },
+  { label: 'quote', value: '%27%22%3B--' },
 ];
 
 /** Raw JSON texts (not JSON.stringify output: 2^63, 1e400 and lone surrogates must reach the parser as such). */
@@ -117,7 +117,8 @@ export function exampleOf(schema: JsonSchema | undefined, fixtures: Record<strin
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const name of schema.required ?? []) out[name] = fixtures[name] ?? exampleOf(schema.properties?.[name], fixtures, depth + 1);
+      for (const name of schema.required ?? [])
+        out[name] = fixtures[name] ?? exampleOf(schema.properties?.[name], fixtures, depth + 1);
       return out;
     }
     case 'array':
@@ -216,7 +217,13 @@ function pick<T>(random: () => number, items: readonly T[], count: number): T[] 
 }
 
 /** The case battery of one operation: at most `budget` cases, always including the structural ones. */
-export function casesFor(path: string, operation: Operation, fixtures: Record<string, string>, random: () => number, budget = 60): FuzzCase[] {
+export function casesFor(
+  path: string,
+  operation: Operation,
+  fixtures: Record<string, string>,
+  random: () => number,
+  budget = 60,
+): FuzzCase[] {
   const params = operation.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path');
   const queryParams = params.filter((p) => p.in === 'query');
@@ -224,12 +231,16 @@ export function casesFor(path: string, operation: Operation, fixtures: Record<st
   const baseUrl = pathWith(path, good);
   const jsonSchema = operation.requestBody?.content['application/json']?.schema;
   const baseBody = jsonSchema ? JSON.stringify(exampleOf(jsonSchema, fixtures)) : undefined;
-  const withBody = (c: FuzzCase): FuzzCase => (baseBody !== undefined && c.body === undefined ? { ...c, body: baseBody, contentType: 'application/json' } : c);
+  const withBody = (c: FuzzCase): FuzzCase =>
+    baseBody !== undefined && c.body === undefined ? { ...c, body: baseBody, contentType: 'application/json' } : c;
 
   const structural: FuzzCase[] = [
     { label: 'plain', url: baseUrl },
     // Every required field of every record type the route answers with, omitted (decisions §1 `omit[]`).
-    ...recordTypes(operation).map(({ type, fields }) => ({ label: `omit[] every field of ${type}`, url: `${baseUrl}?${fields.map((f) => `omit[]=${type}.${f}`).join('&')}` })),
+    ...recordTypes(operation).map(({ type, fields }) => ({
+      label: `omit[] every field of ${type}`,
+      url: `${baseUrl}?${fields.map((f) => `omit[]=${type}.${f}`).join('&')}`,
+    })),
     { label: 'oversized query string', url: `${baseUrl}?${'q='.concat('a'.repeat(60_000))}` },
     { label: 'query NUL key', url: `${baseUrl}?%00=%00` },
     { label: 'oversized header value', url: baseUrl, headers: { 'x-rechat-brand': 'b'.repeat(16_000) } },
@@ -238,24 +249,58 @@ export function casesFor(path: string, operation: Operation, fixtures: Record<st
   ].map(withBody);
   if (baseBody !== undefined) {
     structural.push(
-      ...MALFORMED_BODIES.map((body) => ({ label: `malformed JSON ${JSON.stringify(body)}`, url: baseUrl, body, contentType: 'application/json' })),
+      ...MALFORMED_BODIES.map((body) => ({
+        label: `malformed JSON ${JSON.stringify(body)}`,
+        url: baseUrl,
+        body,
+        contentType: 'application/json',
+      })),
       { label: 'wrong content type', url: baseUrl, body: 'a=1', contentType: 'text/plain' },
       { label: 'xml content type', url: baseUrl, body: '<a/>', contentType: 'application/xml' },
       { label: 'empty JSON body', url: baseUrl, body: '', contentType: 'application/json' },
-      ...BAD_JSON_VALUES.map((v) => ({ label: `whole body ${v.label}`, url: baseUrl, body: v.json, contentType: 'application/json' })),
-      { label: '1 MB string body', url: baseUrl, body: JSON.stringify({ value: MEGABYTE_STRING }), contentType: 'application/json' },
+      ...BAD_JSON_VALUES.map((v) => ({
+        label: `whole body ${v.label}`,
+        url: baseUrl,
+        body: v.json,
+        contentType: 'application/json',
+      })),
+      {
+        label: '1 MB string body',
+        url: baseUrl,
+        body: JSON.stringify({ value: MEGABYTE_STRING }),
+        contentType: 'application/json',
+      },
     );
   }
 
   const mutations: FuzzCase[] = [];
   for (const param of pathParams) {
-    for (const bad of BAD_URL_VALUES) mutations.push(withBody({ label: `path ${param.name} = ${bad.label}`, url: pathWith(path, { ...good, [param.name]: bad.value }) }));
-    mutations.push(withBody({ label: `path ${param.name} = 2000 characters`, url: pathWith(path, { ...good, [param.name]: 'a'.repeat(2000) }) }));
+    for (const bad of BAD_URL_VALUES)
+      mutations.push(
+        withBody({
+          label: `path ${param.name} = ${bad.label}`,
+          url: pathWith(path, { ...good, [param.name]: bad.value }),
+        }),
+      );
+    mutations.push(
+      withBody({
+        label: `path ${param.name} = 2000 characters`,
+        url: pathWith(path, { ...good, [param.name]: 'a'.repeat(2000) }),
+      }),
+    );
   }
   for (const param of queryParams) {
-    for (const bad of BAD_URL_VALUES) mutations.push(withBody({ label: `query ${param.name} = ${bad.label}`, url: `${baseUrl}?${param.name}=${bad.value}` }));
+    for (const bad of BAD_URL_VALUES)
+      mutations.push(
+        withBody({ label: `query ${param.name} = ${bad.label}`, url: `${baseUrl}?${param.name}=${bad.value}` }),
+      );
     mutations.push(withBody({ label: `query ${param.name} nested`, url: `${baseUrl}?${param.name}[a][b]=1` }));
-    mutations.push(withBody({ label: `query ${param.name} repeated`, url: `${baseUrl}?${param.name}=1&${param.name}=2&${param.name}[]=3` }));
+    mutations.push(
+      withBody({
+        label: `query ${param.name} repeated`,
+        url: `${baseUrl}?${param.name}=1&${param.name}=2&${param.name}[]=3`,
+      }),
+    );
   }
   if (jsonSchema && baseBody !== undefined) {
     const base = JSON.parse(baseBody) as unknown;
@@ -264,7 +309,12 @@ export function casesFor(path: string, operation: Operation, fixtures: Record<st
     const paths = uniquePaths([...fieldPaths(base), ...optional]);
     for (const fieldPath of paths) {
       for (const bad of BAD_JSON_VALUES) {
-        mutations.push({ label: `body ${fieldPath.join('.')} = ${bad.label}`, url: baseUrl, body: spliceJson(base, fieldPath, bad.json), contentType: 'application/json' });
+        mutations.push({
+          label: `body ${fieldPath.join('.')} = ${bad.label}`,
+          url: baseUrl,
+          body: spliceJson(base, fieldPath, bad.json),
+          contentType: 'application/json',
+        });
       }
     }
   }

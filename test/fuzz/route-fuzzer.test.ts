@@ -14,7 +14,13 @@ import { casesFor, seededRandom, type FuzzCase, type Operation } from './cases.j
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const OAUTH_FORM_ROUTES = new Set(['/oauth2/token', '/oauth2/revoke']);
 /** Writes that a refusal is allowed to make, by design: failed-attempt and rate-limit counters, page sessions. */
-const STATE_EXEMPT_TABLES = ['attempt_counters', 'rate_limit_windows', 'web_sessions', 'schema_migrations', 'schema_migrations_lock'];
+const STATE_EXEMPT_TABLES = [
+  'attempt_counters',
+  'rate_limit_windows',
+  'web_sessions',
+  'schema_migrations',
+  'schema_migrations_lock',
+];
 
 interface Failure {
   route: string;
@@ -35,26 +41,48 @@ describe('route fuzzer', () => {
     const user = await createUser(t.deps);
     await addMembership(t.deps, user.id, brand.id);
     const token = await tokenFor(t.deps, user.id);
-    fixtures = { brand: brand.id, id: '00000000-0000-4000-8000-000000000001', uuid: '00000000-0000-4000-8000-000000000002', foreignBrand: foreign.id, mls: 'FUZZ', wid: '00000000-0000-4000-8000-000000000003' };
+    fixtures = {
+      brand: brand.id,
+      id: '00000000-0000-4000-8000-000000000001',
+      uuid: '00000000-0000-4000-8000-000000000002',
+      foreignBrand: foreign.id,
+      mls: 'FUZZ',
+      wid: '00000000-0000-4000-8000-000000000003',
+    };
     authVariants = [
       { name: 'no token', headers: {} },
       { name: 'user token', headers: { ...bearer(token), 'x-rechat-brand': brand.id } },
       { name: 'client token', headers: await clientHeaders(t.deps) },
     ];
-    const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(t.deps.db);
-    const watched = tables.rows.map((row) => row.name).filter((name) => !STATE_EXEMPT_TABLES.includes(name)).sort();
+    const tables = await sql<{
+      name: string;
+    }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(
+      t.deps.db,
+    );
+    const watched = tables.rows
+      .map((row) => row.name)
+      .filter((name) => !STATE_EXEMPT_TABLES.includes(name))
+      .sort();
     // A counter that a trigger on every watched table bumps for each row inserted, updated or deleted (and each
     // truncate): reading one row per request costs far less than counting ~50 tables before and after it. The
     // counter's update commits or rolls back with the write, as the write's own rows do.
     await sql`create table fuzz_writes (n bigint not null)`.execute(t.deps.db);
     await sql`insert into fuzz_writes values (0)`.execute(t.deps.db);
-    await sql`create function fuzz_count_write() returns trigger language plpgsql as $$ begin update fuzz_writes set n = n + 1; return null; end $$`.execute(t.deps.db);
+    await sql`create function fuzz_count_write() returns trigger language plpgsql as $$ begin update fuzz_writes set n = n + 1; return null; end $$`.execute(
+      t.deps.db,
+    );
     for (const name of watched) {
-      await sql`create trigger fuzz_rows after insert or update or delete on ${sql.table(name)} for each row execute function fuzz_count_write()`.execute(t.deps.db);
-      await sql`create trigger fuzz_truncate after truncate on ${sql.table(name)} for each statement execute function fuzz_count_write()`.execute(t.deps.db);
+      await sql`create trigger fuzz_rows after insert or update or delete on ${sql.table(name)} for each row execute function fuzz_count_write()`.execute(
+        t.deps.db,
+      );
+      await sql`create trigger fuzz_truncate after truncate on ${sql.table(name)} for each statement execute function fuzz_count_write()`.execute(
+        t.deps.db,
+      );
     }
     // Jobs too: a refusal must not enqueue work (test apps run no scheduler, so nothing else writes there).
-    await sql`create trigger fuzz_rows after insert or update or delete on pgboss.job for each row execute function fuzz_count_write()`.execute(t.deps.db);
+    await sql`create trigger fuzz_rows after insert or update or delete on pgboss.job for each row execute function fuzz_count_write()`.execute(
+      t.deps.db,
+    );
     fingerprint = async () => (await sql<{ n: string }>`select n::text from fuzz_writes`.execute(t.deps.db)).rows[0]!.n;
     // An access token records its first use, a write made before any route decides: spend it on each token now.
     for (const auth of authVariants) await t.app.inject({ url: '/users/self', headers: auth.headers });
@@ -62,39 +90,57 @@ describe('route fuzzer', () => {
 
   // Its own time limit: ~4,000 requests take 15–25 s alone; every route adds ~180 requests, and on a shared,
   // loaded machine (load 20 on 2 cores) the whole run took more than 180 s.
-  it('answers every bad input on every documented route with a 4xx in the error shape, and changes nothing', { timeout: 900_000 }, async () => {
-    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
-    const failures: Failure[] = [];
-    let requests = 0;
-    const random = seededRandom(20261123);
-    // FUZZ_PATHS (a regular expression) narrows a local run to the routes being worked on; CI fuzzes them all.
-    const only = process.env.FUZZ_PATHS ? new RegExp(process.env.FUZZ_PATHS) : null;
-    for (const [path, item] of Object.entries(doc.paths)) {
-      if (only && !only.test(path)) continue;
-      for (const method of METHODS) {
-        const operation = item[method];
-        if (!operation) continue;
-        const route = `${method.toUpperCase()} ${path}`;
-        for (const fuzzCase of casesFor(path, operation, fixtures, random)) {
-          for (const auth of authVariants) {
-            const before = await fingerprint();
-            const problem = await send(method, path, fuzzCase, auth.headers, before, isStreamingOperation(operation));
-            requests++;
-            if (problem) failures.push({ route, label: fuzzCase.label, auth: auth.name, problem });
+  it(
+    'answers every bad input on every documented route with a 4xx in the error shape, and changes nothing',
+    { timeout: 900_000 },
+    async () => {
+      const doc = (await t.app.inject({ url: '/openapi.json' })).json() as {
+        paths: Record<string, Record<string, Operation>>;
+      };
+      const failures: Failure[] = [];
+      let requests = 0;
+      const random = seededRandom(20261123);
+      // FUZZ_PATHS (a regular expression) narrows a local run to the routes being worked on; CI fuzzes them all.
+      const only = process.env.FUZZ_PATHS ? new RegExp(process.env.FUZZ_PATHS) : null;
+      for (const [path, item] of Object.entries(doc.paths)) {
+        if (only && !only.test(path)) continue;
+        for (const method of METHODS) {
+          const operation = item[method];
+          if (!operation) continue;
+          const route = `${method.toUpperCase()} ${path}`;
+          for (const fuzzCase of casesFor(path, operation, fixtures, random)) {
+            for (const auth of authVariants) {
+              const before = await fingerprint();
+              const problem = await send(method, path, fuzzCase, auth.headers, before, isStreamingOperation(operation));
+              requests++;
+              if (problem) failures.push({ route, label: fuzzCase.label, auth: auth.name, problem });
+            }
           }
         }
       }
-    }
-    // One line per failure, so a red run says exactly which input broke which route.
-    expect(failures.map((f) => `${f.route} [${f.auth}] ${f.label}: ${f.problem}`)).toEqual([]);
-    expect(requests).toBeGreaterThan(only ? 0 : 1000);
-  });
+      // One line per failure, so a red run says exactly which input broke which route.
+      expect(failures.map((f) => `${f.route} [${f.auth}] ${f.label}: ${f.problem}`)).toEqual([]);
+      expect(requests).toBeGreaterThan(only ? 0 : 1000);
+    },
+  );
 
   /** `streaming`: the operation answers with an endless event stream (GET /notifications/stream), read only up to its head. */
-  async function send(method: string, path: string, fuzzCase: FuzzCase, authHeaders: Record<string, string>, before: string, streaming: boolean): Promise<string | null> {
+  async function send(
+    method: string,
+    path: string,
+    fuzzCase: FuzzCase,
+    authHeaders: Record<string, string>,
+    before: string,
+    streaming: boolean,
+  ): Promise<string | null> {
     const headers: Record<string, string> = { ...authHeaders, ...fuzzCase.headers };
     if (fuzzCase.contentType) headers['content-type'] = fuzzCase.contentType;
-    const options = { method: method.toUpperCase() as 'GET', url: fuzzCase.url, headers, ...(fuzzCase.body !== undefined ? { payload: fuzzCase.body } : {}) };
+    const options = {
+      method: method.toUpperCase() as 'GET',
+      url: fuzzCase.url,
+      headers,
+      ...(fuzzCase.body !== undefined ? { payload: fuzzCase.body } : {}),
+    };
     const res = streaming ? await injectSettled(t.app, options) : await t.app.inject(options);
     if (res.statusCode >= 500) return `answered ${res.statusCode}: ${res.body.slice(0, 200)}`;
     if (res.statusCode < 400) return null;
@@ -107,9 +153,11 @@ describe('route fuzzer', () => {
       return `answered ${res.statusCode} with a body that is not JSON: ${res.body.slice(0, 120)}`;
     }
     if (body.http !== res.statusCode) return `body.http ${String(body.http)} differs from the status ${res.statusCode}`;
-    if (typeof body.code !== 'string' || !(body.code in ERROR_CATALOGUE)) return `code ${String(body.code)} is not in the catalogue`;
+    if (typeof body.code !== 'string' || !(body.code in ERROR_CATALOGUE))
+      return `code ${String(body.code)} is not in the catalogue`;
     if (typeof body.message !== 'string' || body.message === '') return 'no message';
-    if (OAUTH_FORM_ROUTES.has(path) && (typeof body.error !== 'string' || typeof body.error_description !== 'string')) return 'no RFC 6749 error/error_description';
+    if (OAUTH_FORM_ROUTES.has(path) && (typeof body.error !== 'string' || typeof body.error_description !== 'string'))
+      return 'no RFC 6749 error/error_description';
     return null;
   }
 });

@@ -11,7 +11,10 @@ import { TEST_SECRET_KEY } from './app.js';
 const run = promisify(execFile);
 
 /** Runs `node bin/gable.js …args` with this process's environment (PATH, …) plus `env`; resolves its output. */
-export async function runGable(args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
+export async function runGable(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ stdout: string; stderr: string }> {
   return run('node', ['bin/gable.js', ...args], {
     env: { ...process.env, SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent', BASE_URL: 'http://gable.test', ...env },
   });
@@ -28,7 +31,11 @@ export interface CommandOutput {
  * Parses `args` with the commands `register` adds under a fresh `admin` group, in this process, on the test's
  * database (`deps`), capturing console output and process.exitCode (restored afterwards).
  */
-export async function runAdminCommand(register: (admin: Command, runner: CommandDepsRunner) => void, deps: Deps, ...args: string[]): Promise<CommandOutput> {
+export async function runAdminCommand(
+  register: (admin: Command, runner: CommandDepsRunner) => void,
+  deps: Deps,
+  ...args: string[]
+): Promise<CommandOutput> {
   const admin = new Command('admin').exitOverride();
   register(admin, (command) => command(deps));
   const out: string[] = [];

@@ -69,13 +69,20 @@ export function useCrashHarness(options: { sinkDelayMs?: number; env?: Record<st
     },
     startWorker() {
       // Embedded, `gable worker` refuses to run (PGlite is one process): `gable serve` runs the workers itself.
-      return spawnGable([database.databaseUrl === null ? 'serve' : 'worker'], { ...env, PORT: '0', HOST: '127.0.0.1', WORKERS_IN_PROCESS: 'true' });
+      return spawnGable([database.databaseUrl === null ? 'serve' : 'worker'], {
+        ...env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        WORKERS_IN_PROCESS: 'true',
+      });
     },
   };
 }
 
 export const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 
 export async function until(condition: () => boolean, seconds: number, what: string): Promise<void> {
   const deadline = Date.now() + seconds * 1000;

@@ -21,7 +21,11 @@ export async function createTestDatabase(options: { dataDir?: string } = {}): Pr
   const source = inject('testDatabase');
   if (source.kind === 'pglite') {
     const dump = new Blob([readFileSync(source.dumpFile)]);
-    const pglite = await PGlite.create({ loadDataDir: dump, extensions: PGLITE_EXTENSIONS, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+    const pglite = await PGlite.create({
+      loadDataDir: dump,
+      extensions: PGLITE_EXTENSIONS,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    });
     return { databaseUrl: null, pglite, drop: async () => undefined };
   }
   const name = `${source.prefix}_${randomBytes(4).toString('hex')}`;

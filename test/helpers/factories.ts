@@ -8,10 +8,17 @@ import { createOAuthClient } from '../../src/modules/auth/clients.service.js';
 
 const unique = () => randomBytes(4).toString('hex');
 
-export async function createBrand(deps: Deps, fields: { name?: string; parent?: string | null; brand_type?: string } = {}) {
+export async function createBrand(
+  deps: Deps,
+  fields: { name?: string; parent?: string | null; brand_type?: string } = {},
+) {
   return deps.db
     .insertInto('brands')
-    .values({ name: fields.name ?? `Brand ${unique()}`, parent: fields.parent ?? null, ...(fields.brand_type ? { brand_type: fields.brand_type } : {}) })
+    .values({
+      name: fields.name ?? `Brand ${unique()}`,
+      parent: fields.parent ?? null,
+      ...(fields.brand_type ? { brand_type: fields.brand_type } : {}),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -19,10 +26,18 @@ export async function createBrand(deps: Deps, fields: { name?: string; parent?: 
 export const TEST_PASSWORD = 'correct horse battery staple';
 let cachedHash: Promise<string> | undefined;
 
-export async function createUser(deps: Deps, fields: { email?: string; password?: string | null; first_name?: string; last_name?: string; timezone?: string } = {}) {
+export async function createUser(
+  deps: Deps,
+  fields: { email?: string; password?: string | null; first_name?: string; last_name?: string; timezone?: string } = {},
+) {
   const password = fields.password === undefined ? TEST_PASSWORD : fields.password;
   // hashing is slow on purpose; reuse the hash of the default password
-  const passwordHash = password === null ? null : password === TEST_PASSWORD ? await (cachedHash ??= hashPassword(TEST_PASSWORD)) : await hashPassword(password);
+  const passwordHash =
+    password === null
+      ? null
+      : password === TEST_PASSWORD
+        ? await (cachedHash ??= hashPassword(TEST_PASSWORD))
+        : await hashPassword(password);
   return deps.db
     .insertInto('users')
     .values({
@@ -60,11 +75,24 @@ export async function createUser(deps: Deps, fields: { email?: string; password?
     .executeTakeFirstOrThrow();
 }
 
-export async function addMembership(deps: Deps, user: string, brand: string, acl: string[] = ['Admin', 'CRM', 'Marketing', 'Deals']) {
-  return deps.db.insertInto('memberships').values({ user, brand, acl, deleted_at: null }).returningAll().executeTakeFirstOrThrow();
+export async function addMembership(
+  deps: Deps,
+  user: string,
+  brand: string,
+  acl: string[] = ['Admin', 'CRM', 'Marketing', 'Deals'],
+) {
+  return deps.db
+    .insertInto('memberships')
+    .values({ user, brand, acl, deleted_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-export async function createClient(deps: Deps, kind: ClientKind = 'first_party', fields: { redirect_uris?: string[]; name?: string } = {}) {
+export async function createClient(
+  deps: Deps,
+  kind: ClientKind = 'first_party',
+  fields: { redirect_uris?: string[]; name?: string } = {},
+) {
   return createOAuthClient(deps.db, {
     name: fields.name ?? `Test ${kind} client`,
     kind,
@@ -73,7 +101,11 @@ export async function createClient(deps: Deps, kind: ClientKind = 'first_party',
 }
 
 /** An access token for the user, as if they had logged in (bypasses the grant under test elsewhere). */
-export async function tokenFor(deps: Deps, user: string, options: { client?: string; brand?: string | null; mfaValidated?: boolean } = {}) {
+export async function tokenFor(
+  deps: Deps,
+  user: string,
+  options: { client?: string; brand?: string | null; mfaValidated?: boolean } = {},
+) {
   const client = options.client ?? (await createClient(deps)).id;
   return issueNewFamily(deps.db, deps.clock, {
     user,
@@ -85,4 +117,6 @@ export async function tokenFor(deps: Deps, user: string, options: { client?: str
   });
 }
 
-export const bearer = (token: { access_token: string } | string) => ({ authorization: `Bearer ${typeof token === 'string' ? token : token.access_token}` });
+export const bearer = (token: { access_token: string } | string) => ({
+  authorization: `Bearer ${typeof token === 'string' ? token : token.access_token}`,
+});

@@ -26,14 +26,21 @@ export async function queuedJobs(deps: Deps, names?: string[]): Promise<QueuedJo
  * Only jobs due by `dueBy` run (default: the later of the test clock and the real time, since pg-boss stamps a job
  * without startAfter with the database's now).
  */
-export async function runQueuedJobs(deps: Deps, names: string[], options: { dueBy?: Date; tolerateFailures?: boolean } = {}): Promise<number> {
+export async function runQueuedJobs(
+  deps: Deps,
+  names: string[],
+  options: { dueBy?: Date; tolerateFailures?: boolean } = {},
+): Promise<number> {
   let ran = 0;
   const failed = new Set<string>();
   let firstError: unknown;
   // A job that keeps enqueueing a due copy of itself (e.g. one planned by a clock ahead of the test clock) would
   // spin here for ever: fail loudly instead.
   for (let round = 0; ; round++) {
-    if (round === 1000) throw new Error(`runQueuedJobs: jobs of ${names.join(', ')} still due after 1,000 rounds; one re-enqueues itself`);
+    if (round === 1000)
+      throw new Error(
+        `runQueuedJobs: jobs of ${names.join(', ')} still due after 1,000 rounds; one re-enqueues itself`,
+      );
     const dueBy = options.dueBy ?? new Date(Math.max(deps.clock.now().getTime(), Date.now()));
     const jobs = (await queuedJobs(deps, names)).filter((j) => !failed.has(j.id) && j.startAfter <= dueBy);
     if (jobs.length === 0) break;
@@ -42,12 +49,16 @@ export async function runQueuedJobs(deps: Deps, names: string[], options: { dueB
       if (!task) throw new Error(`No task ${job.name}`);
       try {
         await task.handle(deps, job.data as never, new AbortController().signal);
-        await sql`update pgboss.job set state = 'completed', completed_on = now() where id = ${job.id}::uuid`.execute(deps.db);
+        await sql`update pgboss.job set state = 'completed', completed_on = now() where id = ${job.id}::uuid`.execute(
+          deps.db,
+        );
         ran++;
       } catch (error) {
         failed.add(job.id);
         firstError ??= error;
-        await sql`update pgboss.job set state = 'retry', retry_count = retry_count + 1 where id = ${job.id}::uuid`.execute(deps.db);
+        await sql`update pgboss.job set state = 'retry', retry_count = retry_count + 1 where id = ${job.id}::uuid`.execute(
+          deps.db,
+        );
       }
     }
   }

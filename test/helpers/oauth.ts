@@ -14,8 +14,14 @@ export interface TokenRequestOptions {
   url?: string;
 }
 
-export function postToken(app: FastifyInstance, fields: Record<string, string | undefined>, options: TokenRequestOptions = {}): Promise<LightMyRequestResponse> {
-  const body = Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+export function postToken(
+  app: FastifyInstance,
+  fields: Record<string, string | undefined>,
+  options: TokenRequestOptions = {},
+): Promise<LightMyRequestResponse> {
+  const body = Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   const headers: Record<string, string> = {};
   if (options.basic) {
     const encode = (part: string) => encodeURIComponent(part);
@@ -36,12 +42,33 @@ interface ClientLike {
 }
 
 /** Password grant with the default test password; returns the raw response. */
-export function passwordLogin(app: FastifyInstance, client: ClientLike, email: string, password = TEST_PASSWORD, options: TokenRequestOptions = {}) {
-  return postToken(app, { grant_type: 'password', client_id: client.client_id, client_secret: client.client_secret ?? undefined, username: email, password }, options);
+export function passwordLogin(
+  app: FastifyInstance,
+  client: ClientLike,
+  email: string,
+  password = TEST_PASSWORD,
+  options: TokenRequestOptions = {},
+) {
+  return postToken(
+    app,
+    {
+      grant_type: 'password',
+      client_id: client.client_id,
+      client_secret: client.client_secret ?? undefined,
+      username: email,
+      password,
+    },
+    options,
+  );
 }
 
 export function refresh(app: FastifyInstance, client: ClientLike, refreshToken: string) {
-  return postToken(app, { grant_type: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret ?? undefined, refresh_token: refreshToken });
+  return postToken(app, {
+    grant_type: 'refresh_token',
+    client_id: client.client_id,
+    client_secret: client.client_secret ?? undefined,
+    refresh_token: refreshToken,
+  });
 }
 
 /** The current code of the authenticator behind an otpauth:// URI, at the test clock's time (± steps). */

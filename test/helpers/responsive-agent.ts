@@ -38,7 +38,11 @@ export const farAnniversary = (month: number) => `2000-${String(((month + 5) % 1
  * Written before the server starts: the agent, its searches around the sample listing's point and a trigger per
  * contact (their home anniversaries, see farAnniversary) from one template campaign.
  */
-export async function prepareAgent(deps: Deps, app: FastifyInstance, options: { brand: string; zone: string; contacts: readonly string[] }): Promise<AgentWorld> {
+export async function prepareAgent(
+  deps: Deps,
+  app: FastifyInstance,
+  options: { brand: string; zone: string; contacts: readonly string[] },
+): Promise<AgentWorld> {
   const agent = (await createUser(deps, { first_name: 'Agent', timezone: options.zone })).id;
   await addMembership(deps, agent, options.brand, ['CRM', 'Marketing']);
   const token = (await tokenFor(deps, agent)).access_token;
@@ -49,19 +53,49 @@ export async function prepareAgent(deps: Deps, app: FastifyInstance, options: { 
     return (res.json() as { data: { id: string } }).data.id;
   };
   const d = 0.05;
-  const ring = [[-d, -d], [d, -d], [d, d], [-d, d], [-d, -d]].map(([x, y]) => ({ longitude: -96.81 + x!, latitude: 32.81 + y! }));
-  for (let i = 0; i < AGENT_SEARCHES; i++) await post(`/brands/${options.brand}/saved-searches`, { title: `Around Maple Ave ${i}`, points: ring });
-  const template = await post('/emails', { subject: 'Happy home anniversary', html: '<p>Another year.</p>', individual: true, due_at: Date.now() / 1000 + 365 * 86400, to: [{ recipient_type: 'Email', email: 'template@example.com' }] });
+  const ring = [
+    [-d, -d],
+    [d, -d],
+    [d, d],
+    [-d, d],
+    [-d, -d],
+  ].map(([x, y]) => ({ longitude: -96.81 + x!, latitude: 32.81 + y! }));
+  for (let i = 0; i < AGENT_SEARCHES; i++)
+    await post(`/brands/${options.brand}/saved-searches`, { title: `Around Maple Ave ${i}`, points: ring });
+  const template = await post('/emails', {
+    subject: 'Happy home anniversary',
+    html: '<p>Another year.</p>',
+    individual: true,
+    due_at: Date.now() / 1000 + 365 * 86400,
+    to: [{ recipient_type: 'Email', email: 'template@example.com' }],
+  });
   for (const contact of options.contacts) {
-    await post('/triggers', { event_type: 'home_anniversary', action: 'schedule_email', wait_for: 0, time: AGENT_TRIGGER_TIME, contact, campaign: template });
+    await post('/triggers', {
+      event_type: 'home_anniversary',
+      action: 'schedule_email',
+      wait_for: 0,
+      time: AGENT_TRIGGER_TIME,
+      contact,
+      campaign: template,
+    });
   }
-  return { user: agent, token, feed: await clientHeaders(deps), triggers: options.contacts.length, newZone: options.zone === 'Pacific/Auckland' ? 'Europe/Berlin' : 'Pacific/Auckland' };
+  return {
+    user: agent,
+    token,
+    feed: await clientHeaders(deps),
+    triggers: options.contacts.length,
+    newZone: options.zone === 'Pacific/Auckland' ? 'Europe/Berlin' : 'Pacific/Auckland',
+  };
 }
 
 /** During the run: a feed sends `listings` new listings in batches of 500, and the agent changes time zone. */
 export async function runAgentWork(baseUrl: string, world: AgentWorld, listings: number): Promise<AgentWork> {
   const send = async (method: string, path: string, headers: Record<string, string>, body: unknown) => {
-    const res = await fetch(`${baseUrl}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   };
   for (let i = 0; i < listings; i += FEED_BATCH) {
@@ -70,7 +104,11 @@ export async function runAgentWork(baseUrl: string, world: AgentWorld, listings:
   }
   const started = performance.now();
   await send('PATCH', '/users/self', bearer(world.token), { timezone: world.newZone });
-  return { zoneChangeMs: Math.round(performance.now() - started), listings, expectedNotifications: listings * AGENT_SEARCHES };
+  return {
+    zoneChangeMs: Math.round(performance.now() - started),
+    listings,
+    expectedNotifications: listings * AGENT_SEARCHES,
+  };
 }
 
 /** The agent's notifications so far (the feed's `info.total`). */

@@ -26,7 +26,15 @@ import { freePort } from './ports.js';
 import { processCpuMs } from './process-cpu.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from './factories.js';
 import { latencies, startPoller, type Latencies, type Probe } from './responsiveness.js';
-import { agentNotifications, AGENT_TRIGGER_TIME, farAnniversary, prepareAgent, runAgentWork, type AgentWork, type AgentWorld } from './responsive-agent.js';
+import {
+  agentNotifications,
+  AGENT_TRIGGER_TIME,
+  farAnniversary,
+  prepareAgent,
+  runAgentWork,
+  type AgentWork,
+  type AgentWorld,
+} from './responsive-agent.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Statements this slow or slower are counted (the server's SLOW_QUERY_MS for the run). */
@@ -69,7 +77,11 @@ export interface SlowStatements {
 
 /** The subjects `client${i}@example.com` should receive, sorted: client 0 has a birthday trigger of its own. */
 export function expectedSubjects(i: number): string[] {
-  return [i === 0 ? 'Your own birthday note, Client0' : `Happy birthday, Client${i}!`, 'Market update', 'Open house Saturday'].sort();
+  return [
+    i === 0 ? 'Your own birthday note, Client0' : `Happy birthday, Client${i}!`,
+    'Market update',
+    'Open house Saturday',
+  ].sort();
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -131,8 +143,19 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
       const birthday = `1980-${pad(today.month)}-${pad(today.day)}`;
       const home_anniversary = farAnniversary(today.month);
       for (let i = 0; i < options.contacts; i += 1000) {
-        const contacts = Array.from({ length: Math.min(1000, options.contacts - i) }, (_, j) => ({ first_name: `Client${i + j}`, email: `client${i + j}@example.com`, birthday, home_anniversary, tags: ['everyone'] }));
-        const res = await app.inject({ method: 'POST', url: '/contacts', headers: { ...bearer(token), 'x-rechat-brand': brand }, payload: { contacts } });
+        const contacts = Array.from({ length: Math.min(1000, options.contacts - i) }, (_, j) => ({
+          first_name: `Client${i + j}`,
+          email: `client${i + j}@example.com`,
+          birthday,
+          home_anniversary,
+          tags: ['everyone'],
+        }));
+        const res = await app.inject({
+          method: 'POST',
+          url: '/contacts',
+          headers: { ...bearer(token), 'x-rechat-brand': brand },
+          payload: { contacts },
+        });
         if (res.statusCode !== 200) throw new Error(`creating contacts: ${res.statusCode} ${res.body}`);
         contactIds.push(...(res.json() as { data: { id: string }[] }).data.map((contact) => contact.id));
       }
@@ -145,10 +168,22 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
     }
 
     const slowStatements: Record<string, SlowStatements> = {};
-    server = spawn(process.execPath, ['bin/gable.js', 'serve'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, ['bin/gable.js', 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     createInterface({ input: server.stdout! }).on('line', (line) => {
       try {
-        const entry = JSON.parse(line) as { msg?: string; route?: string; job?: string; command?: string; duration_ms: number; sql: string; repeats_since_last_line?: number };
+        const entry = JSON.parse(line) as {
+          msg?: string;
+          route?: string;
+          job?: string;
+          command?: string;
+          duration_ms: number;
+          sql: string;
+          repeats_since_last_line?: number;
+        };
         if (entry.msg !== 'slow database statement') return;
         const key = entry.route ? `route ${entry.route}` : entry.job ? `job ${entry.job}` : `command ${entry.command}`;
         const seen = (slowStatements[key] ??= { count: 0, maxMs: 0, texts: [] });
@@ -163,12 +198,22 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
     for (let i = 0; ; i++) {
       if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
       if (i === 600) throw new Error('the server did not answer /health within 60 s');
-      if (await fetch(`${baseUrl}/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${baseUrl}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await sleep(100);
     }
 
     const call = (method: string, path: string, body: unknown) =>
-      fetch(`${baseUrl}${path}`, { method, headers: { ...bearer(token), 'x-rechat-brand': brand, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { ...bearer(token), 'x-rechat-brand': brand, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const poller = startPoller(baseUrl, token);
     let probes: Probe[];
     let jobsFrom = 0;
@@ -180,10 +225,17 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
       // Fires 3 s from now in the sender's zone; the server's next pass (each minute) sweeps it.
       const fire = wallClock(new Date(Date.now() + 3000), zone);
       const put = async (eventType: string, body: Record<string, unknown>) => {
-        const res = await call('PUT', `/brands/${brand}/triggers/${eventType}`, { wait_for: 0, html: '<p>All the best.</p>', ...body });
+        const res = await call('PUT', `/brands/${brand}/triggers/${eventType}`, {
+          wait_for: 0,
+          html: '<p>All the best.</p>',
+          ...body,
+        });
         if (res.status !== 200) throw new Error(`PUT trigger ${eventType}: ${res.status} ${await res.text()}`);
       };
-      await put('birthday', { time: fire.hour * 3600 + fire.minute * 60 + fire.second, subject: 'Happy birthday, {{ contact.first_name }}!' });
+      await put('birthday', {
+        time: fire.hour * 3600 + fire.minute * 60 + fire.second,
+        subject: 'Happy birthday, {{ contact.first_name }}!',
+      });
       // A second enabled trigger, as brands have (nobody here has a wedding date): a pass that re-read the clock
       // swept the two in turn and never found itself done.
       await put('wedding_anniversary', { time: 9 * 3600, subject: 'Happy anniversary!' });
@@ -193,14 +245,34 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
         return ((await res.json()) as { data: { id: string } }).data.id;
       };
       // The first contact's own recurring birthday trigger, at the same time (it overrides the brand's for them).
-      const template = await post('/emails', { subject: 'Your own birthday note, {{ contact.first_name }}', html: '<p>From me.</p>', individual: true, due_at: Date.now() / 1000 + 365 * 86400, to: [{ recipient_type: 'Email', email: 'template@example.com' }] });
-      await post('/triggers', { event_type: 'birthday', action: 'schedule_email', wait_for: 0, time: fire.hour * 3600 + fire.minute * 60 + fire.second, recurring: true, contact: contactIds[0], campaign: template });
-      const everyone = { html: '<p>Hello {{ contact.first_name }}</p>', individual: true, to: [{ recipient_type: 'Tag', tag: 'everyone' }] };
+      const template = await post('/emails', {
+        subject: 'Your own birthday note, {{ contact.first_name }}',
+        html: '<p>From me.</p>',
+        individual: true,
+        due_at: Date.now() / 1000 + 365 * 86400,
+        to: [{ recipient_type: 'Email', email: 'template@example.com' }],
+      });
+      await post('/triggers', {
+        event_type: 'birthday',
+        action: 'schedule_email',
+        wait_for: 0,
+        time: fire.hour * 3600 + fire.minute * 60 + fire.second,
+        recurring: true,
+        contact: contactIds[0],
+        campaign: template,
+      });
+      const everyone = {
+        html: '<p>Hello {{ contact.first_name }}</p>',
+        individual: true,
+        to: [{ recipient_type: 'Tag', tag: 'everyone' }],
+      };
       await post('/emails', { ...everyone, subject: 'Market update' });
       await post('/emails', { ...everyone, subject: 'Open house Saturday', due_at: Math.ceil(Date.now() / 1000) + 5 });
       agentWork = await runAgentWork(baseUrl, agent, options.contacts);
       const deadline = Date.now() + (options.deadlineSeconds ?? 150) * 1000;
-      const done = async () => sink.received.length >= 3 * options.contacts && (notifications = await agentNotifications(baseUrl, agent)) >= agentWork!.expectedNotifications;
+      const done = async () =>
+        sink.received.length >= 3 * options.contacts &&
+        (notifications = await agentNotifications(baseUrl, agent)) >= agentWork!.expectedNotifications;
       while (!(await done()) && Date.now() < deadline) await sleep(250);
     } finally {
       probes = await poller.stop();
@@ -213,7 +285,8 @@ export async function runResponsivenessScenario(options: ScenarioOptions): Promi
     await stop(server);
     const replanned = await countReplanned(env, agent.user, agent.newZone);
     const received = new Map<string, string[]>();
-    for (const mail of sink.received) for (const to of mail.envelope.to) received.set(to, [...(received.get(to) ?? []), mail.parsed.subject ?? '']);
+    for (const mail of sink.received)
+      for (const to of mail.envelope.to) received.set(to, [...(received.get(to) ?? []), mail.parsed.subject ?? '']);
     return {
       database: options.databaseUrl ? 'PostgreSQL' : 'embedded',
       contacts: options.contacts,

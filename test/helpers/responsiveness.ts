@@ -67,7 +67,14 @@ export function startPoller(baseUrl: string, token: string, intervalMs = 100): P
 
 export function latencies(probes: readonly Probe[]): Latencies {
   const sorted = probes.map((p) => p.ms).sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!);
+  const at = (q: number) =>
+    sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
   const round = (ms: number) => Math.round(ms);
-  return { count: probes.length, failed: probes.filter((p) => p.status !== 200).length, p50: round(at(0.5)), p99: round(at(0.99)), max: round(sorted.at(-1) ?? 0) };
+  return {
+    count: probes.length,
+    failed: probes.filter((p) => p.status !== 200).length,
+    p50: round(at(0.5)),
+    p99: round(at(0.99)),
+    max: round(sorted.at(-1) ?? 0),
+  };
 }

@@ -15,4 +15,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger domain_events_notify after insert on domain_events for each statement execute function notify_domain_events();
   `.execute(db);
 }
-

@@ -7,5 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create index listings_search_location_text_idx on listings using gist (location, search_tsv) where deleted_at is null`.execute(db);
+  await sql`create index listings_search_location_text_idx on listings using gist (location, search_tsv) where deleted_at is null`.execute(
+    db,
+  );
 }

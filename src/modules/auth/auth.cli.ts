@@ -21,9 +21,13 @@ const CLIENT_ID = /^[A-Za-z0-9._~-]{8,128}$/;
 /** An imported secret: visible ASCII, no spaces (it travels in bodies and HTTP Basic). */
 const CLIENT_SECRET = /^[\x21-\x7e]{16,512}$/;
 
-
-export function registerClientCommands(admin: Command, withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run)): void {
-  const client = admin.command('client').description('OAuth clients: first-party apps, partner integrations, public (PKCE) apps');
+export function registerClientCommands(
+  admin: Command,
+  withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run),
+): void {
+  const client = admin
+    .command('client')
+    .description('OAuth clients: first-party apps, partner integrations, public (PKCE) apps');
 
   client
     .command('create')
@@ -32,7 +36,7 @@ export function registerClientCommands(admin: Command, withCommandDeps: CommandD
     .requiredOption('--kind <kind>', `one of ${KINDS.join(', ')}`)
     .option('--redirect-uri <uri>', 'an allowed redirect URI, exact match (repeat for several)', collect, [])
     .option('--client-id <id>', 'register an existing client under its own id (8–128 URL-safe characters)')
-    .option('--client-secret <secret>', "…and its own secret (16–512 visible ASCII characters; stored hashed)")
+    .option('--client-secret <secret>', '…and its own secret (16–512 visible ASCII characters; stored hashed)')
     .option('--json', 'print JSON')
     .action(async (options: CreateOptions) => {
       const problem = createProblem(options);
@@ -43,7 +47,9 @@ export function registerClientCommands(admin: Command, withCommandDeps: CommandD
       }
       await withCommandDeps(async (deps) => {
         if (options.clientId && (await clientIdTaken(deps.db, options.clientId))) {
-          console.error(`A client with client_id ${options.clientId} exists already (deleted clients keep their id); nothing was written`);
+          console.error(
+            `A client with client_id ${options.clientId} exists already (deleted clients keep their id); nothing was written`,
+          );
           process.exitCode = 1;
           return;
         }
@@ -77,7 +83,9 @@ export function registerClientCommands(admin: Command, withCommandDeps: CommandD
         if (clients.length === 0) return void console.log('no OAuth clients');
         for (const c of clients) {
           const deleted = c.deleted_at ? ' (deleted)' : '';
-          console.log(`${c.client_id}  ${c.kind}  ${c.name}${deleted}  grants: ${c.grants.join(',')}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}`);
+          console.log(
+            `${c.client_id}  ${c.kind}  ${c.name}${deleted}  grants: ${c.grants.join(',')}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}`,
+          );
         }
       });
     });
@@ -90,11 +98,16 @@ function collect(value: string, previous: string[]): string[] {
 function createProblem(options: CreateOptions): string | null {
   if (!KINDS.includes(options.kind as ClientKind)) return `--kind must be one of ${KINDS.join(', ')}`;
   if (!options.name.trim()) return '--name must not be empty';
-  if (options.kind !== 'first_party' && options.redirectUri.length === 0) return `a ${options.kind} client needs at least one --redirect-uri`;
-  if (options.clientId !== undefined && !CLIENT_ID.test(options.clientId)) return '--client-id must be 8 to 128 characters of A-Z a-z 0-9 . _ ~ -';
-  if (options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret)) return '--client-secret must be 16 to 512 visible ASCII characters without spaces';
-  if (options.clientSecret !== undefined && options.kind === 'public') return 'a public client has no secret: leave out --client-secret';
-  if (options.clientSecret !== undefined && options.clientId === undefined) return '--client-secret needs --client-id (an imported registration has both)';
+  if (options.kind !== 'first_party' && options.redirectUri.length === 0)
+    return `a ${options.kind} client needs at least one --redirect-uri`;
+  if (options.clientId !== undefined && !CLIENT_ID.test(options.clientId))
+    return '--client-id must be 8 to 128 characters of A-Z a-z 0-9 . _ ~ -';
+  if (options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret))
+    return '--client-secret must be 16 to 512 visible ASCII characters without spaces';
+  if (options.clientSecret !== undefined && options.kind === 'public')
+    return 'a public client has no secret: leave out --client-secret';
+  if (options.clientSecret !== undefined && options.clientId === undefined)
+    return '--client-secret needs --client-id (an imported registration has both)';
   return null;
 }
 

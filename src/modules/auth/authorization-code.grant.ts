@@ -22,7 +22,11 @@ export interface CodeExchange {
 
 type Outcome = { tokens: IssuedTokens; brand: string } | { refused: string };
 
-export async function authorizationCodeGrant(deps: Deps, client: ClientRow, exchange: CodeExchange): Promise<TokenResponse> {
+export async function authorizationCodeGrant(
+  deps: Deps,
+  client: ClientRow,
+  exchange: CodeExchange,
+): Promise<TokenResponse> {
   const codeHash = hashToken(exchange.code);
   // Refusals are returned, not thrown, so that a reuse revocation commits.
   const outcome = await deps.db.transaction().execute(async (trx): Promise<Outcome> => {
@@ -35,7 +39,8 @@ export async function authorizationCodeGrant(deps: Deps, client: ClientRow, exch
       return { refused: 'The authorization code has already been used: the tokens it issued have been revoked' };
     }
     if (row.expires_at <= now) return { refused: 'The authorization code has expired' };
-    if (row.redirect_uri !== exchange.redirectUri) return { refused: 'redirect_uri does not match the authorization request' };
+    if (row.redirect_uri !== exchange.redirectUri)
+      return { refused: 'redirect_uri does not match the authorization request' };
     const pkceProblem = checkPkce(client, row.code_challenge, exchange.codeVerifier);
     if (pkceProblem) return { refused: pkceProblem };
     if (!(await isLiveUser(trx, row.user))) return { refused: 'The authorization code is invalid' };
@@ -53,7 +58,14 @@ export async function authorizationCodeGrant(deps: Deps, client: ClientRow, exch
   });
   if ('refused' in outcome) throw oauthErrors.invalidGrant(outcome.refused);
   const { tokens, brand } = outcome;
-  return { access_token: tokens.access_token, refresh_token: tokens.refresh_token!, expires_in: tokens.expires_in, code: 'OK', token_type: 'Bearer', brand };
+  return {
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token!,
+    expires_in: tokens.expires_in,
+    code: 'OK',
+    token_type: 'Bearer',
+    brand,
+  };
 }
 
 /** Null when PKCE is satisfied, else why not. A verifier without a stored challenge is refused (downgrade). */
@@ -64,6 +76,7 @@ function checkPkce(client: ClientRow, challenge: string | null, verifier: string
     return null;
   }
   if (!verifier) return 'code_verifier is required: the authorization request carried a code_challenge';
-  if (!CODE_VERIFIER.test(verifier) || !safeEqual(sha256Base64Url(verifier), challenge)) return 'code_verifier does not match the code_challenge';
+  if (!CODE_VERIFIER.test(verifier) || !safeEqual(sha256Base64Url(verifier), challenge))
+    return 'code_verifier does not match the code_challenge';
   return null;
 }

@@ -33,9 +33,23 @@ export async function insertAuthorizationCode(db: Kysely<DB>, code: NewAuthoriza
 
 /** Locks the code row: two concurrent exchanges of one code serialise here, and only the first sees used_at null. */
 export function findAuthorizationCodeForUpdate(db: Kysely<DB>, codeHash: Buffer) {
-  return db.selectFrom('authorization_codes').selectAll().where('code_hash', '=', codeHash).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('authorization_codes')
+    .selectAll()
+    .where('code_hash', '=', codeHash)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-export async function markAuthorizationCodeUsed(db: Kysely<DB>, codeHash: Buffer, usedAt: Date, family: string): Promise<void> {
-  await db.updateTable('authorization_codes').set({ used_at: usedAt, family }).where('code_hash', '=', codeHash).execute();
+export async function markAuthorizationCodeUsed(
+  db: Kysely<DB>,
+  codeHash: Buffer,
+  usedAt: Date,
+  family: string,
+): Promise<void> {
+  await db
+    .updateTable('authorization_codes')
+    .set({ used_at: usedAt, family })
+    .where('code_hash', '=', codeHash)
+    .execute();
 }

@@ -26,7 +26,11 @@ export interface AuthorizationGrant {
 }
 
 /** Stores a single-use code valid for 10 minutes and returns it (only its hash is kept). */
-export async function createAuthorizationCode(db: Kysely<DB>, clock: Clock, grant: AuthorizationGrant): Promise<string> {
+export async function createAuthorizationCode(
+  db: Kysely<DB>,
+  clock: Clock,
+  grant: AuthorizationGrant,
+): Promise<string> {
   const code = randomToken();
   await insertAuthorizationCode(db, {
     codeHash: hashToken(code),

@@ -17,18 +17,24 @@ export interface ClientCredentials {
 export function clientCredentials(authorization: string | undefined, body: ClientCredentials): ClientCredentials {
   const basic = parseBasic(authorization);
   if (!basic) return { clientId: body.clientId || undefined, clientSecret: body.clientSecret || undefined };
-  if (body.clientSecret) throw oauthErrors.invalidRequest('Send the client secret either with HTTP Basic or in the body, not both');
-  if (body.clientId && body.clientId !== basic.clientId) throw oauthErrors.invalidRequest('client_id in the body differs from the HTTP Basic client');
+  if (body.clientSecret)
+    throw oauthErrors.invalidRequest('Send the client secret either with HTTP Basic or in the body, not both');
+  if (body.clientId && body.clientId !== basic.clientId)
+    throw oauthErrors.invalidRequest('client_id in the body differs from the HTTP Basic client');
   return basic;
 }
 
 /** The authenticated client, or 401 invalid_client (unknown, deleted, wrong or missing secret). */
 export async function authenticateClient(db: Kysely<DB>, credentials: ClientCredentials): Promise<ClientRow> {
-  if (!credentials.clientId) throw oauthErrors.invalidClient('Client authentication is required: send client_id (and client_secret) in the body or with HTTP Basic');
+  if (!credentials.clientId)
+    throw oauthErrors.invalidClient(
+      'Client authentication is required: send client_id (and client_secret) in the body or with HTTP Basic',
+    );
   const client = await findLiveClient(db, credentials.clientId);
   if (!client) throw oauthErrors.invalidClient('Unknown client or wrong client secret');
   if (client.kind === 'public') {
-    if (credentials.clientSecret) throw oauthErrors.invalidClient('A public client has no secret: authenticate with PKCE instead');
+    if (credentials.clientSecret)
+      throw oauthErrors.invalidClient('A public client has no secret: authenticate with PKCE instead');
     return client;
   }
   if (!credentials.clientSecret || !clientSecretMatches(client.secret_hash, credentials.clientSecret)) {
@@ -39,7 +45,13 @@ export async function authenticateClient(db: Kysely<DB>, credentials: ClientCred
 
 export function assertGrantAllowed(client: ClientRow, grantType: string): void {
   if (!client.grants.includes(grantType)) {
-    throw new AppError('BadRequest', `This client may not use the ${grantType} grant`, undefined, undefined, 'unauthorized_client');
+    throw new AppError(
+      'BadRequest',
+      `This client may not use the ${grantType} grant`,
+      undefined,
+      undefined,
+      'unauthorized_client',
+    );
   }
 }
 

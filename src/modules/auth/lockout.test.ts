@@ -20,7 +20,8 @@ describe('password grant lock-out', () => {
   it('delays from the 5th consecutive failure, growing, with 429 and Retry-After; a success resets', async () => {
     const user = await createUser(t.deps);
     const ip = freshIp();
-    for (let i = 0; i < 5; i++) expect((await passwordLogin(t.app, client, user.email, 'wrong', { ip })).statusCode).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect((await passwordLogin(t.app, client, user.email, 'wrong', { ip })).statusCode).toBe(400);
 
     const blocked = await passwordLogin(t.app, client, user.email, undefined, { ip }); // even the right password waits
     expect(blocked.statusCode).toBe(429);
@@ -41,13 +42,16 @@ describe('password grant lock-out', () => {
 
   it('limits the account, not just the address: another IP is blocked too', async () => {
     const user = await createUser(t.deps);
-    for (let i = 0; i < 5; i++) await passwordLogin(t.app, client, user.email.toUpperCase(), 'wrong', { ip: freshIp() });
+    for (let i = 0; i < 5; i++)
+      await passwordLogin(t.app, client, user.email.toUpperCase(), 'wrong', { ip: freshIp() });
     expect((await passwordLogin(t.app, client, user.email, undefined, { ip: freshIp() })).statusCode).toBe(429);
   });
 
   it('holds against parallel guesses: only the attempts before the 5th failure get an answer', async () => {
     const user = await createUser(t.deps);
-    const results = await Promise.all(Array.from({ length: 10 }, () => passwordLogin(t.app, client, user.email, 'wrong', { ip: freshIp() })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => passwordLogin(t.app, client, user.email, 'wrong', { ip: freshIp() })),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([400, 400, 400, 400, 400, 429, 429, 429, 429, 429]);
   });
 
@@ -55,7 +59,16 @@ describe('password grant lock-out', () => {
     const user = await createUser(t.deps);
     const started = t.clock.now();
     // 99 failures earlier this hour (spread out, so no delay is running)
-    await t.deps.db.insertInto('attempt_counters').values({ key: attemptKey('account', user.email.toLowerCase(), ACCOUNT_POLICY).key, window_started_at: started, failures: 99, consecutive: 0, blocked_until: null }).execute();
+    await t.deps.db
+      .insertInto('attempt_counters')
+      .values({
+        key: attemptKey('account', user.email.toLowerCase(), ACCOUNT_POLICY).key,
+        window_started_at: started,
+        failures: 99,
+        consecutive: 0,
+        blocked_until: null,
+      })
+      .execute();
     t.clock.advance(600);
     expect((await passwordLogin(t.app, client, user.email, 'wrong', { ip: freshIp() })).statusCode).toBe(400);
     const blocked = await passwordLogin(t.app, client, user.email, undefined, { ip: freshIp() });
@@ -69,14 +82,22 @@ describe('password grant lock-out', () => {
     const ip = freshIp();
     const attackersOwn = await createUser(t.deps);
     for (let i = 0; i < IP_POLICY.freeConsecutive; i++) {
-      expect((await passwordLogin(t.app, client, `victim-${i}-${ipCounter}@example.com`, 'guess', { ip })).statusCode).toBe(400);
+      expect(
+        (await passwordLogin(t.app, client, `victim-${i}-${ipCounter}@example.com`, 'guess', { ip })).statusCode,
+      ).toBe(400);
     }
     expect((await passwordLogin(t.app, client, attackersOwn.email, undefined, { ip })).statusCode).toBe(200);
-    expect((await passwordLogin(t.app, client, `victim-next-${ipCounter}@example.com`, 'guess', { ip })).statusCode).toBe(400);
+    expect(
+      (await passwordLogin(t.app, client, `victim-next-${ipCounter}@example.com`, 'guess', { ip })).statusCode,
+    ).toBe(400);
     const blocked = await passwordLogin(t.app, client, `victim-last-${ipCounter}@example.com`, 'guess', { ip });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBe('1');
-    const counter = await t.deps.db.selectFrom('attempt_counters').select('consecutive').where('key', '=', attemptKey('ip', ip, IP_POLICY).key).executeTakeFirstOrThrow();
+    const counter = await t.deps.db
+      .selectFrom('attempt_counters')
+      .select('consecutive')
+      .where('key', '=', attemptKey('ip', ip, IP_POLICY).key)
+      .executeTakeFirstOrThrow();
     expect(counter.consecutive).toBe(IP_POLICY.freeConsecutive + 1);
   });
 
@@ -87,7 +108,11 @@ describe('password grant lock-out', () => {
     await limiter.claim([account, ip]);
     await limiter.claim([account, ip]);
     await limiter.recordSuccess([account, ip]);
-    const rows = await t.deps.db.selectFrom('attempt_counters').select(['key', 'consecutive', 'failures']).where('key', 'in', [account.key, ip.key]).execute();
+    const rows = await t.deps.db
+      .selectFrom('attempt_counters')
+      .select(['key', 'consecutive', 'failures'])
+      .where('key', 'in', [account.key, ip.key])
+      .execute();
     const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
     expect(byKey[account.key]).toMatchObject({ consecutive: 0, failures: 2 });
     expect(byKey[ip.key]).toMatchObject({ consecutive: 2, failures: 2 });
@@ -100,15 +125,34 @@ describe('password grant lock-out', () => {
     const ip = { key: `ip:claim-${stamp}`, policy: IP_POLICY };
     const counts = async () =>
       Object.fromEntries(
-        (await t.deps.db.selectFrom('attempt_counters').select(['key', 'failures', 'consecutive', 'blocked_until']).where('key', 'in', [account.key, ip.key]).execute()).map((r) => [r.key, r]),
+        (
+          await t.deps.db
+            .selectFrom('attempt_counters')
+            .select(['key', 'failures', 'consecutive', 'blocked_until'])
+            .where('key', 'in', [account.key, ip.key])
+            .execute()
+        ).map((r) => [r.key, r]),
       );
     await limiter.claim([account, ip]);
-    expect(await counts()).toMatchObject({ [account.key]: { failures: 1, consecutive: 1 }, [ip.key]: { failures: 1, consecutive: 1 } });
+    expect(await counts()).toMatchObject({
+      [account.key]: { failures: 1, consecutive: 1 },
+      [ip.key]: { failures: 1, consecutive: 1 },
+    });
     await limiter.refund([account, ip]);
-    expect(await counts()).toMatchObject({ [account.key]: { failures: 0, consecutive: 0, blocked_until: null }, [ip.key]: { failures: 0, consecutive: 0, blocked_until: null } });
+    expect(await counts()).toMatchObject({
+      [account.key]: { failures: 0, consecutive: 0, blocked_until: null },
+      [ip.key]: { failures: 0, consecutive: 0, blocked_until: null },
+    });
     // a blocked IP: the claim answers 429 and counts nothing on the account either
-    await t.deps.db.updateTable('attempt_counters').set({ blocked_until: new Date(t.clock.now().getTime() + 5000) }).where('key', '=', ip.key).execute();
-    await expect(limiter.claim([account, ip])).rejects.toMatchObject({ code: 'TooManyRequests', headers: { 'retry-after': '5' } });
+    await t.deps.db
+      .updateTable('attempt_counters')
+      .set({ blocked_until: new Date(t.clock.now().getTime() + 5000) })
+      .where('key', '=', ip.key)
+      .execute();
+    await expect(limiter.claim([account, ip])).rejects.toMatchObject({
+      code: 'TooManyRequests',
+      headers: { 'retry-after': '5' },
+    });
     expect((await counts())[account.key]).toMatchObject({ failures: 0, consecutive: 0 });
   });
 
@@ -118,7 +162,11 @@ describe('password grant lock-out', () => {
     for (let i = 0; i < 3; i++) await limiter.claim([ip]);
     t.clock.advance(3600);
     await limiter.claim([ip]);
-    const row = await t.deps.db.selectFrom('attempt_counters').select(['consecutive', 'failures']).where('key', '=', ip.key).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('attempt_counters')
+      .select(['consecutive', 'failures'])
+      .where('key', '=', ip.key)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ consecutive: 1, failures: 1 });
   });
 });

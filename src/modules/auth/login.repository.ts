@@ -13,5 +13,10 @@ export function findLiveUserByEmail(db: Kysely<DB>, email: string) {
 }
 
 export function isLiveUser(db: Kysely<DB>, userId: string) {
-  return db.selectFrom('users').select('id').where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }

@@ -3,7 +3,13 @@
 import type { FeatureRoutes } from '../index.js';
 import { errorResponses } from '../../platform/schemas.js';
 import { authorizationServerMetadata } from './metadata.service.js';
-import { AuthorizationServerMetadata, RevokeBody, RevokeResponse, TokenRequestBody, TokenResponse } from './oauth.schemas.js';
+import {
+  AuthorizationServerMetadata,
+  RevokeBody,
+  RevokeResponse,
+  TokenRequestBody,
+  TokenResponse,
+} from './oauth.schemas.js';
 import { revokeToken } from './revoke.service.js';
 import { exchangeToken } from './token-endpoint.service.js';
 
@@ -42,7 +48,8 @@ export const oauthRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Revoke a token (RFC 7009)',
-        description: 'Revoking an access or a refresh token ends its whole login (token family). An unknown token also answers 200.',
+        description:
+          'Revoking an access or a refresh token ends its whole login (token family). An unknown token also answers 200.',
         consumes: FORM_OR_JSON,
         body: RevokeBody,
         response: { 200: RevokeResponse, ...errorResponses(400, 401) },
@@ -61,7 +68,8 @@ export const oauthRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Authorization server metadata (RFC 8414)',
-        description: 'Endpoints, grant types, PKCE methods and client authentication methods of this server. No token needed.',
+        description:
+          'Endpoints, grant types, PKCE methods and client authentication methods of this server. No token needed.',
         response: { 200: AuthorizationServerMetadata },
       },
     },

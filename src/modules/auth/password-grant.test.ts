@@ -21,7 +21,14 @@ describe('POST /oauth2/token grant_type=password', () => {
     expect(body.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(body.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(body.access_token).not.toBe(body.refresh_token);
-    expect(body.data).toMatchObject({ id: user.id, type: 'user', email: user.email, first_name: 'Ada', mfa_enabled: false, has_password: true });
+    expect(body.data).toMatchObject({
+      id: user.id,
+      type: 'user',
+      email: user.email,
+      first_name: 'Ada',
+      mfa_enabled: false,
+      has_password: true,
+    });
     expect(body.data.mfa_url).toBeUndefined();
     expect(res.headers['cache-control']).toBe('no-store');
 
@@ -65,7 +72,13 @@ describe('POST /oauth2/token grant_type=password', () => {
     ] as const) {
       const res = await passwordLogin(t.app, client, email, password);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ http: 400, code: 'BadRequest', message: 'Wrong email or password', error: 'invalid_grant', error_description: 'Wrong email or password' });
+      expect(res.json()).toEqual({
+        http: 400,
+        code: 'BadRequest',
+        message: 'Wrong email or password',
+        error: 'invalid_grant',
+        error_description: 'Wrong email or password',
+      });
     }
   });
 
@@ -76,7 +89,12 @@ describe('POST /oauth2/token grant_type=password', () => {
     expect((await passwordLogin(t.app, client, user.email)).json().error).toBe('invalid_grant');
     const self = await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(login.access_token) });
     expect(self.statusCode).toBe(401);
-    const refreshed = await postToken(t.app, { grant_type: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret!, refresh_token: login.refresh_token });
+    const refreshed = await postToken(t.app, {
+      grant_type: 'refresh_token',
+      client_id: client.client_id,
+      client_secret: client.client_secret!,
+      refresh_token: login.refresh_token,
+    });
     expect(refreshed.json()).toMatchObject({ http: 400, error: 'invalid_grant' });
   });
 
@@ -84,13 +102,20 @@ describe('POST /oauth2/token grant_type=password', () => {
     const user = await createUser(t.deps);
     const login = (await passwordLogin(t.app, client, user.email)).json();
     t.clock.advance(ACCESS_TOKEN_SECONDS - 1);
-    expect((await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(login.access_token) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(login.access_token) })).statusCode,
+    ).toBe(200);
     t.clock.advance(1);
     const expired = await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(login.access_token) });
     expect(expired.statusCode).toBe(401);
     expect(expired.json()).toMatchObject({ http: 401, code: 'TokenExpired' });
     // the refresh token outlives the access token
-    const refreshed = await postToken(t.app, { grant_type: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret!, refresh_token: login.refresh_token });
+    const refreshed = await postToken(t.app, {
+      grant_type: 'refresh_token',
+      client_id: client.client_id,
+      client_secret: client.client_secret!,
+      refresh_token: login.refresh_token,
+    });
     expect(refreshed.statusCode).toBe(200);
   });
 });

@@ -9,7 +9,13 @@ import { oauthErrors } from './oauth-errors.js';
 import type { TokenResponse } from './oauth.schemas.js';
 import { issueNewFamily } from './tokens.service.js';
 
-export async function passwordGrant(deps: Deps, client: ClientRow, username: string, password: string, ip: string): Promise<TokenResponse> {
+export async function passwordGrant(
+  deps: Deps,
+  client: ClientRow,
+  username: string,
+  password: string,
+  ip: string,
+): Promise<TokenResponse> {
   // Unknown accounts count too, so a 429 does not reveal whether an email is registered.
   const keys: AttemptKey[] = [
     attemptKey('account', username.trim().toLowerCase(), ACCOUNT_POLICY),

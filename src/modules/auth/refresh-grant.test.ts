@@ -33,7 +33,11 @@ describe('POST /oauth2/token grant_type=refresh_token', () => {
     // the rotated token and its successor share the family
     const [rotated, fresh] = await Promise.all(
       [first.refresh_token, second.refresh_token].map((token) =>
-        t.deps.db.selectFrom('refresh_tokens').select(['family', 'rotated_at']).where('token_hash', '=', hashOf(token)).executeTakeFirstOrThrow(),
+        t.deps.db
+          .selectFrom('refresh_tokens')
+          .select(['family', 'rotated_at'])
+          .where('token_hash', '=', hashOf(token))
+          .executeTakeFirstOrThrow(),
       ),
     );
     expect(rotated!.family).toBe(fresh!.family);
@@ -43,7 +47,11 @@ describe('POST /oauth2/token grant_type=refresh_token', () => {
 
   it('accepts form-encoded refresh with HTTP Basic', async () => {
     const first = await login();
-    const res = await postToken(t.app, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, { form: true, basic: { client_id: client.client_id, client_secret: client.client_secret! } });
+    const res = await postToken(
+      t.app,
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+      { form: true, basic: { client_id: client.client_id, client_secret: client.client_secret! } },
+    );
     expect(res.statusCode).toBe(200);
   });
 
@@ -105,7 +113,10 @@ describe('POST /oauth2/token grant_type=refresh_token', () => {
   it('refuses a refresh token of another client, and an unknown one', async () => {
     const first = await login();
     const other = await createClient(t.deps, 'first_party');
-    expect((await refresh(t.app, other, first.refresh_token)).json()).toMatchObject({ http: 400, error: 'invalid_grant' });
+    expect((await refresh(t.app, other, first.refresh_token)).json()).toMatchObject({
+      http: 400,
+      error: 'invalid_grant',
+    });
     expect((await refresh(t.app, client, 'not-a-token')).json()).toMatchObject({ http: 400, error: 'invalid_grant' });
     // the refusal to the other client did not burn the token
     expect((await refresh(t.app, client, first.refresh_token)).statusCode).toBe(200);
@@ -113,7 +124,10 @@ describe('POST /oauth2/token grant_type=refresh_token', () => {
 
   it('serialises two concurrent refreshes with one token: the later is the replay, and only its pair lives', async () => {
     const first = await login();
-    const results = await Promise.all([refresh(t.app, client, first.refresh_token), refresh(t.app, client, first.refresh_token)]);
+    const results = await Promise.all([
+      refresh(t.app, client, first.refresh_token),
+      refresh(t.app, client, first.refresh_token),
+    ]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
     const live = await Promise.all(results.map(async (r) => (await self(r.json().access_token)).statusCode));
     expect(live.sort()).toEqual([200, 401]);
@@ -135,12 +149,19 @@ describe('POST /oauth2/token grant_type=refresh_token', () => {
     expect(expired.json().code).toBe('TokenExpired');
     const res = await refresh(t.app, client, pair.refresh_token);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'invalid_grant', message: 'The refresh token has expired: log in again' });
+    expect(res.json()).toMatchObject({
+      error: 'invalid_grant',
+      message: 'The refresh token has expired: log in again',
+    });
   });
 
   it('passes the family MFA flag on to refreshed pairs', async () => {
     const first = await login();
-    await t.deps.db.updateTable('token_families').set({ mfa_validated: true }).where('id', '=', familyOf(first.refresh_token)).execute();
+    await t.deps.db
+      .updateTable('token_families')
+      .set({ mfa_validated: true })
+      .where('id', '=', familyOf(first.refresh_token))
+      .execute();
     const second = (await refresh(t.app, client, first.refresh_token)).json();
     const family = await t.deps.db
       .selectFrom('access_tokens as a')

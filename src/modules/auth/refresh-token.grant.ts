@@ -10,7 +10,14 @@ import type { ClientRow } from './clients.repository.js';
 import { oauthErrors } from './oauth-errors.js';
 import type { TokenResponse } from './oauth.schemas.js';
 import { REFRESH_REUSE_WINDOW_SECONDS } from './token-policy.js';
-import { deletePair, findRefreshTokenForUpdate, findUntouchedSuccessor, markRefreshTokenRotated, markReplayed, revokeFamily } from './tokens.repository.js';
+import {
+  deletePair,
+  findRefreshTokenForUpdate,
+  findUntouchedSuccessor,
+  markRefreshTokenRotated,
+  markReplayed,
+  revokeFamily,
+} from './tokens.repository.js';
 import { issueInFamily, type IssuedTokens } from './tokens.service.js';
 
 export const REUSE_REVOKED_REASON = 'refresh_token_reuse';
@@ -26,7 +33,8 @@ export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshTo
     const now = deps.clock.now();
     if (!row || row.client !== client.id) return { refused: 'The refresh token is invalid' };
     if (row.revoked_at !== null) return { refused: 'The refresh token has been revoked' };
-    if (row.family_expires_at <= now || row.token_expires_at <= now) return { refused: 'The refresh token has expired: log in again' };
+    if (row.family_expires_at <= now || row.token_expires_at <= now)
+      return { refused: 'The refresh token has expired: log in again' };
     if (row.user !== null && row.user_deleted_at !== null) return { refused: 'The refresh token is invalid' };
     if (row.rotated_at !== null) {
       const replayed = await replayOfLostResponse(deps, trx, tokenHash, row, now);
@@ -40,7 +48,13 @@ export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshTo
   });
   if ('refused' in outcome) throw oauthErrors.invalidGrant(outcome.refused);
   const { tokens } = outcome;
-  return { access_token: tokens.access_token, refresh_token: tokens.refresh_token!, expires_in: tokens.expires_in, code: 'OK', token_type: 'Bearer' };
+  return {
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token!,
+    expires_in: tokens.expires_in,
+    code: 'OK',
+    token_type: 'Bearer',
+  };
 }
 
 /**
@@ -48,7 +62,13 @@ export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshTo
  * time, while the pair its rotation produced has never been used: the response carrying that pair was lost (a
  * crash, a dropped connection). The unused pair is retired and a fresh one issued. Anything else is reuse.
  */
-async function replayOfLostResponse(deps: Deps, trx: Kysely<DB>, tokenHash: Buffer, row: RefreshRow, now: Date): Promise<IssuedTokens | null> {
+async function replayOfLostResponse(
+  deps: Deps,
+  trx: Kysely<DB>,
+  tokenHash: Buffer,
+  row: RefreshRow,
+  now: Date,
+): Promise<IssuedTokens | null> {
   const sinceRotation = (now.getTime() - row.rotated_at!.getTime()) / 1000;
   if (sinceRotation > REFRESH_REUSE_WINDOW_SECONDS || row.replayed_at !== null || row.replaced_by === null) return null;
   const successor = await findUntouchedSuccessor(trx, row.replaced_by);

@@ -15,12 +15,18 @@ describe('POST /oauth2/revoke', () => {
     const user = await createUser(t.deps);
     return (await passwordLogin(t.app, client, user.email)).json() as { access_token: string; refresh_token: string };
   }
-  const revoke = (fields: Record<string, string | undefined>, options: Parameters<typeof postToken>[2] = {}) => postToken(t.app, fields, { url: '/oauth2/revoke', ...options });
+  const revoke = (fields: Record<string, string | undefined>, options: Parameters<typeof postToken>[2] = {}) =>
+    postToken(t.app, fields, { url: '/oauth2/revoke', ...options });
   const self = (token: string) => t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(token) });
 
   it('revoking the refresh token ends the whole login', async () => {
     const pair = await login();
-    const res = await revoke({ token: pair.refresh_token, token_type_hint: 'refresh_token', client_id: client.client_id, client_secret: client.client_secret! });
+    const res = await revoke({
+      token: pair.refresh_token,
+      token_type_hint: 'refresh_token',
+      client_id: client.client_id,
+      client_secret: client.client_secret!,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ code: 'OK' });
     expect((await self(pair.access_token)).statusCode).toBe(401);
@@ -29,14 +35,21 @@ describe('POST /oauth2/revoke', () => {
 
   it('revoking the access token (form, Basic, wrong hint) ends the whole login', async () => {
     const pair = await login();
-    const res = await revoke({ token: pair.access_token, token_type_hint: 'refresh_token' }, { form: true, basic: { client_id: client.client_id, client_secret: client.client_secret! } });
+    const res = await revoke(
+      { token: pair.access_token, token_type_hint: 'refresh_token' },
+      { form: true, basic: { client_id: client.client_id, client_secret: client.client_secret! } },
+    );
     expect(res.statusCode).toBe(200);
     expect((await self(pair.access_token)).statusCode).toBe(401);
     expect((await refresh(t.app, client, pair.refresh_token)).statusCode).toBe(400);
   });
 
   it('answers 200 for an unknown token', async () => {
-    const res = await revoke({ token: 'never-issued', client_id: client.client_id, client_secret: client.client_secret! });
+    const res = await revoke({
+      token: 'never-issued',
+      client_id: client.client_id,
+      client_secret: client.client_secret!,
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -46,7 +59,11 @@ describe('POST /oauth2/revoke', () => {
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toMatchObject({ http: 401, error: 'invalid_client' });
     const other = await createClient(t.deps, 'first_party');
-    const foreign = await revoke({ token: pair.access_token, client_id: other.client_id, client_secret: other.client_secret! });
+    const foreign = await revoke({
+      token: pair.access_token,
+      client_id: other.client_id,
+      client_secret: other.client_secret!,
+    });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().error).toBe('unauthorized_client');
     expect((await self(pair.access_token)).statusCode).toBe(200);
@@ -76,13 +93,22 @@ describe('POST /oauth2/revoke', () => {
 
   it('lists the OAuth endpoints in OpenAPI', async () => {
     const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/oauth2/token', '/oauth2/revoke', '/.well-known/oauth-authorization-server']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/oauth2/token', '/oauth2/revoke', '/.well-known/oauth-authorization-server']),
+    );
     // no bearer token; RFC 6749 clients send forms
-    for (const [path, method] of [['/oauth2/token', 'post'], ['/oauth2/revoke', 'post'], ['/.well-known/oauth-authorization-server', 'get']] as const) {
+    for (const [path, method] of [
+      ['/oauth2/token', 'post'],
+      ['/oauth2/revoke', 'post'],
+      ['/.well-known/oauth-authorization-server', 'get'],
+    ] as const) {
       expect(spec.paths[path][method].security, path).toEqual([]);
     }
     for (const path of ['/oauth2/token', '/oauth2/revoke']) {
-      expect(Object.keys(spec.paths[path].post.requestBody.content), path).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+      expect(Object.keys(spec.paths[path].post.requestBody.content), path).toEqual([
+        'application/json',
+        'application/x-www-form-urlencoded',
+      ]);
     }
   });
 });

@@ -10,14 +10,27 @@ import { findFamilyOfToken, revokeFamily } from './tokens.repository.js';
 export const CLIENT_REVOKED_REASON = 'revoked_by_client';
 
 export async function revokeToken(deps: Deps, body: RevokeBody, authorization: string | undefined): Promise<void> {
-  const client = await authenticateClient(deps.db, clientCredentials(authorization, { clientId: body.client_id, clientSecret: body.client_secret }));
+  const client = await authenticateClient(
+    deps.db,
+    clientCredentials(authorization, { clientId: body.client_id, clientSecret: body.client_secret }),
+  );
   const tokenHash = hashToken(body.token);
   // The hint only orders the look-ups (§2.1: a wrong hint must still find the token).
-  const order = body.token_type_hint === 'refresh_token' ? (['refresh_token', 'access_token'] as const) : (['access_token', 'refresh_token'] as const);
+  const order =
+    body.token_type_hint === 'refresh_token'
+      ? (['refresh_token', 'access_token'] as const)
+      : (['access_token', 'refresh_token'] as const);
   for (const kind of order) {
     const found = await findFamilyOfToken(deps.db, tokenHash, kind);
     if (!found) continue;
-    if (found.client !== client.id) throw new AppError('BadRequest', 'The token was issued to another client', undefined, undefined, 'unauthorized_client');
+    if (found.client !== client.id)
+      throw new AppError(
+        'BadRequest',
+        'The token was issued to another client',
+        undefined,
+        undefined,
+        'unauthorized_client',
+      );
     await revokeFamily(deps.db, found.family, deps.clock.now(), CLIENT_REVOKED_REASON);
     return;
   }

@@ -25,10 +25,17 @@ const FIELDS_BY_GRANT = {
 type GrantType = keyof typeof FIELDS_BY_GRANT;
 export const TOKEN_ENDPOINT_GRANTS = Object.keys(FIELDS_BY_GRANT) as GrantType[];
 
-export async function exchangeToken(deps: Deps, body: TokenRequestBody, context: TokenRequestContext): Promise<TokenResponse> {
+export async function exchangeToken(
+  deps: Deps,
+  body: TokenRequestBody,
+  context: TokenRequestContext,
+): Promise<TokenResponse> {
   const grantType = body.grant_type;
   if (!isGrantType(grantType)) throw oauthErrors.unsupportedGrantType(grantType);
-  const credentials = clientCredentials(context.authorization, { clientId: body.client_id, clientSecret: body.client_secret });
+  const credentials = clientCredentials(context.authorization, {
+    clientId: body.client_id,
+    clientSecret: body.client_secret,
+  });
   const client = await authenticateClient(deps.db, credentials);
   assertGrantAllowed(client, grantType);
   const fields = requireFields(body, FIELDS_BY_GRANT[grantType]);
@@ -41,7 +48,11 @@ export async function exchangeToken(deps: Deps, body: TokenRequestBody, context:
     case 'client_credentials':
       return clientCredentialsGrant(deps, client);
     case 'authorization_code':
-      return authorizationCodeGrant(deps, client, { code: fields.code!, redirectUri: fields.redirect_uri!, codeVerifier: body.code_verifier || undefined });
+      return authorizationCodeGrant(deps, client, {
+        code: fields.code!,
+        redirectUri: fields.redirect_uri!,
+        codeVerifier: body.code_verifier || undefined,
+      });
   }
 }
 
@@ -53,7 +64,10 @@ function isGrantType(value: string): value is GrantType {
 function requireFields(body: TokenRequestBody, names: readonly (keyof TokenRequestBody)[]): TokenRequestBody {
   const missing = names.filter((name) => !body[name]);
   if (missing.length > 0) {
-    throw oauthErrors.invalidRequest(`${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required`, Object.fromEntries(missing.map((name) => [name, ['is required']])));
+    throw oauthErrors.invalidRequest(
+      `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required`,
+      Object.fromEntries(missing.map((name) => [name, ['is required']])),
+    );
   }
   return body;
 }

@@ -31,18 +31,43 @@ export async function insertFamily(db: Kysely<DB>, family: NewFamily): Promise<s
   return row.id;
 }
 
-export async function insertAccessToken(db: Kysely<DB>, tokenHash: Buffer, family: string, expiresAt: Date): Promise<void> {
+export async function insertAccessToken(
+  db: Kysely<DB>,
+  tokenHash: Buffer,
+  family: string,
+  expiresAt: Date,
+): Promise<void> {
   await db.insertInto('access_tokens').values({ token_hash: tokenHash, family, expires_at: expiresAt }).execute();
 }
 
 /** A refresh token, with the access token issued beside it (the pair a lost-response replay may retire). */
-export async function insertRefreshToken(db: Kysely<DB>, tokenHash: Buffer, family: string, expiresAt: Date, accessTokenHash: Buffer): Promise<void> {
-  await db.insertInto('refresh_tokens').values({ token_hash: tokenHash, family, expires_at: expiresAt, rotated_at: null, access_token_hash: accessTokenHash }).execute();
+export async function insertRefreshToken(
+  db: Kysely<DB>,
+  tokenHash: Buffer,
+  family: string,
+  expiresAt: Date,
+  accessTokenHash: Buffer,
+): Promise<void> {
+  await db
+    .insertInto('refresh_tokens')
+    .values({
+      token_hash: tokenHash,
+      family,
+      expires_at: expiresAt,
+      rotated_at: null,
+      access_token_hash: accessTokenHash,
+    })
+    .execute();
 }
 
 /** Records the first use of an access token (once: later uses find it set and write nothing). */
 export async function markAccessTokenUsed(db: Kysely<DB>, tokenHash: Buffer, at: Date): Promise<void> {
-  await db.updateTable('access_tokens').set({ used_at: at }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).execute();
+  await db
+    .updateTable('access_tokens')
+    .set({ used_at: at })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 /** Everything the bearer check needs, in one indexed query on the hot path. */
@@ -87,7 +112,11 @@ export function bearerWithUserRowQuery(db: Kysely<DB>, tokenHash: Buffer) {
     .selectAll('ur');
 }
 export type BearerWithUserRow = BearerRow & { [K in keyof UserRow]: UserRow[K] | null };
-export const findBearerWithUserRow = preparedQuery<[Buffer], BearerWithUserRow>('auth.find-bearer-with-user-row', [Buffer.alloc(32)], bearerWithUserRowQuery);
+export const findBearerWithUserRow = preparedQuery<[Buffer], BearerWithUserRow>(
+  'auth.find-bearer-with-user-row',
+  [Buffer.alloc(32)],
+  bearerWithUserRowQuery,
+);
 
 /** The user row inside a bearer-with-user row: every column is null without a live user, none is with one. */
 export function userRowOf(row: BearerWithUserRow): UserRow | null {
@@ -121,8 +150,17 @@ export function findRefreshTokenForUpdate(db: Kysely<DB>, tokenHash: Buffer) {
     .executeTakeFirst();
 }
 
-export async function markRefreshTokenRotated(db: Kysely<DB>, tokenHash: Buffer, at: Date, replacedBy: Buffer): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ rotated_at: at, replaced_by: replacedBy }).where('token_hash', '=', tokenHash).execute();
+export async function markRefreshTokenRotated(
+  db: Kysely<DB>,
+  tokenHash: Buffer,
+  at: Date,
+  replacedBy: Buffer,
+): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ rotated_at: at, replaced_by: replacedBy })
+    .where('token_hash', '=', tokenHash)
+    .execute();
 }
 
 /**
@@ -149,12 +187,21 @@ export async function deletePair(db: Kysely<DB>, pair: { refresh_hash: Buffer; a
 
 /** Spends the one lost-response replay of a rotated refresh token, which now points at the pair issued for it. */
 export async function markReplayed(db: Kysely<DB>, tokenHash: Buffer, at: Date, replacedBy: Buffer): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ replayed_at: at, replaced_by: replacedBy }).where('token_hash', '=', tokenHash).execute();
+  await db
+    .updateTable('refresh_tokens')
+    .set({ replayed_at: at, replaced_by: replacedBy })
+    .where('token_hash', '=', tokenHash)
+    .execute();
 }
 
 /** Revokes every token of the family at once (the bearer check and the refresh grant read revoked_at). */
 export async function revokeFamily(db: Kysely<DB>, family: string, at: Date, reason: string): Promise<void> {
-  await db.updateTable('token_families').set({ revoked_at: at, revoked_reason: reason }).where('id', '=', family).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('token_families')
+    .set({ revoked_at: at, revoked_reason: reason })
+    .where('id', '=', family)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** The family (and its client) of an access or refresh token, for RFC 7009 revocation. */

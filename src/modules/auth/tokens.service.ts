@@ -29,13 +29,26 @@ export async function issueNewFamily(db: Kysely<DB>, clock: Clock, start: StartF
 }
 
 /** Issues a new access token (and refresh token) in an existing family. */
-export async function issueInFamily(db: Kysely<DB>, clock: Clock, family: string, familyExpiresAt: Date, withRefreshToken: boolean): Promise<IssuedTokens> {
+export async function issueInFamily(
+  db: Kysely<DB>,
+  clock: Clock,
+  family: string,
+  familyExpiresAt: Date,
+  withRefreshToken: boolean,
+): Promise<IssuedTokens> {
   const now = clock.now();
   const accessToken = randomToken();
-  const accessExpiresAt = new Date(Math.min(addSeconds(now, ACCESS_TOKEN_SECONDS).getTime(), familyExpiresAt.getTime()));
+  const accessExpiresAt = new Date(
+    Math.min(addSeconds(now, ACCESS_TOKEN_SECONDS).getTime(), familyExpiresAt.getTime()),
+  );
   const accessHash = hashToken(accessToken);
   await insertAccessToken(db, accessHash, family, accessExpiresAt);
-  const issued: IssuedTokens = { access_token: accessToken, expires_in: ACCESS_TOKEN_SECONDS, token_type: 'Bearer', family };
+  const issued: IssuedTokens = {
+    access_token: accessToken,
+    expires_in: ACCESS_TOKEN_SECONDS,
+    token_type: 'Bearer',
+    family,
+  };
   if (withRefreshToken) {
     const refreshToken = randomToken();
     await insertRefreshToken(db, hashToken(refreshToken), family, familyExpiresAt, accessHash);

@@ -13,49 +13,63 @@ const MAX_PROBLEMS_SHOWN = 50;
 export function registerBoundaryCommands(seed: Command, importCmd: Command): void {
   seed
     .command('boundaries')
-    .description('load the shipped boundaries: Natural Earth countries, US Census states and counties with their 2019 populations (idempotent)')
+    .description(
+      'load the shipped boundaries: Natural Earth countries, US Census states and counties with their 2019 populations (idempotent)',
+    )
     .action(async () => {
       await withDeps({}, async (deps) => {
         const progress = progressReporter('boundaries');
         const { boundaries, populationsSet } = await seedShippedBoundaries(deps.db, {}, progress.update);
         progress.stop();
-        console.log(`boundaries: ${boundaries} loaded; population (Census 2019 estimates) set on ${populationsSet} (figures already loaded are kept)`);
+        console.log(
+          `boundaries: ${boundaries} loaded; population (Census 2019 estimates) set on ${populationsSet} (figures already loaded are kept)`,
+        );
       });
     });
 
   importCmd
     .command('boundaries')
-    .description('import a GeoJSON FeatureCollection of Polygon / MultiPolygon features (all or nothing; idempotent by id)')
+    .description(
+      'import a GeoJSON FeatureCollection of Polygon / MultiPolygon features (all or nothing; idempotent by id)',
+    )
     .argument('<file>', 'GeoJSON file')
-    .addOption(new Option('--type <type>', 'boundary type of every feature').choices(BOUNDARY_TYPES).makeOptionMandatory())
+    .addOption(
+      new Option('--type <type>', 'boundary type of every feature').choices(BOUNDARY_TYPES).makeOptionMandatory(),
+    )
     .option('--title-field <field>', 'property holding the title (default: name, NAME, wof:name or title)')
     .option('--id-field <field>', "property holding the stable id (default: the feature's id)")
     .option('--country <cc>', 'ISO country code of every feature')
     .option('--state <name>', 'state name of every feature')
-    .action(async (file: string, options: { type: BoundaryType; titleField?: string; idField?: string; country?: string; state?: string }) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (error) {
-        console.error(`${file}: ${(error as Error).message}`);
-        process.exitCode = 1;
-        return;
-      }
-      const { boundaries, problems } = parseBoundaryFile(json, options);
-      if (problems.length) {
-        for (const p of problems.slice(0, MAX_PROBLEMS_SHOWN)) console.error(p.index < 0 ? `${file}: ${p.reason}` : `feature ${p.index}: ${p.reason}`);
-        if (problems.length > MAX_PROBLEMS_SHOWN) console.error(`… and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
-        console.error(`${problems.length} invalid feature(s): nothing imported`);
-        process.exitCode = 1;
-        return;
-      }
-      await withDeps({}, async (deps) => {
-        const progress = progressReporter(file);
-        const written = await loadBoundaries(deps.db, boundaries, { onProgress: progress.update });
-        progress.stop();
-        console.log(`${file}: ${written} boundaries imported`);
-      });
-    });
+    .action(
+      async (
+        file: string,
+        options: { type: BoundaryType; titleField?: string; idField?: string; country?: string; state?: string },
+      ) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(readFileSync(file, 'utf8'));
+        } catch (error) {
+          console.error(`${file}: ${(error as Error).message}`);
+          process.exitCode = 1;
+          return;
+        }
+        const { boundaries, problems } = parseBoundaryFile(json, options);
+        if (problems.length) {
+          for (const p of problems.slice(0, MAX_PROBLEMS_SHOWN))
+            console.error(p.index < 0 ? `${file}: ${p.reason}` : `feature ${p.index}: ${p.reason}`);
+          if (problems.length > MAX_PROBLEMS_SHOWN) console.error(`… and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
+          console.error(`${problems.length} invalid feature(s): nothing imported`);
+          process.exitCode = 1;
+          return;
+        }
+        await withDeps({}, async (deps) => {
+          const progress = progressReporter(file);
+          const written = await loadBoundaries(deps.db, boundaries, { onProgress: progress.update });
+          progress.stop();
+          console.log(`${file}: ${written} boundaries imported`);
+        });
+      },
+    );
 
   importCmd
     .command('populations')
@@ -85,7 +99,10 @@ export function registerBoundaryCommands(seed: Command, importCmd: Command): voi
       await withDeps({}, async (deps) => {
         const { updated, unmatched } = await applyPopulations(deps.db, rows);
         console.log(`${file}: population (${column}) set on ${updated} boundaries`);
-        if (unmatched.length) console.log(`${unmatched.length} FIPS code(s) with no boundary (e.g. ${unmatched.slice(0, 5).join(', ')}); run gable seed boundaries first if none matched`);
+        if (unmatched.length)
+          console.log(
+            `${unmatched.length} FIPS code(s) with no boundary (e.g. ${unmatched.slice(0, 5).join(', ')}); run gable seed boundaries first if none matched`,
+          );
       });
     });
 }

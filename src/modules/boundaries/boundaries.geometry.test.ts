@@ -11,14 +11,46 @@ import { boundaryContainsPoint, ringsContainPoint } from './boundaries.geometry.
 import { containmentRings, containsPoint } from './boundaries.repository.js';
 
 const boundary = (externalId: string, geometry: BoundaryInput['geometry']): BoundaryInput => ({
-  externalId, boundaryType: 'neighborhood', title: externalId, country: 'US', state: 'Texas', subtitle: 'Texas, US',
-  aliases: [], codes: [], population: null, geometry,
+  externalId,
+  boundaryType: 'neighborhood',
+  title: externalId,
+  country: 'US',
+  state: 'Texas',
+  subtitle: 'Texas, US',
+  aliases: [],
+  codes: [],
+  population: null,
+  geometry,
 });
 // 0..10 square with a 4..6 hole, and a second polygon (an island inside the hole: 4.5..5.5) for the multipolygon.
-const outer = [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]];
-const hole = [[4, 4], [6, 4], [6, 6], [4, 6], [4, 4]];
-const island = [[4.5, 4.5], [5.5, 4.5], [5.5, 5.5], [4.5, 5.5], [4.5, 4.5]];
-const farSquare = [[20, 20], [21, 20], [21, 21], [20, 21], [20, 20]];
+const outer = [
+  [0, 0],
+  [10, 0],
+  [10, 10],
+  [0, 10],
+  [0, 0],
+];
+const hole = [
+  [4, 4],
+  [6, 4],
+  [6, 6],
+  [4, 6],
+  [4, 4],
+];
+const island = [
+  [4.5, 4.5],
+  [5.5, 4.5],
+  [5.5, 5.5],
+  [4.5, 5.5],
+  [4.5, 4.5],
+];
+const farSquare = [
+  [20, 20],
+  [21, 20],
+  [21, 21],
+  [20, 21],
+  [20, 20],
+];
 
 describe('boundary containment', () => {
   let source: TestDatabase;
@@ -27,12 +59,18 @@ describe('boundary containment', () => {
 
   beforeAll(async () => {
     source = await createTestDatabase();
-    database = await openDatabase({ databaseUrl: source.databaseUrl, dataDir: '', poolSize: 2, ...(source.pglite ? { pglite: source.pglite } : {}) });
+    database = await openDatabase({
+      databaseUrl: source.databaseUrl,
+      dataDir: '',
+      poolSize: 2,
+      ...(source.pglite ? { pglite: source.pglite } : {}),
+    });
     await loadBoundaries(database.db, [
       boundary('donut', { type: 'Polygon', coordinates: [outer, hole] }),
       boundary('multi', { type: 'MultiPolygon', coordinates: [[outer, hole], [island], [farSquare]] }),
     ]);
-    for (const row of await database.db.selectFrom('boundaries').select(['id', 'external_id']).execute()) ids[row.external_id] = row.id;
+    for (const row of await database.db.selectFrom('boundaries').select(['id', 'external_id']).execute())
+      ids[row.external_id] = row.id;
   });
   afterAll(async () => {
     await database.close();
@@ -89,11 +127,29 @@ describe('boundary containment', () => {
     const points: [number, number][] = [];
     for (let x = -1; x <= 22; x += 0.25) for (let y = -1; y <= 22; y += 0.25) points.push([x, y]);
     for (const d of [0, 1e-7, -1e-7, 1e-5, -1e-5]) {
-      for (const [x, y] of [[0, 5], [10, 5], [5, 0], [5, 10], [4, 5], [6, 5], [5, 4], [5, 6], [4.5, 5], [5.5, 5], [20, 20.5], [21, 20.5]] as const) points.push([x + d, y], [x, y + d]);
+      for (const [x, y] of [
+        [0, 5],
+        [10, 5],
+        [5, 0],
+        [5, 10],
+        [4, 5],
+        [6, 5],
+        [5, 4],
+        [5, 6],
+        [4.5, 5],
+        [5.5, 5],
+        [20, 20.5],
+        [21, 20.5],
+      ] as const)
+        points.push([x + d, y], [x, y + d]);
     }
     const values = sql.join(points.map(([x, y], i) => sql`(${i}::int, point(${x}::float8, ${y}::float8))`));
     const inside = async (predicate: (p: ReturnType<typeof sql.ref>) => ReturnType<typeof sql>) => {
-      const { rows } = await sql<{ i: number }>`select t.i from (values ${values}) as t(i, p) where ${predicate(sql.ref('t.p'))} order by t.i`.execute(database.db);
+      const { rows } = await sql<{
+        i: number;
+      }>`select t.i from (values ${values}) as t(i, p) where ${predicate(sql.ref('t.p'))} order by t.i`.execute(
+        database.db,
+      );
       return rows.map((row) => row.i);
     };
     for (const names of [['donut'], ['multi'], ['donut', 'multi']]) {
@@ -103,21 +159,29 @@ describe('boundary containment', () => {
       // condition) and the table form. (Without the boxes, a point 1e-7 outside the box of one polygon of a
       // multipolygon but inside the box of them all is inside: the boxes keep the search's answers unchanged.)
       const outerBoxes = constants.filter((ring) => !ring.isHole).map((ring) => ring.box);
-      const expected = await inside((p) => sql`(${p} <@ any(${outerBoxes}::text[]::box[]) and ${boundaryContainsPoint(boundaryIds, p)})`);
+      const expected = await inside(
+        (p) => sql`(${p} <@ any(${outerBoxes}::text[]::box[]) and ${boundaryContainsPoint(boundaryIds, p)})`,
+      );
       expect(expected.length).toBeGreaterThan(100);
       expect(constants.every((ring) => ring.polygon !== null)).toBe(true);
       expect(await inside((p) => ringsContainPoint(constants, p)), names.join('+')).toEqual(expected);
       // Over the inline budget the polygons are read by the statement: same answers.
       const fromTable = await containmentRings(database.db, boundaryIds, 0);
       expect(fromTable.every((ring) => ring.polygon === null)).toBe(true);
-      expect(await inside((p) => ringsContainPoint(fromTable, p)), `${names.join('+')} from the table`).toEqual(expected);
+      expect(await inside((p) => ringsContainPoint(fromTable, p)), `${names.join('+')} from the table`).toEqual(
+        expected,
+      );
     }
     expect(await inside((p) => ringsContainPoint([], p))).toEqual([]);
   });
 
   it('uses the GiST index on ring boxes', async () => {
     await sql`set enable_seqscan = off`.execute(database.db);
-    const plan = await sql<{ 'QUERY PLAN': string }>`explain select 1 from boundary_rings r where r.box @> box(point(2,2), point(2,2)) and r.polygon @> point(2,2)`.execute(database.db);
+    const plan = await sql<{
+      'QUERY PLAN': string;
+    }>`explain select 1 from boundary_rings r where r.box @> box(point(2,2), point(2,2)) and r.polygon @> point(2,2)`.execute(
+      database.db,
+    );
     await sql`reset enable_seqscan`.execute(database.db);
     expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/boundary_rings_box_idx/);
   });
@@ -125,7 +189,13 @@ describe('boundary containment', () => {
   it('loads the real us-atlas states: Dallas is in Texas, Kansas City MO is not in Kansas', async () => {
     await seedShippedBoundaries(database.db, { countries: false, stateFips: undefined });
     const state = async (fips: string) =>
-      (await database.db.selectFrom('boundaries').select('id').where('external_id', '=', `us-state:${fips}`).executeTakeFirstOrThrow()).id;
+      (
+        await database.db
+          .selectFrom('boundaries')
+          .select('id')
+          .where('external_id', '=', `us-state:${fips}`)
+          .executeTakeFirstOrThrow()
+      ).id;
     expect(await containsPoint(database.db, [await state('48')], -96.797, 32.7767)).toBe(true);
     expect(await containsPoint(database.db, [await state('40')], -96.797, 32.7767)).toBe(false);
     expect(await containsPoint(database.db, [await state('29')], -94.5786, 39.0997)).toBe(true);
@@ -146,7 +216,13 @@ describe('label point and antimeridian', () => {
   });
 
   it('splits a ring that jumps across ±180° into a western and an eastern polygon', () => {
-    const crossing = [[179, 10], [-179, 10], [-179, 11], [179, 11], [179, 10]];
+    const crossing = [
+      [179, 10],
+      [-179, 10],
+      [-179, 11],
+      [179, 11],
+      [179, 10],
+    ];
     const parts = splitAtAntimeridian([crossing]);
     expect(parts).toHaveLength(2);
     const ranges = parts.map((p) => p[0]!.map((q) => q[0]!)).map((xs) => [Math.min(...xs), Math.max(...xs)]);

@@ -30,8 +30,13 @@ export type BoundaryGeometry = Polygon | MultiPolygon;
  * rings through the GiST index on boundary_rings.box (`box @> box(p, p)`; `box @> point` is not indexable).
  * `boundaryIds` is an array of uuids or an SQL expression yielding uuid[].
  */
-export function boundaryContainsPoint(boundaryIds: readonly string[] | Expression<string[]>, point: Expression<unknown>): RawBuilder<boolean> {
-  const ids = Array.isArray(boundaryIds) ? sql`${sql.val(boundaryIds)}::uuid[]` : sql`${boundaryIds as Expression<string[]>}`;
+export function boundaryContainsPoint(
+  boundaryIds: readonly string[] | Expression<string[]>,
+  point: Expression<unknown>,
+): RawBuilder<boolean> {
+  const ids = Array.isArray(boundaryIds)
+    ? sql`${sql.val(boundaryIds)}::uuid[]`
+    : sql`${boundaryIds as Expression<string[]>}`;
   return sql<boolean>`(${point} <@ (
     select box(point(min((r.box[1])[0]), min((r.box[1])[1])), point(max((r.box[0])[0]), max((r.box[0])[1])))
     from boundary_rings as r
@@ -89,10 +94,12 @@ export function ringsContainPoint(rings: readonly ContainmentRing[], point: Expr
     else polygon.outer = ring;
     polygons.set(key, polygon);
   }
-  const shape = (ring: ContainmentRing) => ring.polygon !== null
-    ? sql`${ring.polygon}::polygon`
-    : sql`(select r.polygon from boundary_rings as r where r.boundary = ${ring.boundary}::uuid and r.polygon_index = ${ring.polygonIndex}::int and r.ring_index = ${ring.ringIndex}::int)`;
-  const inRing = (ring: ContainmentRing) => sql`${ring.box}::box @> box(${point}, ${point}) and ${point} <@ ${shape(ring)}`;
+  const shape = (ring: ContainmentRing) =>
+    ring.polygon !== null
+      ? sql`${ring.polygon}::polygon`
+      : sql`(select r.polygon from boundary_rings as r where r.boundary = ${ring.boundary}::uuid and r.polygon_index = ${ring.polygonIndex}::int and r.ring_index = ${ring.ringIndex}::int)`;
+  const inRing = (ring: ContainmentRing) =>
+    sql`${ring.box}::box @> box(${point}, ${point}) and ${point} <@ ${shape(ring)}`;
   const terms: RawBuilder<unknown>[] = [];
   const boxes: string[] = [];
   for (const { outer, holes } of polygons.values()) {
@@ -129,7 +136,10 @@ export function ringsOf(geometry: BoundaryGeometry): RingRow[] {
   polygonsOf(geometry).forEach((rings, polygonIndex) => {
     rings.forEach((ring, ringIndex) => {
       const open = isClosed(ring) ? ring.slice(0, -1) : ring;
-      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
       for (const [x = 0, y = 0] of open) {
         if (x < minX) minX = x;
         if (x > maxX) maxX = x;

@@ -31,8 +31,16 @@ const POPULATION_FIELDS = ['population', 'POPULATION', 'wof:population', 'POP'];
 
 export function parseBoundaryFile(json: unknown, options: ImportOptions): ParsedImport {
   const collection = json as { type?: unknown; features?: unknown };
-  if (!collection || typeof collection !== 'object' || collection.type !== 'FeatureCollection' || !Array.isArray(collection.features)) {
-    return { boundaries: [], problems: [{ index: -1, reason: 'not a GeoJSON FeatureCollection with a features array' }] };
+  if (
+    !collection ||
+    typeof collection !== 'object' ||
+    collection.type !== 'FeatureCollection' ||
+    !Array.isArray(collection.features)
+  ) {
+    return {
+      boundaries: [],
+      problems: [{ index: -1, reason: 'not a GeoJSON FeatureCollection with a features array' }],
+    };
   }
   const boundaries: BoundaryInput[] = [];
   const problems: FeatureProblem[] = [];
@@ -41,7 +49,8 @@ export function parseBoundaryFile(json: unknown, options: ImportOptions): Parsed
     const result = readFeature(candidate, options);
     if (typeof result === 'string') return problems.push({ index, reason: result });
     const previous = seenIds.get(result.externalId);
-    if (previous !== undefined) return problems.push({ index, reason: `duplicate id ${result.externalId} (also feature ${previous})` });
+    if (previous !== undefined)
+      return problems.push({ index, reason: `duplicate id ${result.externalId} (also feature ${previous})` });
     seenIds.set(result.externalId, index);
     boundaries.push(result);
   });
@@ -53,15 +62,22 @@ function readFeature(candidate: unknown, options: ImportOptions): BoundaryInput 
   if (!candidate || typeof candidate !== 'object') return 'not an object';
   const feature = candidate as { type?: unknown; id?: unknown; properties?: unknown; geometry?: unknown };
   if (feature.type !== 'Feature') return 'type is not "Feature"';
-  const properties = (feature.properties && typeof feature.properties === 'object' ? feature.properties : {}) as Record<string, unknown>;
+  const properties = (feature.properties && typeof feature.properties === 'object' ? feature.properties : {}) as Record<
+    string,
+    unknown
+  >;
   const geometryProblem = checkGeometry(feature.geometry);
   if (geometryProblem) return geometryProblem;
 
   const rawId = options.idField ? properties[options.idField] : feature.id;
-  if (!isPresent(rawId)) return options.idField ? `property ${options.idField} (the id) is missing` : 'feature has no id (use --id-field)';
+  if (!isPresent(rawId))
+    return options.idField ? `property ${options.idField} (the id) is missing` : 'feature has no id (use --id-field)';
   const titleField = options.titleField ?? TITLE_FIELDS.find((field) => isPresent(properties[field]));
   const title = titleField ? properties[titleField] : undefined;
-  if (!isPresent(title)) return options.titleField ? `property ${options.titleField} (the title) is missing` : 'no title property (use --title-field)';
+  if (!isPresent(title))
+    return options.titleField
+      ? `property ${options.titleField} (the title) is missing`
+      : 'no title property (use --title-field)';
 
   const id = String(rawId).trim();
   const populationField = POPULATION_FIELDS.find((field) => typeof properties[field] === 'number');
@@ -89,7 +105,8 @@ function isPresent(value: unknown): value is string | number {
 export function checkGeometry(geometry: unknown): string | null {
   if (!geometry || typeof geometry !== 'object') return 'geometry is missing';
   const { type, coordinates } = geometry as { type?: unknown; coordinates?: unknown };
-  if (type !== 'Polygon' && type !== 'MultiPolygon') return `geometry type ${String(type)} is not Polygon or MultiPolygon`;
+  if (type !== 'Polygon' && type !== 'MultiPolygon')
+    return `geometry type ${String(type)} is not Polygon or MultiPolygon`;
   if (!Array.isArray(coordinates) || coordinates.length === 0) return 'coordinates are missing or empty';
   const polygons: unknown[] = type === 'Polygon' ? [coordinates] : coordinates;
   for (const [p, polygon] of polygons.entries()) {
@@ -109,7 +126,8 @@ function checkRing(ring: unknown): string | null {
   for (const [i, position] of ring.entries()) {
     if (!Array.isArray(position) || position.length < 2) return `position ${i} is not [longitude, latitude]`;
     const [lon, lat] = position as unknown[];
-    if (typeof lon !== 'number' || typeof lat !== 'number' || !Number.isFinite(lon) || !Number.isFinite(lat)) return `position ${i} is not numeric`;
+    if (typeof lon !== 'number' || typeof lat !== 'number' || !Number.isFinite(lon) || !Number.isFinite(lat))
+      return `position ${i} is not numeric`;
     if (lon < -180 || lon > 180) return `position ${i} longitude ${lon} is out of range`;
     if (lat < -90 || lat > 90) return `position ${i} latitude ${lat} is out of range`;
   }

@@ -17,7 +17,11 @@ export interface LoadOptions {
   alsoInTransaction?: (trx: Kysely<DB>) => Promise<unknown>;
 }
 
-export async function loadBoundaries(db: Kysely<DB>, inputs: readonly BoundaryInput[], options: LoadOptions = {}): Promise<number> {
+export async function loadBoundaries(
+  db: Kysely<DB>,
+  inputs: readonly BoundaryInput[],
+  options: LoadOptions = {},
+): Promise<number> {
   const { onProgress, alsoInTransaction } = options;
   const prepared = inputs.map(prepareBoundary);
   onProgress?.(0, prepared.length);
@@ -37,12 +41,17 @@ export interface SeedResult {
 }
 
 /** The shipped catalogue and, in the same transaction, the shipped populations where none is known. */
-export async function seedShippedBoundaries(db: Kysely<DB>, selection: ShippedSelection = {}, onProgress?: LoadProgress): Promise<SeedResult> {
+export async function seedShippedBoundaries(
+  db: Kysely<DB>,
+  selection: ShippedSelection = {},
+  onProgress?: LoadProgress,
+): Promise<SeedResult> {
   const populations = shippedPopulations();
   let populationsSet = 0;
   const boundaries = await loadBoundaries(db, shippedBoundaries(selection), {
     onProgress,
-    alsoInTransaction: async (trx) => (populationsSet = (await setPopulations(trx, populations, { onlyUnknown: true })).size),
+    alsoInTransaction: async (trx) =>
+      (populationsSet = (await setPopulations(trx, populations, { onlyUnknown: true })).size),
   });
   return { boundaries, populationsSet };
 }
@@ -69,9 +78,15 @@ async function seedBoundariesOnFirstStart(deps: Deps): Promise<void> {
  */
 export const populationsStep: FirstStartStep = {
   name: 'shipped-populations',
-  isNeeded: async (deps) => lacksPopulation(deps.db, shippedPopulations().map((row) => row.externalId)),
+  isNeeded: async (deps) =>
+    lacksPopulation(
+      deps.db,
+      shippedPopulations().map((row) => row.externalId),
+    ),
   run: async (deps) => {
-    const set = await deps.db.transaction().execute((trx) => setPopulations(trx, shippedPopulations(), { onlyUnknown: true }));
+    const set = await deps.db
+      .transaction()
+      .execute((trx) => setPopulations(trx, shippedPopulations(), { onlyUnknown: true }));
     deps.log.info({ populations: set.size }, 'set the shipped Census 2019 populations of US states and counties');
   },
 };

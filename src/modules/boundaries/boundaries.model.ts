@@ -51,7 +51,9 @@ export function normalizeText(text: string): string {
 /** q → `to_tsquery('simple', …)` text matching every word by prefix ("new yo" → "new:* & yo:*"); null if no word. */
 export function prefixTsQuery(q: string): string | null {
   // Only letters and digits reach the tsquery, so no user text is ever parsed as tsquery syntax.
-  const words = normalizeText(q).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = normalizeText(q)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   return words.length ? words.map((word) => `${word}:*`).join(' & ') : null;
 }
 

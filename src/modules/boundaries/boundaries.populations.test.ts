@@ -26,12 +26,20 @@ describe('county populations', () => {
   const t = useTestApp();
   let auth: Record<string, string>;
   const titles = async (query: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/boundaries/search?${query}&omit[]=boundary.geometry`, headers: auth });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/boundaries/search?${query}&omit[]=boundary.geometry`,
+      headers: auth,
+    });
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { data: BoundaryRecord[] }).data.map((b) => `${b.title} (${b.state || b.boundary_type})`);
   };
   const population = async (externalId: string) => {
-    const row = await t.deps.db.selectFrom('boundaries').select('population').where('external_id', '=', externalId).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('boundaries')
+      .select('population')
+      .where('external_id', '=', externalId)
+      .executeTakeFirstOrThrow();
     return row.population === null ? null : Number(row.population);
   };
 
@@ -41,7 +49,9 @@ describe('county populations', () => {
   });
 
   it('ships a well-formed file of every county of the 50 states and DC, with states summed from their counties', () => {
-    const parsed = parsePopulationCsv(readFileSync(new URL('./census/us-county-population-2019.csv', import.meta.url), 'utf8'));
+    const parsed = parsePopulationCsv(
+      readFileSync(new URL('./census/us-county-population-2019.csv', import.meta.url), 'utf8'),
+    );
     expect(parsed.problems).toEqual([]);
     expect(parsed.column).toBe('population');
     const counties = parsed.rows.filter((row) => row.externalId.startsWith('us-county:'));
@@ -72,7 +82,9 @@ describe('county populations', () => {
     const us = new Set(shippedBoundaries({ countries: false }).map((b) => b.externalId));
     const without = [...us].filter((id) => !figures.has(id));
     // American Samoa, Guam, the Northern Mariana Islands, Puerto Rico, the US Virgin Islands: not in the Census file.
-    expect(new Set(without.map((id) => id.split(':')[1]!.slice(0, 2)))).toEqual(new Set(['60', '66', '69', '72', '78']));
+    expect(new Set(without.map((id) => id.split(':')[1]!.slice(0, 2)))).toEqual(
+      new Set(['60', '66', '69', '72', '78']),
+    );
     expect([...figures].filter((id) => !us.has(id))).toEqual([]);
   });
 
@@ -109,7 +121,10 @@ describe('county populations', () => {
     expect(parsed.rows).toContainEqual({ externalId: 'us-state:48', population: 30_000_000 });
     expect(parsed.rows).toContainEqual({ externalId: 'us-county:48113', population: 2_600_000 });
     expect(parsed.rows).toContainEqual({ externalId: 'us-county:01045', population: 50_000 });
-    expect(parsePopulationCsv(CENSUS_CSV, { column: 'POPESTIMATE2020' }).rows).toContainEqual({ externalId: 'us-county:48113', population: 2_500_000 });
+    expect(parsePopulationCsv(CENSUS_CSV, { column: 'POPESTIMATE2020' }).rows).toContainEqual({
+      externalId: 'us-county:48113',
+      population: 2_500_000,
+    });
     expect(parsePopulationCsv('fips,population\n48113,12\n19,34\n').rows).toEqual([
       { externalId: 'us-county:48113', population: 12 },
       { externalId: 'us-state:19', population: 34 },
@@ -127,7 +142,10 @@ describe('county populations', () => {
   });
 
   it('seeds idempotently; an imported newer vintage replaces the shipped figures and survives seeding again', async () => {
-    expect(await seedShippedBoundaries(t.deps.db, { stateFips: ['48'] })).toEqual({ boundaries: expect.any(Number), populationsSet: 0 });
+    expect(await seedShippedBoundaries(t.deps.db, { stateFips: ['48'] })).toEqual({
+      boundaries: expect.any(Number),
+      populationsSet: 0,
+    });
     expect(await population('us-county:48113')).toBe(2_635_516);
 
     const { rows } = parsePopulationCsv(CENSUS_CSV);
@@ -140,6 +158,10 @@ describe('county populations', () => {
     expect(await population('us-county:48113')).toBe(2_600_000);
     expect(await population('us-state:48')).toBe(30_000_000);
     expect(await population('us-county:48001')).toBe(57_735); // Anderson County: not in the import, shipped figure kept
-    expect((await titles('q=Dal&boundary_type=county')).slice(0, 3)).toEqual(['Dallas County (Texas)', 'Dallas County (Iowa)', 'Dale County (Alabama)']);
+    expect((await titles('q=Dal&boundary_type=county')).slice(0, 3)).toEqual([
+      'Dallas County (Texas)',
+      'Dallas County (Iowa)',
+      'Dale County (Alabama)',
+    ]);
   });
 });

@@ -49,7 +49,8 @@ function splitCsvLine(line: string): string[] {
 export function parsePopulationCsv(text: string, options: { column?: string } = {}): ParsedPopulations {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const header = splitCsvLine(lines[0] ?? '');
-  const find = (...names: string[]) => header.findIndex((name) => names.some((wanted) => name.toLowerCase() === wanted.toLowerCase()));
+  const find = (...names: string[]) =>
+    header.findIndex((name) => names.some((wanted) => name.toLowerCase() === wanted.toLowerCase()));
   const problems: string[] = [];
 
   const census = find('STATE') >= 0 && find('COUNTY') >= 0;
@@ -61,7 +62,10 @@ export function parsePopulationCsv(text: string, options: { column?: string } = 
     column = estimates.at(-1) ?? (find('population') >= 0 ? header[find('population')]! : null);
   }
   const valueIndex = column === null ? -1 : find(column);
-  if (valueIndex < 0) problems.push(`line 1: no population column${options.column ? ` named ${options.column}` : ' (POPESTIMATE<year> or population)'}`);
+  if (valueIndex < 0)
+    problems.push(
+      `line 1: no population column${options.column ? ` named ${options.column}` : ' (POPESTIMATE<year> or population)'}`,
+    );
   if (!census && fipsIndex < 0) problems.push('line 1: no FIPS columns (STATE and COUNTY, or fips / GEOID)');
   if (problems.length > 0) return { rows: [], problems, column };
 
@@ -132,10 +136,16 @@ export function withStateTotals(rows: readonly PopulationRow[]): PopulationRow[]
 const ROWS_PER_STATEMENT = 500;
 
 /** Sets the populations of the rows that exist (idempotent); answers how many matched and which ids did not. */
-export async function applyPopulations(db: Kysely<DB>, rows: readonly PopulationRow[]): Promise<{ updated: number; unmatched: string[] }> {
+export async function applyPopulations(
+  db: Kysely<DB>,
+  rows: readonly PopulationRow[],
+): Promise<{ updated: number; unmatched: string[] }> {
   return db.transaction().execute(async (trx) => {
     const matched = await setPopulations(trx, rows, { onlyUnknown: false });
-    return { updated: matched.size, unmatched: rows.filter((row) => !matched.has(row.externalId)).map((row) => row.externalId) };
+    return {
+      updated: matched.size,
+      unmatched: rows.filter((row) => !matched.has(row.externalId)).map((row) => row.externalId),
+    };
   });
 }
 
@@ -143,7 +153,11 @@ export async function applyPopulations(db: Kysely<DB>, rows: readonly Population
  * Sets the populations of the rows that exist, in the caller's transaction; with `onlyUnknown`, only where none is
  * known yet (the shipped figures never replace imported ones). Answers the external ids it set.
  */
-export async function setPopulations(db: Kysely<DB>, rows: readonly PopulationRow[], options: { onlyUnknown: boolean }): Promise<Set<string>> {
+export async function setPopulations(
+  db: Kysely<DB>,
+  rows: readonly PopulationRow[],
+  options: { onlyUnknown: boolean },
+): Promise<Set<string>> {
   const set = new Set<string>();
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     const batch = rows.slice(i, i + ROWS_PER_STATEMENT);
@@ -163,6 +177,8 @@ export async function setPopulations(db: Kysely<DB>, rows: readonly PopulationRo
 /** Whether a live boundary among these external ids has no population yet. */
 export async function lacksPopulation(db: Kysely<DB>, externalIds: readonly string[]): Promise<boolean> {
   const row = await sql<{ lacking: boolean }>`
-    select exists (select 1 from boundaries where external_id = any(${externalIds}::text[]) and population is null and deleted_at is null) as lacking`.execute(db);
+    select exists (select 1 from boundaries where external_id = any(${externalIds}::text[]) and population is null and deleted_at is null) as lacking`.execute(
+    db,
+  );
   return row.rows[0]?.lacking ?? false;
 }

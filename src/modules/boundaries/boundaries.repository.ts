@@ -48,8 +48,26 @@ const TYPE_ORDER = sql`array_position(array['country', 'state', 'county', 'city'
 function selectBoundaries(db: Kysely<DB>, withGeometry: boolean) {
   return db
     .selectFrom('boundaries')
-    .select(['id', 'external_id', 'boundary_type', 'title', 'overridden_title', 'country', 'state', 'subtitle', 'aliases', 'population', 'created_at', 'updated_at', 'deleted_at'])
-    .select([sql<number>`boundaries.center[0]`.as('lon'), sql<number>`boundaries.center[1]`.as('lat'), sql<string>`boundaries.searchable::text`.as('searchable')])
+    .select([
+      'id',
+      'external_id',
+      'boundary_type',
+      'title',
+      'overridden_title',
+      'country',
+      'state',
+      'subtitle',
+      'aliases',
+      'population',
+      'created_at',
+      'updated_at',
+      'deleted_at',
+    ])
+    .select([
+      sql<number>`boundaries.center[0]`.as('lon'),
+      sql<number>`boundaries.center[1]`.as('lat'),
+      sql<string>`boundaries.searchable::text`.as('searchable'),
+    ])
     .$if(withGeometry, (query) => query.select('geometry'))
     .where('deleted_at', 'is', null);
 }
@@ -58,14 +76,19 @@ export async function findBoundary(db: Kysely<DB>, id: string): Promise<Boundary
   return (await selectBoundaries(db, true).where('id', '=', id).executeTakeFirst()) as BoundaryRow | undefined;
 }
 
-export async function searchBoundaries(db: Kysely<DB>, filters: BoundarySearchFilters): Promise<{ rows: BoundaryRow[]; total: number }> {
+export async function searchBoundaries(
+  db: Kysely<DB>,
+  filters: BoundarySearchFilters,
+): Promise<{ rows: BoundaryRow[]; total: number }> {
   const { tsQuery, normalizedQ } = filters;
   const filtered = <Q extends ReturnType<typeof selectBoundaries>>(query: Q) =>
     query
       .$if(!!filters.boundaryType, (q) => q.where('boundary_type', '=', filters.boundaryType!))
       .$if(!!filters.country, (q) => q.where(sql<boolean>`upper(boundaries.country) = upper(${filters.country!})`))
       .$if(!!filters.state, (q) => q.where(sql<boolean>`lower(boundaries.state) = lower(${filters.state!})`))
-      .$if(tsQuery !== null, (q) => q.where(sql<boolean>`boundaries.searchable @@ to_tsquery('simple', ${tsQuery})`)) as Q;
+      .$if(tsQuery !== null, (q) =>
+        q.where(sql<boolean>`boundaries.searchable @@ to_tsquery('simple', ${tsQuery})`),
+      ) as Q;
   // Text rank, plus a bonus when q is the whole title or a code (1) or starts the title (0.5), so "Texas" ranks the
   // state before "Texas County" and "TX" finds Texas first.
   // (Without q there is no rank: ORDER BY 0 would mean "column 0".)
@@ -86,19 +109,32 @@ export async function searchBoundaries(db: Kysely<DB>, filters: BoundarySearchFi
     .limit(filters.limit)
     .offset(filters.start)
     .execute();
-  if (rows.length > 0 || filters.start === 0) return { rows: rows as BoundaryRow[], total: Number(rows[0]?.total ?? 0) };
+  if (rows.length > 0 || filters.start === 0)
+    return { rows: rows as BoundaryRow[], total: Number(rows[0]?.total ?? 0) };
   // Paged past the end: the window count has no row to ride on.
-  const counted = await filtered(selectBoundaries(db, false)).clearSelect().select(sql<number>`count(*)`.as('total')).executeTakeFirst();
+  const counted = await filtered(selectBoundaries(db, false))
+    .clearSelect()
+    .select(sql<number>`count(*)`.as('total'))
+    .executeTakeFirst();
   return { rows: [], total: Number(counted?.total ?? 0) };
 }
 
 export async function countBoundaries(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('boundaries').select(sql<number>`count(*)`.as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('boundaries')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** True when the point (lon, lat) lies in any of the boundaries (holes honoured, edges inclusive). */
-export async function containsPoint(db: Kysely<DB>, boundaryIds: readonly string[], lon: number, lat: number): Promise<boolean> {
+export async function containsPoint(
+  db: Kysely<DB>,
+  boundaryIds: readonly string[],
+  lon: number,
+  lat: number,
+): Promise<boolean> {
   const point = sql`point(${lon}::float8, ${lat}::float8)`;
   const row = await db.selectNoFrom(boundaryContainsPoint(boundaryIds, point).as('inside')).executeTakeFirstOrThrow();
   return row.inside;
@@ -111,14 +147,32 @@ export async function containsPoint(db: Kysely<DB>, boundaryIds: readonly string
 export const INLINE_RING_POINTS = 5000;
 
 /** The rings of these boundaries for ringsContainPoint: boxes always, polygons while the total stays in budget. */
-export async function containmentRings(db: Kysely<DB>, boundaryIds: readonly string[], inlinePoints = INLINE_RING_POINTS): Promise<ContainmentRing[]> {
+export async function containmentRings(
+  db: Kysely<DB>,
+  boundaryIds: readonly string[],
+  inlinePoints = INLINE_RING_POINTS,
+): Promise<ContainmentRing[]> {
   if (boundaryIds.length === 0) return [];
-  const { rows } = await sql<{ boundary: string; polygon_index: number; ring_index: number; is_hole: boolean; box: string; polygon: string | null }>`
+  const { rows } = await sql<{
+    boundary: string;
+    polygon_index: number;
+    ring_index: number;
+    is_hole: boolean;
+    box: string;
+    polygon: string | null;
+  }>`
     select boundary, polygon_index, ring_index, is_hole, box::text as box,
       case when sum(npoints(polygon)) over (order by boundary, polygon_index, ring_index) <= ${inlinePoints}::int then polygon::text end as polygon
     from boundary_rings where boundary = any(${[...boundaryIds]}::uuid[])
     order by boundary, polygon_index, ring_index`.execute(db);
-  return rows.map((row) => ({ boundary: row.boundary, polygonIndex: row.polygon_index, ringIndex: row.ring_index, isHole: row.is_hole, box: row.box, polygon: row.polygon }));
+  return rows.map((row) => ({
+    boundary: row.boundary,
+    polygonIndex: row.polygon_index,
+    ringIndex: row.ring_index,
+    isHole: row.is_hole,
+    box: row.box,
+    polygon: row.polygon,
+  }));
 }
 
 /** Fresh planner statistics after a bulk load: without them the first searches on a new catalogue get poor plans. */
@@ -127,7 +181,11 @@ export async function analyzeBoundaries(db: Kysely<DB>): Promise<void> {
 }
 
 /** Insert or update by external_id (an operator's overridden_title is kept) and replace the rings. */
-export async function upsertBoundaries(db: Kysely<DB>, boundaries: readonly PreparedBoundary[], onProgress?: (written: number) => void): Promise<number> {
+export async function upsertBoundaries(
+  db: Kysely<DB>,
+  boundaries: readonly PreparedBoundary[],
+  onProgress?: (written: number) => void,
+): Promise<number> {
   let written = 0;
   for (let i = 0; i < boundaries.length; i += BOUNDARIES_PER_STATEMENT) {
     const batch = boundaries.slice(i, i + BOUNDARIES_PER_STATEMENT);
@@ -174,7 +232,10 @@ export async function upsertBoundaries(db: Kysely<DB>, boundaries: readonly Prep
       .returning(['id', 'external_id'])
       .execute();
     const idByExternalId = new Map(saved.map((row) => [row.external_id, row.id]));
-    await db.deleteFrom('boundary_rings').where('boundary', 'in', [...idByExternalId.values()]).execute();
+    await db
+      .deleteFrom('boundary_rings')
+      .where('boundary', 'in', [...idByExternalId.values()])
+      .execute();
     const rings = batch.flatMap((b) =>
       b.rings.map((ring) => ({
         boundary: idByExternalId.get(b.externalId)!,
@@ -186,7 +247,10 @@ export async function upsertBoundaries(db: Kysely<DB>, boundaries: readonly Prep
       })),
     );
     for (let j = 0; j < rings.length; j += RINGS_PER_STATEMENT) {
-      await db.insertInto('boundary_rings').values(rings.slice(j, j + RINGS_PER_STATEMENT)).execute();
+      await db
+        .insertInto('boundary_rings')
+        .values(rings.slice(j, j + RINGS_PER_STATEMENT))
+        .execute();
     }
     written += batch.length;
     onProgress?.(written);

@@ -12,7 +12,8 @@ export const boundaryRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: ['Boundaries'],
         summary: 'Search boundaries by name or code prefix',
-        description: 'Countries, states, counties and imported places. `q` matches title, aliases and codes by word prefix, ranked by text rank then population. `omit[]=boundary.geometry` leaves geometries out.',
+        description:
+          'Countries, states, counties and imported places. `q` matches title, aliases and codes by word prefix, ranked by text rank then population. `omit[]=boundary.geometry` leaves geometries out.',
         querystring: BoundarySearchQuery,
         response: { 200: ListEnvelope(Boundary), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },

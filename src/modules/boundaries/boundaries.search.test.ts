@@ -20,12 +20,34 @@ describe('boundaries search', () => {
     auth = bearer(await tokenFor(t.deps, (await createUser(t.deps)).id));
     await seedShippedBoundaries(t.deps.db, { stateFips: ['48', '19'] });
     // Two cities with populations, to prove population breaks ties in text rank.
-    const square = (x: number, y: number) => ({ type: 'Polygon' as const, coordinates: [[[x, y], [x + 0.1, y], [x + 0.1, y + 0.1], [x, y + 0.1], [x, y]]] });
-    const city = (id: string, title: string, population: number, x: number) => ({
-      externalId: `city:${id}`, boundaryType: 'city' as const, title, country: 'US', state: 'Texas', subtitle: 'Texas, US',
-      aliases: [], codes: [id], population, geometry: square(x, 30),
+    const square = (x: number, y: number) => ({
+      type: 'Polygon' as const,
+      coordinates: [
+        [
+          [x, y],
+          [x + 0.1, y],
+          [x + 0.1, y + 0.1],
+          [x, y + 0.1],
+          [x, y],
+        ],
+      ],
     });
-    await loadBoundaries(t.deps.db, [city('1', 'Springfield Small', 1_000, -97), city('2', 'Springfield Large', 900_000, -98)]);
+    const city = (id: string, title: string, population: number, x: number) => ({
+      externalId: `city:${id}`,
+      boundaryType: 'city' as const,
+      title,
+      country: 'US',
+      state: 'Texas',
+      subtitle: 'Texas, US',
+      aliases: [],
+      codes: [id],
+      population,
+      geometry: square(x, 30),
+    });
+    await loadBoundaries(t.deps.db, [
+      city('1', 'Springfield Small', 1_000, -97),
+      city('2', 'Springfield Large', 900_000, -98),
+    ]);
   });
 
   it('needs a bearer token', async () => {
@@ -43,10 +65,25 @@ describe('boundaries search', () => {
   });
 
   it('matches codes and aliases: TX → Texas, US → United States, USA, 48113', async () => {
-    expect((await search('q=TX')).data[0]).toMatchObject({ title: 'Texas', boundary_type: 'state', country: 'US', subtitle: 'US', aliases: 'TX' });
-    expect((await search('q=US')).data[0]).toMatchObject({ title: 'United States', boundary_type: 'country', country: 'US', subtitle: 'North America' });
+    expect((await search('q=TX')).data[0]).toMatchObject({
+      title: 'Texas',
+      boundary_type: 'state',
+      country: 'US',
+      subtitle: 'US',
+      aliases: 'TX',
+    });
+    expect((await search('q=US')).data[0]).toMatchObject({
+      title: 'United States',
+      boundary_type: 'country',
+      country: 'US',
+      subtitle: 'North America',
+    });
     expect((await search('q=usa')).data[0]?.title).toBe('United States');
-    expect((await search('q=48113')).data[0]).toMatchObject({ title: 'Dallas County', state: 'Texas', subtitle: 'Texas, US' });
+    expect((await search('q=48113')).data[0]).toMatchObject({
+      title: 'Dallas County',
+      state: 'Texas',
+      subtitle: 'Texas, US',
+    });
   });
 
   it('answers nothing for a q without letters or digits', async () => {
@@ -54,7 +91,9 @@ describe('boundaries search', () => {
   });
 
   it('is documented in OpenAPI', async () => {
-    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { tags: string[] }>> };
+    const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { tags: string[] }>>;
+    };
     expect(spec.paths['/boundaries/search']?.get?.tags).toEqual(['Boundaries']);
     expect(spec.paths['/boundaries/{id}']?.get?.tags).toEqual(['Boundaries']);
   });
@@ -66,7 +105,10 @@ describe('boundaries search', () => {
 
   it('ranks an exact title above a prefix, then by population', async () => {
     expect((await search('q=Texas')).data[0]?.title).toBe('Texas');
-    expect((await search('q=springfield')).data.map((b) => b.title)).toEqual(['Springfield Large', 'Springfield Small']);
+    expect((await search('q=springfield')).data.map((b) => b.title)).toEqual([
+      'Springfield Large',
+      'Springfield Small',
+    ]);
   });
 
   it('filters by boundary_type, country and state', async () => {
@@ -117,7 +159,12 @@ describe('boundaries search', () => {
     const res = await t.app.inject({ method: 'GET', url: `/boundaries/${dallas!.id}`, headers: auth });
     expect(res.statusCode).toBe(200);
     const body = res.json() as { data: BoundaryRecord };
-    expect(body.data).toMatchObject({ type: 'boundary', id: dallas!.id, external_id: 'us-county:48113', deleted_at: null });
+    expect(body.data).toMatchObject({
+      type: 'boundary',
+      id: dallas!.id,
+      external_id: 'us-county:48113',
+      deleted_at: null,
+    });
     expect(typeof body.data.created_at).toBe('number');
     const geometry = body.data.geometry!;
     const rings = geometry.type === 'Polygon' ? geometry.coordinates : geometry.coordinates.flat();
@@ -130,7 +177,11 @@ describe('boundaries search', () => {
   });
 
   it('answers 404 for an unknown or deleted id and 400 for a malformed one', async () => {
-    const unknown = await t.app.inject({ method: 'GET', url: '/boundaries/00000000-0000-4000-8000-000000000000', headers: auth });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/boundaries/00000000-0000-4000-8000-000000000000',
+      headers: auth,
+    });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'ResourceNotFound' });
     const malformed = await t.app.inject({ method: 'GET', url: '/boundaries/not-a-uuid', headers: auth });

@@ -6,7 +6,11 @@ import { normalizeText, prefixTsQuery } from './boundaries.model.js';
 import { findBoundary, searchBoundaries, type BoundaryRow } from './boundaries.repository.js';
 import type { BoundaryRecord, BoundarySearchQueryType } from './boundaries.schemas.js';
 
-export async function searchBoundaryCatalogue(deps: Deps, query: BoundarySearchQueryType, omit: Set<string>): Promise<{ rows: BoundaryRecord[]; total: number }> {
+export async function searchBoundaryCatalogue(
+  deps: Deps,
+  query: BoundarySearchQueryType,
+  omit: Set<string>,
+): Promise<{ rows: BoundaryRecord[]; total: number }> {
   const q = query.q?.trim() ? query.q : null;
   const tsQuery = q === null ? null : prefixTsQuery(q);
   // A q of punctuation only names nothing: answer nothing rather than the whole catalogue.

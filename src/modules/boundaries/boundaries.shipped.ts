@@ -27,7 +27,11 @@ export function shippedBoundaries(selection: ShippedSelection = {}): BoundaryInp
   const stateWanted = (fips: string) => !wanted || wanted.has(fips);
   const states = shippedStates(stateWanted);
   const stateNames = new Map(states.map((s) => [s.codes[1]!, s.title]));
-  return [...(selection.countries === false ? [] : shippedCountries()), ...states, ...shippedCounties(stateWanted, stateNames)];
+  return [
+    ...(selection.countries === false ? [] : shippedCountries()),
+    ...states,
+    ...shippedCounties(stateWanted, stateNames),
+  ];
 }
 
 export function shippedCountries(): BoundaryInput[] {
@@ -111,8 +115,12 @@ function polygonFeatures(file: string, object: string): NamedGeometry[] {
 
 /** world-atlas rings that jump across ±180° become separate polygons (see lib/antimeridian.ts). */
 function splitAntimeridian(geometry: BoundaryGeometry): BoundaryGeometry {
-  const polygons = (geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates).flatMap(splitAtAntimeridian);
-  return polygons.length === 1 ? { type: 'Polygon', coordinates: polygons[0]! } : { type: 'MultiPolygon', coordinates: polygons };
+  const polygons = (geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates).flatMap(
+    splitAtAntimeridian,
+  );
+  return polygons.length === 1
+    ? { type: 'Polygon', coordinates: polygons[0]! }
+    : { type: 'MultiPolygon', coordinates: polygons };
 }
 
 function isPolygonal(geometry: Geometry | null): geometry is BoundaryGeometry {
@@ -120,5 +128,10 @@ function isPolygonal(geometry: Geometry | null): geometry is BoundaryGeometry {
 }
 
 function slug(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }

@@ -9,7 +9,13 @@ export interface CountryCodes {
 }
 
 const CONTINENTS: Record<string, string> = {
-  AF: 'Africa', AN: 'Antarctica', AS: 'Asia', EU: 'Europe', NA: 'North America', OC: 'Oceania', SA: 'South America',
+  AF: 'Africa',
+  AN: 'Antarctica',
+  AS: 'Asia',
+  EU: 'Europe',
+  NA: 'North America',
+  OC: 'Oceania',
+  SA: 'South America',
 };
 
 // numeric alpha2 alpha3 continent
@@ -53,7 +59,11 @@ const BY_KEY = new Map<string, CountryCodes>(
     .map((entry) => entry.trim().split(/\s+/))
     .map(([key = '', alpha2 = '-', alpha3 = '-', continent = '']) => [
       key.replace(/_/g, ' '),
-      { alpha2: alpha2 === '-' ? null : alpha2, alpha3: alpha3 === '-' ? null : alpha3, continent: CONTINENTS[continent] ?? continent },
+      {
+        alpha2: alpha2 === '-' ? null : alpha2,
+        alpha3: alpha3 === '-' ? null : alpha3,
+        continent: CONTINENTS[continent] ?? continent,
+      },
     ]),
 );
 
@@ -81,7 +91,7 @@ export const COUNTRY_TITLES: Record<string, string> = {
   'St. Kitts and Nevis': 'Saint Kitts and Nevis',
   'Cook Is.': 'Cook Islands',
   'W. Sahara': 'Western Sahara',
-  'Macedonia': 'North Macedonia',
+  Macedonia: 'North Macedonia',
   'St. Pierre and Miquelon': 'Saint Pierre and Miquelon',
   'Wallis and Futuna Is.': 'Wallis and Futuna',
   'St-Martin': 'Saint Martin',
@@ -99,6 +109,6 @@ export const COUNTRY_TITLES: Record<string, string> = {
   'Heard I. and McDonald Is.': 'Heard Island and McDonald Islands',
   'Ashmore and Cartier Is.': 'Ashmore and Cartier Islands',
   'Antigua and Barb.': 'Antigua and Barbuda',
-  'eSwatini': 'Eswatini',
-  'Czechia': 'Czechia',
+  eSwatini: 'Eswatini',
+  Czechia: 'Czechia',
 };

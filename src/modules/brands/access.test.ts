@@ -41,7 +41,8 @@ describe('brand access', () => {
     await addMembership(t.deps, admin.id, brokerage, ['Admin']);
     const agent = await createUser(t.deps);
     await addMembership(t.deps, agent.id, officeA, ['CRM']);
-    for (const brand of [brokerage, officeA, teamA1, officeB]) expect(await allows(actorFor(admin.id), brand, 'Admin')).toBe(true);
+    for (const brand of [brokerage, officeA, teamA1, officeB])
+      expect(await allows(actorFor(admin.id), brand, 'Admin')).toBe(true);
     expect(await allows(actorFor(agent.id), officeA, 'CRM')).toBe(true);
     expect(await allows(actorFor(agent.id), teamA1, 'CRM')).toBe(true);
     expect(await allows(actorFor(agent.id), brokerage, 'Member')).toBe(false);
@@ -72,7 +73,11 @@ describe('brand access', () => {
   it('ignores deleted memberships and deleted brands', async () => {
     const user = await createUser(t.deps);
     const membership = await addMembership(t.deps, user.id, officeA, ['CRM']);
-    await t.deps.db.updateTable('memberships').set({ deleted_at: new Date() }).where('id', '=', membership.id).execute();
+    await t.deps.db
+      .updateTable('memberships')
+      .set({ deleted_at: new Date() })
+      .where('id', '=', membership.id)
+      .execute();
     expect(await allows(actorFor(user.id), officeA, 'Member')).toBe(false);
 
     const doomed = (await createBrand(t.deps, { name: 'Doomed', parent: brokerage })).id;
@@ -103,7 +108,9 @@ describe('brand access', () => {
     expect(await allows(actorFor(null), brokerage, 'Member')).toBe(false);
     expect(await allows(actorFor(user.id), '7b0b5f3e-0000-4000-8000-000000000000', 'Member')).toBe(false);
     expect(await allows(actorFor(user.id), 'not-a-uuid', 'Member')).toBe(false);
-    await expect(requireAccess(t.deps.db, actorFor(user.id), officeB, 'CRM', { denied: 'notFound' })).rejects.toMatchObject({ http: 404 });
+    await expect(
+      requireAccess(t.deps.db, actorFor(user.id), officeB, 'CRM', { denied: 'notFound' }),
+    ).rejects.toMatchObject({ http: 404 });
   });
 
   it('lists reachable brands: memberships and all their live descendants', async () => {

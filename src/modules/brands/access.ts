@@ -32,7 +32,10 @@ export interface ReachColumns {
  * the brand up to the root), `reach_acl` (ACL words of the user's memberships in that chain) and `reach_member`.
  * `userId` is a value, or an SQL expression too (the user of a bearer token read in the same statement).
  */
-export function reachOf(brand: RawBuilder<unknown>, userId: string | null | RawBuilder<unknown>): RawBuilder<ReachColumns> {
+export function reachOf(
+  brand: RawBuilder<unknown>,
+  userId: string | null | RawBuilder<unknown>,
+): RawBuilder<ReachColumns> {
   return sql<ReachColumns>`lateral (
     with recursive chain(id, parent, depth) as (
       select id, parent, 0 from brands where id = ${brand} and deleted_at is null
@@ -70,7 +73,13 @@ export interface AccessCheck {
  * Every brand-scoped service method starts here. Throws 403/404 unless the actor holds `permission` on
  * `brandId`, through a membership in it or an ancestor, within its token's brand binding.
  */
-export async function requireAccess(db: Kysely<DB>, actor: Actor, brandId: string, permission: Permission, check: AccessCheck = {}): Promise<void> {
+export async function requireAccess(
+  db: Kysely<DB>,
+  actor: Actor,
+  brandId: string,
+  permission: Permission,
+  check: AccessCheck = {},
+): Promise<void> {
   const reach = actor.userId ? await brandReach(db, actor.userId, brandId) : null;
   assertReach(actor, reach, permission, check);
 }
@@ -79,15 +88,29 @@ export async function requireAccess(db: Kysely<DB>, actor: Actor, brandId: strin
  * The one access decision, for a reach read by requireAccess or together with a record (reachOf). Throws
  * 403/404 unless the actor holds `permission` there, within its token's brand binding.
  */
-export function assertReach(actor: Actor, reach: BrandReach | null, permission: Permission, check: AccessCheck = {}): void {
-  const deny = () => (check.denied === 'notFound' ? errors.notFound() : errors.forbidden(`You do not have ${permission === 'Member' ? 'access to' : `${permission} access on`} this brand`));
+export function assertReach(
+  actor: Actor,
+  reach: BrandReach | null,
+  permission: Permission,
+  check: AccessCheck = {},
+): void {
+  const deny = () =>
+    check.denied === 'notFound'
+      ? errors.notFound()
+      : errors.forbidden(
+          `You do not have ${permission === 'Member' ? 'access to' : `${permission} access on`} this brand`,
+        );
   if (!actor.userId || !reach || !reach.acl) throw deny();
   if (actor.boundBrand && !reach.chain.includes(actor.boundBrand)) throw deny();
   if (permission !== 'Member' && !reach.acl.has(permission)) throw deny();
 }
 
 /** Ids of every live brand the user reaches (membership brands and all their descendants). */
-export async function reachableBrandIds(db: Kysely<DB>, userId: string, within: string | null = null): Promise<string[]> {
+export async function reachableBrandIds(
+  db: Kysely<DB>,
+  userId: string,
+  within: string | null = null,
+): Promise<string[]> {
   const rows = await sql<{ id: string }>`
     with recursive reach(id, depth) as (
       select m.brand, 0 from memberships m join brands b on b.id = m.brand

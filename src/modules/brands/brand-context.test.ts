@@ -25,7 +25,10 @@ describe('brand context', () => {
     t.app.inject({
       method: 'GET',
       url: '/users/self',
-      headers: { ...bearer(await tokenFor(t.deps, user, tokenBrand ? { brand: tokenBrand } : {})), ...(brandHeader ? { 'X-RECHAT-BRAND': brandHeader } : {}) },
+      headers: {
+        ...bearer(await tokenFor(t.deps, user, tokenBrand ? { brand: tokenBrand } : {})),
+        ...(brandHeader ? { 'X-RECHAT-BRAND': brandHeader } : {}),
+      },
     });
   const setActive = async (user: string, brandHeader?: string) =>
     t.app.inject({
@@ -85,14 +88,25 @@ describe('brand context', () => {
     const request = (actor: Partial<Actor> & { userId: string | null }, header?: string) =>
       ({
         headers: header ? { 'x-rechat-brand': header } : {},
-        actor: { client: 'c', clientId: 'c', clientKind: 'first_party', family: 'f', boundBrand: null, mfaValidated: true, activeBrand: null, ...actor },
+        actor: {
+          client: 'c',
+          clientId: 'c',
+          clientKind: 'first_party',
+          family: 'f',
+          boundBrand: null,
+          mfaValidated: true,
+          activeBrand: null,
+          ...actor,
+        },
       }) as unknown as FastifyRequest;
 
     it('falls back to the active brand, then the newest membership', async () => {
       const user = (await createUser(t.deps)).id;
       await addMembership(t.deps, user, officeA, ['CRM']);
       // created_at is insert-only in the table types: backdate the first membership with plain SQL
-      await sql`update memberships set created_at = now() - interval '1 minute' where "user" = ${user}`.execute(t.deps.db);
+      await sql`update memberships set created_at = now() - interval '1 minute' where "user" = ${user}`.execute(
+        t.deps.db,
+      );
       await addMembership(t.deps, user, officeB, []);
       expect(await brandContext(t.deps, request({ userId: user }))).toBe(officeB);
       expect(await brandContext(t.deps, request({ userId: user, activeBrand: officeA }))).toBe(officeA);

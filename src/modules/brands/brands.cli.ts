@@ -7,7 +7,10 @@ import { reportOperatorErrors } from './operator-errors.js';
 
 /** The `admin brand` group, shared with other modules' brand commands (whoever registers first creates it). */
 function brandGroup(admin: Command): Command {
-  return admin.commands.find((command) => command.name() === 'brand') ?? admin.command('brand').description('brands: hierarchy, members, white-label host names');
+  return (
+    admin.commands.find((command) => command.name() === 'brand') ??
+    admin.command('brand').description('brands: hierarchy, members, white-label host names')
+  );
 }
 
 export function registerBrandCommands(admin: Command): void {
@@ -23,9 +26,17 @@ export function registerBrandCommands(admin: Command): void {
     .action(async (options: { name: string; parent?: string; type?: string; json?: boolean }) => {
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
-          const created = await createBrand(deps.db, { name: options.name, parent: options.parent ?? null, ...(options.type ? { type: options.type } : {}) });
+          const created = await createBrand(deps.db, {
+            name: options.name,
+            parent: options.parent ?? null,
+            ...(options.type ? { type: options.type } : {}),
+          });
           const view = { id: created.id, name: created.name, parent: created.parent, type: created.brand_type };
-          console.log(options.json ? JSON.stringify(view, null, 2) : `created ${view.type} ${view.id} "${view.name}"${view.parent ? ` under ${view.parent}` : ''}`);
+          console.log(
+            options.json
+              ? JSON.stringify(view, null, 2)
+              : `created ${view.type} ${view.id} "${view.name}"${view.parent ? ` under ${view.parent}` : ''}`,
+          );
         }),
       );
     });
@@ -38,7 +49,13 @@ export function registerBrandCommands(admin: Command): void {
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
           const brands = await listBrands(deps.db);
-          const view = brands.map((b) => ({ id: b.id, name: b.name, parent: b.parent, type: b.brand_type, members: b.members }));
+          const view = brands.map((b) => ({
+            id: b.id,
+            name: b.name,
+            parent: b.parent,
+            type: b.brand_type,
+            members: b.members,
+          }));
           if (options.json) return console.log(JSON.stringify(view, null, 2));
           if (view.length === 0) return console.log('no brands yet: gable admin brand create --name "Acme Realty"');
           printTree(view);
@@ -60,9 +77,16 @@ export function registerBrandCommands(admin: Command): void {
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
           const acl = parseAcl(options.acl);
-          const { membership, created } = await addMember(deps.db, deps.clock, { user: options.user, brand: options.brand, acl, role: options.role });
+          const { membership, created } = await addMember(deps.db, deps.clock, {
+            user: options.user,
+            brand: options.brand,
+            acl,
+            role: options.role,
+          });
           if (options.json) return console.log(JSON.stringify({ ...membership, created }, null, 2));
-          console.log(`${created ? 'added' : 'updated'} ${membership.user} in brand ${membership.brand} as ${membership.role} [${membership.acl.join(', ')}]`);
+          console.log(
+            `${created ? 'added' : 'updated'} ${membership.user} in brand ${membership.brand} as ${membership.role} [${membership.acl.join(', ')}]`,
+          );
         }),
       );
     });
@@ -77,7 +101,11 @@ export function registerBrandCommands(admin: Command): void {
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
           const removed = await removeMember(deps.db, deps.clock, { user: options.user, brand: options.brand });
-          console.log(options.json ? JSON.stringify({ removed: removed.id, user: removed.user, brand: removed.brand }, null, 2) : `removed ${removed.user} from brand ${removed.brand}`);
+          console.log(
+            options.json
+              ? JSON.stringify({ removed: removed.id, user: removed.user, brand: removed.brand }, null, 2)
+              : `removed ${removed.user} from brand ${removed.brand}`,
+          );
         }),
       );
     });
@@ -101,7 +129,9 @@ function printTree(brands: BrandLine[]): void {
   }
   const walk = (parent: string | null, depth: number): void => {
     for (const b of children.get(parent) ?? []) {
-      console.log(`${'  '.repeat(depth)}${b.id}  ${b.type.padEnd(9)} ${b.name}  (${b.members} member${b.members === 1 ? '' : 's'})`);
+      console.log(
+        `${'  '.repeat(depth)}${b.id}  ${b.type.padEnd(9)} ${b.name}  (${b.members} member${b.members === 1 ? '' : 's'})`,
+      );
       if (depth < 32) walk(b.id, depth + 1);
     }
   };

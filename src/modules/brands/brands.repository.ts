@@ -10,26 +10,47 @@ export interface BrandRow {
   created_at: Date;
 }
 
-export async function insertBrand(db: Kysely<DB>, brand: { id?: string; name: string; parent: string | null; brandType: string }): Promise<BrandRow> {
+export async function insertBrand(
+  db: Kysely<DB>,
+  brand: { id?: string; name: string; parent: string | null; brandType: string },
+): Promise<BrandRow> {
   return db
     .insertInto('brands')
-    .values({ ...(brand.id ? { id: brand.id } : {}), name: brand.name, parent: brand.parent, brand_type: brand.brandType, deleted_at: null })
+    .values({
+      ...(brand.id ? { id: brand.id } : {}),
+      name: brand.name,
+      parent: brand.parent,
+      brand_type: brand.brandType,
+      deleted_at: null,
+    })
     .returning(['id', 'name', 'parent', 'brand_type', 'created_at'])
     .executeTakeFirstOrThrow();
 }
 
 /** Inserts the brand with this fixed id unless it exists (deleted or not); returns the stored row. */
-export async function ensureBrand(db: Kysely<DB>, brand: { id: string; name: string; parent: string | null; brandType: string }): Promise<BrandRow> {
+export async function ensureBrand(
+  db: Kysely<DB>,
+  brand: { id: string; name: string; parent: string | null; brandType: string },
+): Promise<BrandRow> {
   await db
     .insertInto('brands')
     .values({ id: brand.id, name: brand.name, parent: brand.parent, brand_type: brand.brandType, deleted_at: null })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
-  return db.selectFrom('brands').select(['id', 'name', 'parent', 'brand_type', 'created_at']).where('id', '=', brand.id).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('brands')
+    .select(['id', 'name', 'parent', 'brand_type', 'created_at'])
+    .where('id', '=', brand.id)
+    .executeTakeFirstOrThrow();
 }
 
 export async function findLiveBrand(db: Kysely<DB>, id: string): Promise<BrandRow | undefined> {
-  return db.selectFrom('brands').select(['id', 'name', 'parent', 'brand_type', 'created_at']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('brands')
+    .select(['id', 'name', 'parent', 'brand_type', 'created_at'])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function listLiveBrands(db: Kysely<DB>): Promise<(BrandRow & { members: number })[]> {
@@ -59,7 +80,11 @@ export interface MembershipRow {
   acl: string[];
 }
 
-export async function findLiveMembership(db: Kysely<DB>, userId: string, brandId: string): Promise<MembershipRow | undefined> {
+export async function findLiveMembership(
+  db: Kysely<DB>,
+  userId: string,
+  brandId: string,
+): Promise<MembershipRow | undefined> {
   return db
     .selectFrom('memberships')
     .select(['id', 'brand', 'user', 'role', 'acl'])
@@ -69,7 +94,10 @@ export async function findLiveMembership(db: Kysely<DB>, userId: string, brandId
     .executeTakeFirst();
 }
 
-export async function insertMembership(db: Kysely<DB>, membership: { user: string; brand: string; role: string; acl: string[] }): Promise<MembershipRow> {
+export async function insertMembership(
+  db: Kysely<DB>,
+  membership: { user: string; brand: string; role: string; acl: string[] },
+): Promise<MembershipRow> {
   return db
     .insertInto('memberships')
     .values({ ...membership, deleted_at: null })
@@ -77,7 +105,12 @@ export async function insertMembership(db: Kysely<DB>, membership: { user: strin
     .executeTakeFirstOrThrow();
 }
 
-export async function updateMembership(db: Kysely<DB>, id: string, changes: { role: string; acl: string[] }, now: Date): Promise<MembershipRow> {
+export async function updateMembership(
+  db: Kysely<DB>,
+  id: string,
+  changes: { role: string; acl: string[] },
+  now: Date,
+): Promise<MembershipRow> {
   return db
     .updateTable('memberships')
     .set({ ...changes, updated_at: now })

@@ -7,7 +7,8 @@ import { BrandParams, BrandQuery, BrandRecord, PaletteBody, RosterQuery, RosterR
 import { brandExpansion, getBrandProfile, listChildren, listRoster, replacePalette } from './profile.service.js';
 
 const TAGS = ['Brands'];
-const ASSOCIATIONS = '`associations[]=brand.parent` nests the parent record (recursively up the chain), `brand.parents` adds ancestor ids, `brand.settings` the marketing palette.';
+const ASSOCIATIONS =
+  '`associations[]=brand.parent` nests the parent record (recursively up the chain), `brand.parents` adds ancestor ids, `brand.settings` the marketing palette.';
 
 export const brandRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
@@ -39,7 +40,12 @@ export const brandRoutes: FeatureRoutes = async (app, { deps }) => {
       },
     },
     async (request) => {
-      const children = await listChildren(deps, actorOf(request), request.params.brand, brandExpansion(associationsOf(request)));
+      const children = await listChildren(
+        deps,
+        actorOf(request),
+        request.params.brand,
+        brandExpansion(associationsOf(request)),
+      );
       return okList(children, children.length);
     },
   );
@@ -59,7 +65,13 @@ export const brandRoutes: FeatureRoutes = async (app, { deps }) => {
       },
     },
     async (request) => {
-      const { rows, total } = await listRoster(deps, actorOf(request), request.params.brand, brandExpansion(associationsOf(request)), { start: request.query.start, limit: request.query.limit });
+      const { rows, total } = await listRoster(
+        deps,
+        actorOf(request),
+        request.params.brand,
+        brandExpansion(associationsOf(request)),
+        { start: request.query.start, limit: request.query.limit },
+      );
       return okList(rows, total);
     },
   );

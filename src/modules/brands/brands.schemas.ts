@@ -9,7 +9,13 @@ export const MarketingPalette = Type.Record(Type.String(), Type.Unknown(), {
   description:
     'Colours (`*-color`: hex), logos (`*logo*`, `*-url`, `*-image`: http(s) URLs), `address` {full, line1, line2, city, state, postcode, country}, ' +
     '`phone_number` and other display strings. Keys a brand does not set come from its nearest ancestor that does.',
-  examples: [{ 'button-bg-color': '#0b5cad', 'container-logo-wide': 'https://example.com/logo-wide.png', phone_number: '+12145550100' }],
+  examples: [
+    {
+      'button-bg-color': '#0b5cad',
+      'container-logo-wide': 'https://example.com/logo-wide.png',
+      phone_number: '+12145550100',
+    },
+  ],
 });
 
 export const BrandRecord = Type.Object(
@@ -18,11 +24,21 @@ export const BrandRecord = Type.Object(
     type: Type.Literal('brand'),
     name: Type.String(),
     brand_type: Type.String({ description: 'Brokerage, Region, Office, Team, Personal or Other' }),
-    parent: Type.Unknown({ description: 'The parent brand id (or null); with `associations[]=brand.parent` (or brand.parents) the parent record, recursively up the chain' }),
-    parents: Type.Optional(Type.Array(Uuid, { description: 'With `associations[]=brand.parents`: ancestor ids, nearest first' })),
-    settings: Type.Optional(Type.Object({ marketing_palette: MarketingPalette }, { description: 'With `associations[]=brand.settings`' })),
+    parent: Type.Unknown({
+      description:
+        'The parent brand id (or null); with `associations[]=brand.parent` (or brand.parents) the parent record, recursively up the chain',
+    }),
+    parents: Type.Optional(
+      Type.Array(Uuid, { description: 'With `associations[]=brand.parents`: ancestor ids, nearest first' }),
+    ),
+    settings: Type.Optional(
+      Type.Object({ marketing_palette: MarketingPalette }, { description: 'With `associations[]=brand.settings`' }),
+    ),
   },
-  { title: 'Brand', description: 'The public profile of a brand: nothing private (members, emails, other settings) is ever in it' },
+  {
+    title: 'Brand',
+    description: 'The public profile of a brand: nothing private (members, emails, other settings) is ever in it',
+  },
 );
 export type BrandRecord = Static<typeof BrandRecord>;
 
@@ -35,14 +51,18 @@ export const RosterQuery = Type.Object({ ...BrandQuery.properties, ...PagingQuer
 export type RosterQuery = Static<typeof RosterQuery>;
 
 /** A roster member: the other users' record without account-security fields. */
-export const MemberRecord = Type.Omit(UserRecord, ['has_password', 'mfa_enabled', 'mfa_url', 'mfa_qr_code'], { title: 'Member' });
+export const MemberRecord = Type.Omit(UserRecord, ['has_password', 'mfa_enabled', 'mfa_url', 'mfa_qr_code'], {
+  title: 'Member',
+});
 
 export const RosterRow = Type.Composite(
   [
     MemberRecord,
     Type.Object({
       brands: Type.Array(BrandRecord, { description: 'The brands of the requested subtree the user is a member of' }),
-      user: Type.Object(MemberRecord.properties, { description: 'The same record again: existing clients read the member under `user`' }),
+      user: Type.Object(MemberRecord.properties, {
+        description: 'The same record again: existing clients read the member under `user`',
+      }),
     }),
   ],
   { title: 'RosterMember' },

@@ -7,8 +7,17 @@ import type { Clock } from '../../lib/clock.js';
 import { findLiveUserByRef } from '../users/users.repository.js';
 import { ACL_WORDS, reachableBrandIds, type AclWord } from './access.js';
 import {
-  clearActiveBrand, findActiveBrand, findLiveBrand, findLiveMembership, insertBrand, insertMembership, listLiveBrands,
-  softDeleteMembership, updateMembership, type BrandRow, type MembershipRow,
+  clearActiveBrand,
+  findActiveBrand,
+  findLiveBrand,
+  findLiveMembership,
+  insertBrand,
+  insertMembership,
+  listLiveBrands,
+  softDeleteMembership,
+  updateMembership,
+  type BrandRow,
+  type MembershipRow,
 } from './brands.repository.js';
 import { isUuid } from '../../lib/uuid.js';
 
@@ -26,7 +35,8 @@ export async function createBrand(db: Kysely<DB>, brand: NewBrand): Promise<Bran
   const name = brand.name.trim();
   if (name === '') throw errors.invalidField('name', 'must not be empty');
   const type = brand.type ?? (brand.parent ? 'Office' : 'Brokerage');
-  if (!(BRAND_TYPES as readonly string[]).includes(type)) throw errors.invalidField('type', `must be one of ${BRAND_TYPES.join(', ')}`);
+  if (!(BRAND_TYPES as readonly string[]).includes(type))
+    throw errors.invalidField('type', `must be one of ${BRAND_TYPES.join(', ')}`);
   const parent = brand.parent ?? null;
   if (parent !== null) await requireLiveBrand(db, parent, 'parent');
   return insertBrand(db, { name, parent, brandType: type });
@@ -38,7 +48,10 @@ export async function listBrands(db: Kysely<DB>) {
 
 /** "Admin,CRM" → ['Admin', 'CRM']; any other word is an error naming the allowed ones. Case-insensitive input. */
 export function parseAcl(text: string): AclWord[] {
-  const words = text.split(',').map((word) => word.trim()).filter((word) => word !== '');
+  const words = text
+    .split(',')
+    .map((word) => word.trim())
+    .filter((word) => word !== '');
   const acl: AclWord[] = [];
   for (const word of words) {
     const known = ACL_WORDS.find((allowed) => allowed.toLowerCase() === word.toLowerCase());
@@ -69,8 +82,15 @@ export async function addMember(db: Kysely<DB>, clock: Clock, change: MemberChan
   const role = change.role?.trim() || 'Member';
   return db.transaction().execute(async (trx) => {
     const existing = await findLiveMembership(trx, user.id, change.brand);
-    if (existing) return { membership: await updateMembership(trx, existing.id, { role, acl: change.acl }, clock.now()), created: false };
-    return { membership: await insertMembership(trx, { user: user.id, brand: change.brand, role, acl: change.acl }), created: true };
+    if (existing)
+      return {
+        membership: await updateMembership(trx, existing.id, { role, acl: change.acl }, clock.now()),
+        created: false,
+      };
+    return {
+      membership: await insertMembership(trx, { user: user.id, brand: change.brand, role, acl: change.acl }),
+      created: true,
+    };
   });
 }
 
@@ -78,7 +98,11 @@ export async function addMember(db: Kysely<DB>, clock: Clock, change: MemberChan
  * Ends the membership. When the user can no longer reach their active brand, the active brand is cleared so
  * that brand context falls back to a brand they still have instead of answering 403 on every request.
  */
-export async function removeMember(db: Kysely<DB>, clock: Clock, ref: { user: string; brand: string }): Promise<MembershipRow> {
+export async function removeMember(
+  db: Kysely<DB>,
+  clock: Clock,
+  ref: { user: string; brand: string },
+): Promise<MembershipRow> {
   const user = await requireLiveUser(db, ref.user);
   if (!isUuid(ref.brand)) throw errors.invalidField('brand', 'must be a brand id (uuid)');
   return db.transaction().execute(async (trx) => {

@@ -5,7 +5,9 @@ import { brandHostnames, HostnameError, setBrandHostnames } from './hostnames.se
 
 /** Adds the host-name commands under `admin brand`, creating that group unless another module already did. */
 export function registerHostnameCommands(admin: Command): void {
-  const brand = admin.commands.find((command) => command.name() === 'brand') ?? admin.command('brand').description('brands: hierarchy, members, white-label host names');
+  const brand =
+    admin.commands.find((command) => command.name() === 'brand') ??
+    admin.command('brand').description('brands: hierarchy, members, white-label host names');
 
   brand
     .command('set-hosts')
@@ -17,7 +19,10 @@ export function registerHostnameCommands(admin: Command): void {
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
           const hostnames = await setBrandHostnames(deps.db, brandId, hosts);
-          print(options.json ? { brand: brandId, hostnames } : `brand ${brandId} hosts: ${hostnames.join(', ')}`, Boolean(options.json));
+          print(
+            options.json ? { brand: brandId, hostnames } : `brand ${brandId} hosts: ${hostnames.join(', ')}`,
+            Boolean(options.json),
+          );
         }),
       );
     });

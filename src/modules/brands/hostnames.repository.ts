@@ -20,22 +20,45 @@ export async function findBrandByHostname(db: Kysely<DB>, hostname: string): Pro
 }
 
 export async function listHostnames(db: Kysely<DB>, brandId: string): Promise<string[]> {
-  const rows = await db.selectFrom('brand_hostnames').select('hostname').where('brand', '=', brandId).orderBy('hostname').execute();
+  const rows = await db
+    .selectFrom('brand_hostnames')
+    .select('hostname')
+    .where('brand', '=', brandId)
+    .orderBy('hostname')
+    .execute();
   return rows.map((r) => r.hostname);
 }
 
 /** Host names among `hostnames` that a brand other than `brandId` owns, with their owner. */
-export async function findHostnamesOwnedElsewhere(db: Kysely<DB>, brandId: string, hostnames: string[]): Promise<{ hostname: string; brand: string }[]> {
+export async function findHostnamesOwnedElsewhere(
+  db: Kysely<DB>,
+  brandId: string,
+  hostnames: string[],
+): Promise<{ hostname: string; brand: string }[]> {
   if (hostnames.length === 0) return [];
-  return db.selectFrom('brand_hostnames').select(['hostname', 'brand']).where('hostname', 'in', hostnames).where('brand', '<>', brandId).execute();
+  return db
+    .selectFrom('brand_hostnames')
+    .select(['hostname', 'brand'])
+    .where('hostname', 'in', hostnames)
+    .where('brand', '<>', brandId)
+    .execute();
 }
 
 export async function replaceHostnames(db: Kysely<DB>, brandId: string, hostnames: string[]): Promise<void> {
   await db.deleteFrom('brand_hostnames').where('brand', '=', brandId).execute();
-  if (hostnames.length > 0) await db.insertInto('brand_hostnames').values(hostnames.map((hostname) => ({ hostname, brand: brandId }))).execute();
+  if (hostnames.length > 0)
+    await db
+      .insertInto('brand_hostnames')
+      .values(hostnames.map((hostname) => ({ hostname, brand: brandId })))
+      .execute();
 }
 
 export async function liveBrandExists(db: Kysely<DB>, brandId: string): Promise<boolean> {
-  const row = await db.selectFrom('brands').select('id').where('id', '=', brandId).where('deleted_at', 'is', null).executeTakeFirst();
+  const row = await db
+    .selectFrom('brands')
+    .select('id')
+    .where('id', '=', brandId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   return row !== undefined;
 }

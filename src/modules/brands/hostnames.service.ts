@@ -2,7 +2,14 @@
 // served there show that brand and offer only its subtree.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { findBrandByHostname, findHostnamesOwnedElsewhere, liveBrandExists, listHostnames, replaceHostnames, type HostBrand } from './hostnames.repository.js';
+import {
+  findBrandByHostname,
+  findHostnamesOwnedElsewhere,
+  liveBrandExists,
+  listHostnames,
+  replaceHostnames,
+  type HostBrand,
+} from './hostnames.repository.js';
 import { isUuid } from '../../lib/uuid.js';
 
 export class HostnameError extends Error {
@@ -19,8 +26,15 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 export function normaliseHostname(input: string): string {
   const host = input.trim().toLowerCase().replace(/\.$/, '');
   const labels = host.split('.');
-  const valid = host.length > 0 && host.length <= 253 && labels.every((label) => LABEL.test(label)) && !/^[0-9]+$/.test(labels[labels.length - 1]!);
-  if (!valid) throw new HostnameError(`"${input}" is not a valid host name (expected something like auth.example.com, without scheme or port)`);
+  const valid =
+    host.length > 0 &&
+    host.length <= 253 &&
+    labels.every((label) => LABEL.test(label)) &&
+    !/^[0-9]+$/.test(labels[labels.length - 1]!);
+  if (!valid)
+    throw new HostnameError(
+      `"${input}" is not a valid host name (expected something like auth.example.com, without scheme or port)`,
+    );
   return host;
 }
 

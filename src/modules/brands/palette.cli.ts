@@ -6,13 +6,23 @@ import { errors } from '../../errors.js';
 import { reportOperatorErrors } from './operator-errors.js';
 import { changePalette, getBrandProfile } from './profile.service.js';
 
-export function registerPaletteCommand(admin: Command, withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run)): void {
+export function registerPaletteCommand(
+  admin: Command,
+  withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run),
+): void {
   const brand = admin.commands.find((command) => command.name() === 'brand') ?? admin.command('brand');
   brand
     .command('palette <brandId>')
-    .description("show or change a brand's marketing palette (colours, logos, address, phone) that clients and print templates read")
+    .description(
+      "show or change a brand's marketing palette (colours, logos, address, phone) that clients and print templates read",
+    )
     .option('--set <key=value>', 'set a key (repeat); `address.city=Dallas` sets a field of the address', collect, [])
-    .option('--unset <key>', 'remove a key the brand sets itself (repeat); the ancestors\' value shows again', collect, [])
+    .option(
+      '--unset <key>',
+      "remove a key the brand sets itself (repeat); the ancestors' value shows again",
+      collect,
+      [],
+    )
     .action(async (brandId: string, options: { set: string[]; unset: string[] }) => {
       await reportOperatorErrors(() =>
         withCommandDeps(async (deps) => {

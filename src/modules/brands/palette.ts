@@ -18,13 +18,17 @@ const isUrlKey = (key: string) => key.includes('logo') || key.endsWith('-url') |
 
 /** Validates a whole palette (keys and values); throws one 400 naming every bad key. Returns it unchanged. */
 export function validatePalette(input: unknown): Palette {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw errors.invalidField('marketing_palette', 'must be an object of palette keys');
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw errors.invalidField('marketing_palette', 'must be an object of palette keys');
   const problems: ErrorAttributes = {};
   const entries = Object.entries(input as Palette);
   if (entries.length > MAX_KEYS) problems.marketing_palette = [`has more than ${MAX_KEYS} keys`];
   for (const [key, value] of entries) {
     const problem = valueProblem(key, value);
-    if (problem) problems[KEY.test(key) ? key : 'marketing_palette'] = [KEY.test(key) ? problem : `has a key "${key.slice(0, 64)}" that is not lower-case letters, digits, - and _`];
+    if (problem)
+      problems[KEY.test(key) ? key : 'marketing_palette'] = [
+        KEY.test(key) ? problem : `has a key "${key.slice(0, 64)}" that is not lower-case letters, digits, - and _`,
+      ];
   }
   const [field, messages] = Object.entries(problems)[0] ?? [];
   if (field && messages) throw errors.validation(`${field} ${messages[0]}`, problems);
@@ -42,9 +46,11 @@ function valueProblem(key: string, value: unknown): string | null {
 }
 
 function addressProblem(value: unknown): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'must be an object {full, line1, city, state, postcode}';
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return 'must be an object {full, line1, city, state, postcode}';
   for (const [field, text] of Object.entries(value)) {
-    if (!(ADDRESS_FIELDS as readonly string[]).includes(field)) return `has an unknown field "${field.slice(0, 64)}" (${ADDRESS_FIELDS.join(', ')})`;
+    if (!(ADDRESS_FIELDS as readonly string[]).includes(field))
+      return `has an unknown field "${field.slice(0, 64)}" (${ADDRESS_FIELDS.join(', ')})`;
     if (typeof text !== 'string' || text.length > 500) return `${field} must be a string of at most 500 characters`;
   }
   return null;

@@ -29,12 +29,24 @@ export async function brandsWithAncestors(db: Kysely<DB>, ids: readonly string[]
 
 /** Live children of a brand, by name. */
 export async function childIds(db: Kysely<DB>, brand: string): Promise<string[]> {
-  const rows = await db.selectFrom('brands').select('id').where('parent', '=', brand).where('deleted_at', 'is', null).orderBy('name').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('brands')
+    .select('id')
+    .where('parent', '=', brand)
+    .where('deleted_at', 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
   return rows.map((row) => row.id);
 }
 
 export async function setOwnPalette(db: Kysely<DB>, brand: string, palette: Palette, now: Date): Promise<void> {
-  await db.updateTable('brands').set({ marketing_palette: JSON.stringify(palette), updated_at: now }).where('id', '=', brand).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('brands')
+    .set({ marketing_palette: JSON.stringify(palette), updated_at: now })
+    .where('id', '=', brand)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 export interface RosterPage {
@@ -46,7 +58,12 @@ export interface RosterPage {
  * Live users with a live membership in the brand or any brand below it, by name: each with their user row (the
  * same query as the user record) and the brands of the subtree they belong to. One statement for the page.
  */
-export async function rosterPage(db: Kysely<DB>, subtree: readonly string[], start: number, limit: number): Promise<RosterPage> {
+export async function rosterPage(
+  db: Kysely<DB>,
+  subtree: readonly string[],
+  start: number,
+  limit: number,
+): Promise<RosterPage> {
   const members = db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user')
@@ -69,7 +86,11 @@ export async function rosterPage(db: Kysely<DB>, subtree: readonly string[], sta
     .offset(start)
     .execute();
   if (rows.length === 0 && start > 0) {
-    const count = await db.with('members', () => members).selectFrom('members').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const count = await db
+      .with('members', () => members)
+      .selectFrom('members')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     return { members: [], total: Number(count.n) };
   }
   return {

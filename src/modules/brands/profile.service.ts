@@ -36,15 +36,27 @@ class BrandPresenter {
   /** The brand first, the root last. */
   chain(id: string): ProfileRow[] {
     const chain: ProfileRow[] = [];
-    for (let row = this.rows.get(id); row && chain.length < 33; row = row.parent ? this.rows.get(row.parent) : undefined) chain.push(row);
+    for (
+      let row = this.rows.get(id);
+      row && chain.length < 33;
+      row = row.parent ? this.rows.get(row.parent) : undefined
+    )
+      chain.push(row);
     return chain;
   }
 
   record(id: string): BrandRecord {
     const chain = this.chain(id);
     const row = chain[0]!;
-    const record: BrandRecord = { id: row.id, type: 'brand', name: row.name, brand_type: row.brand_type, parent: row.parent };
-    if (this.expansion.parentRecords && row.parent && this.rows.has(row.parent)) record.parent = this.record(row.parent);
+    const record: BrandRecord = {
+      id: row.id,
+      type: 'brand',
+      name: row.name,
+      brand_type: row.brand_type,
+      parent: row.parent,
+    };
+    if (this.expansion.parentRecords && row.parent && this.rows.has(row.parent))
+      record.parent = this.record(row.parent);
     if (this.expansion.parentIds) record.parents = chain.slice(1).map((ancestor) => ancestor.id);
     if (this.expansion.settings) record.settings = { marketing_palette: effectivePalette(chain) };
     return record;
@@ -63,7 +75,12 @@ export async function getBrandProfile(deps: Deps, brand: string, expansion: Bran
 }
 
 /** GET /brands/:brand/children — members of the brand (or an ancestor) only. */
-export async function listChildren(deps: Deps, actor: Actor, brand: string, expansion: BrandExpansion): Promise<BrandRecord[]> {
+export async function listChildren(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  expansion: BrandExpansion,
+): Promise<BrandRecord[]> {
   await requireAccess(deps.db, actor, brand, 'Member', { denied: 'forbidden' });
   const ids = await childIds(deps.db, brand);
   const presenter = await presenterFor(deps, ids, expansion);
@@ -77,7 +94,12 @@ export async function replacePalette(deps: Deps, actor: Actor, brand: string, pa
 }
 
 /** The operator's `gable admin brand palette`: changes some keys (null removes one) and address fields, keeps the others. */
-export async function changePalette(deps: Deps, brand: string, changes: Record<string, string | null>, address?: Record<string, string>): Promise<BrandRecord> {
+export async function changePalette(
+  deps: Deps,
+  brand: string,
+  changes: Record<string, string | null>,
+  address?: Record<string, string>,
+): Promise<BrandRecord> {
   if (!isUuid(brand)) throw errors.invalidField('brand', 'must be a brand id (uuid)');
   const own = (await brandsWithAncestors(deps.db, [brand])).get(brand);
   if (!own) throw errors.notFound(`Brand ${brand}`);
@@ -96,7 +118,13 @@ async function writePalette(deps: Deps, brand: string, palette: Palette): Promis
 }
 
 /** GET /brands/:brand/users — members of the brand and every brand below it, with their brands in that subtree. */
-export async function listRoster(deps: Deps, actor: Actor, brand: string, expansion: BrandExpansion, paging: { start: number; limit: number }): Promise<{ rows: RosterRow[]; total: number }> {
+export async function listRoster(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  expansion: BrandExpansion,
+  paging: { start: number; limit: number },
+): Promise<{ rows: RosterRow[]; total: number }> {
   await requireAccess(deps.db, actor, brand, 'Member', { denied: 'forbidden' });
   const subtree = await subtreeIds(deps.db, brand);
   const page = await rosterPage(deps.db, subtree, paging.start, paging.limit);

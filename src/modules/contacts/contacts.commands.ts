@@ -13,10 +13,17 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 export function registerContactCommands(importCmd: Command): void {
   importCmd
     .command('contacts')
-    .description('import contacts from a CSV file (Google, Outlook or any sheet with a header row); any bad row is reported by line and nothing is imported')
+    .description(
+      'import contacts from a CSV file (Google, Outlook or any sheet with a header row); any bad row is reported by line and nothing is imported',
+    )
     .argument('<file>', 'CSV file with a header row')
     .requiredOption('--brand <brandId>', 'brand that owns the contacts (uuid)')
-    .option('--map <column=field>', `map a column to a field (repeatable); fields: ${CSV_TARGETS.join(', ')}`, collect, [])
+    .option(
+      '--map <column=field>',
+      `map a column to a field (repeatable); fields: ${CSV_TARGETS.join(', ')}`,
+      collect,
+      [],
+    )
     .action(async (file: string, options: { brand: string; map: string[] }) => {
       if (!isUuid(options.brand)) {
         console.error(`--brand ${options.brand}: expected a brand id (uuid)`);
@@ -34,12 +41,19 @@ export function registerContactCommands(importCmd: Command): void {
       // Read and check the whole file before opening the database: a bad file changes nothing.
       const parsed = await parseContactsCsv(file, mappings);
       const used = parsed.columns.filter((c) => c.field && c.field !== 'ignore');
-      console.log(`${file}: columns ${used.map((c) => `${c.column} → ${c.field}`).join(', ') || '(none recognised: use --map)'}`);
+      console.log(
+        `${file}: columns ${used.map((c) => `${c.column} → ${c.field}`).join(', ') || '(none recognised: use --map)'}`,
+      );
       if (parsed.problems.length > 0) {
         for (const problem of parsed.problems.slice(0, MAX_PROBLEMS_SHOWN)) {
-          console.error(`line ${problem.line}: ${Object.entries(problem.errors).map(([field, messages]) => `${field} ${messages.join('; ')}`).join(', ')}`);
+          console.error(
+            `line ${problem.line}: ${Object.entries(problem.errors)
+              .map(([field, messages]) => `${field} ${messages.join('; ')}`)
+              .join(', ')}`,
+          );
         }
-        if (parsed.problems.length > MAX_PROBLEMS_SHOWN) console.error(`… and ${parsed.problems.length - MAX_PROBLEMS_SHOWN} more`);
+        if (parsed.problems.length > MAX_PROBLEMS_SHOWN)
+          console.error(`… and ${parsed.problems.length - MAX_PROBLEMS_SHOWN} more`);
         console.error(`${parsed.problems.length} bad row(s): nothing imported`);
         process.exitCode = 1;
         return;
@@ -49,7 +63,12 @@ export function registerContactCommands(importCmd: Command): void {
         const progress = progressReporter(file);
         let created: number;
         try {
-          created = await importContacts(deps, options.brand.toLowerCase(), parsed.contacts.map((c) => c.fields), progress.update);
+          created = await importContacts(
+            deps,
+            options.brand.toLowerCase(),
+            parsed.contacts.map((c) => c.fields),
+            progress.update,
+          );
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           progress.stop();

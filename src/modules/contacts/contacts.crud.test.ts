@@ -10,7 +10,8 @@ beforeAll(async () => {
   member = await crmUser(t.deps);
 });
 
-const create = (payload: object, headers: Record<string, string> = member.headers) => t.app.inject({ method: 'POST', url: '/contacts', headers, payload });
+const create = (payload: object, headers: Record<string, string> = member.headers) =>
+  t.app.inject({ method: 'POST', url: '/contacts', headers, payload });
 
 describe('create and read', () => {
   it('creates a contact with every field and reads it back', async () => {
@@ -59,7 +60,16 @@ describe('create and read', () => {
       home_anniversary: '0000-06-01',
       wedding_anniversary: '0000-07-08',
       tags: ['Buyer', 'VIP'],
-      address: [{ type: 'Home', line1: '12 St James Sq', city: 'London', postcode: 'SW1Y 4JH', country: 'GB', full: '12 St James Sq, London, SW1Y 4JH, GB' }],
+      address: [
+        {
+          type: 'Home',
+          line1: '12 St James Sq',
+          city: 'London',
+          postcode: 'SW1Y 4JH',
+          country: 'GB',
+          full: '12 St James Sq, London, SW1Y 4JH, GB',
+        },
+      ],
       parked: false,
       unsubscribed: true,
       touch_freq: 30,
@@ -94,13 +104,25 @@ describe('create and read', () => {
 
   it('embeds triggers (none yet) when associated', async () => {
     const id = (await create({ first_name: 'Trig' })).json().data.id;
-    const res = await t.app.inject({ method: 'GET', url: `/contacts/${id}?associations[]=contact.triggers`, headers: member.bare });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/contacts/${id}?associations[]=contact.triggers`,
+      headers: member.bare,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.triggers).toEqual([]);
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/contacts/6f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e', headers: member.bare })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/contacts/6f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e',
+          headers: member.bare,
+        })
+      ).statusCode,
+    ).toBe(404);
     const bad = await t.app.inject({ method: 'GET', url: '/contacts/not-a-uuid', headers: member.bare });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe('Validation');
@@ -109,30 +131,69 @@ describe('create and read', () => {
 
 describe('update', () => {
   it('changes only the fields sent, keeps derived fields in step, and null clears', async () => {
-    const contact = (await create({ first_name: 'Alan', last_name: 'Turing', emails: ['alan@example.com', 'turing@example.org'], tags: ['a'] })).json().data;
-    const res = await t.app.inject({ method: 'PATCH', url: `/contacts/${contact.id}`, headers: member.bare, payload: { last_name: null, email: 'TURING@example.org', tags: ['b', 'c'] } });
+    const contact = (
+      await create({
+        first_name: 'Alan',
+        last_name: 'Turing',
+        emails: ['alan@example.com', 'turing@example.org'],
+        tags: ['a'],
+      })
+    ).json().data;
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/contacts/${contact.id}`,
+      headers: member.bare,
+      payload: { last_name: null, email: 'TURING@example.org', tags: ['b', 'c'] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const updated = res.json().data;
-    expect(updated).toMatchObject({ first_name: 'Alan', last_name: null, display_name: 'Alan', sort_field: 'alan', tags: ['b', 'c'], updated_for: 'direct_request' });
+    expect(updated).toMatchObject({
+      first_name: 'Alan',
+      last_name: null,
+      display_name: 'Alan',
+      sort_field: 'alan',
+      tags: ['b', 'c'],
+      updated_for: 'direct_request',
+    });
     // the primary moves to the front, written as the client wrote it this time, without a duplicate
     expect(updated.emails).toEqual(['TURING@example.org', 'alan@example.com']);
     expect(updated.primary_email).toBe('TURING@example.org');
-    const cleared = await t.app.inject({ method: 'PATCH', url: `/contacts/${contact.id}`, headers: member.bare, payload: { first_name: null } });
+    const cleared = await t.app.inject({
+      method: 'PATCH',
+      url: `/contacts/${contact.id}`,
+      headers: member.bare,
+      payload: { first_name: null },
+    });
     expect(cleared.json().data.display_name).toBe('TURING@example.org');
   });
 
   it('computes next_touch from last_touch and touch_freq', async () => {
     const contact = (await create({ first_name: 'Touchy', touch_freq: 10 })).json().data;
-    await t.deps.db.updateTable('contacts').set({ last_touch: new Date('2026-01-01T00:00:00Z') }).where('id', '=', contact.id).execute();
-    const res = await t.app.inject({ method: 'PATCH', url: `/contacts/${contact.id}`, headers: member.bare, payload: { touch_freq: 7 } });
+    await t.deps.db
+      .updateTable('contacts')
+      .set({ last_touch: new Date('2026-01-01T00:00:00Z') })
+      .where('id', '=', contact.id)
+      .execute();
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/contacts/${contact.id}`,
+      headers: member.bare,
+      payload: { touch_freq: 7 },
+    });
     expect(res.json().data.next_touch).toBe(Date.parse('2026-01-08T00:00:00Z') / 1000);
   });
 
   it('reads timestamps alike in GET /contacts/:id (one JSON column) and in lists (columns): whole milliseconds', async () => {
     const contact = (await create({ first_name: 'Micro', touch_freq: 3 })).json().data;
-    await sql`update contacts set last_touch = '2026-01-01T00:00:00.123987Z', next_touch = '1969-07-20T20:17:40.999999Z' where id = ${contact.id}`.execute(t.deps.db);
-    const got = (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}`, headers: member.bare })).json().data;
-    expect([got.last_touch, got.next_touch]).toEqual([Date.parse('2026-01-01T00:00:00.123Z') / 1000, Date.parse('1969-07-20T20:17:40.999Z') / 1000]);
+    await sql`update contacts set last_touch = '2026-01-01T00:00:00.123987Z', next_touch = '1969-07-20T20:17:40.999999Z' where id = ${contact.id}`.execute(
+      t.deps.db,
+    );
+    const got = (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}`, headers: member.bare })).json()
+      .data;
+    expect([got.last_touch, got.next_touch]).toEqual([
+      Date.parse('2026-01-01T00:00:00.123Z') / 1000,
+      Date.parse('1969-07-20T20:17:40.999Z') / 1000,
+    ]);
     const listed = (await t.app.inject({ method: 'GET', url: '/contacts?q=micro', headers: member.bare })).json().data;
     expect(listed).toEqual([got]);
   });
@@ -144,23 +205,46 @@ describe('delete', () => {
     const res = await t.app.inject({ method: 'DELETE', url: `/contacts/${contact.id}`, headers: member.bare });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
-    expect((await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}`, headers: member.bare })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/contacts/${contact.id}`, headers: member.bare })).statusCode).toBe(404);
-    const row = await t.deps.db.selectFrom('contacts').select(['deleted_at', 'deleted_for']).where('id', '=', contact.id).executeTakeFirstOrThrow();
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}`, headers: member.bare })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/contacts/${contact.id}`, headers: member.bare })).statusCode,
+    ).toBe(404);
+    const row = await t.deps.db
+      .selectFrom('contacts')
+      .select(['deleted_at', 'deleted_for'])
+      .where('id', '=', contact.id)
+      .executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(row.deleted_for).toBe('direct_request');
   });
 
   it('bulk-deletes by ids, all or nothing', async () => {
-    const ids = await Promise.all(['x', 'y', 'z'].map(async (name) => (await create({ first_name: name })).json().data.id as string));
+    const ids = await Promise.all(
+      ['x', 'y', 'z'].map(async (name) => (await create({ first_name: name })).json().data.id as string),
+    );
     const missing = '6f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e';
-    const refused = await t.app.inject({ method: 'DELETE', url: '/contacts', headers: member.bare, payload: { ids: [ids[0], missing] } });
+    const refused = await t.app.inject({
+      method: 'DELETE',
+      url: '/contacts',
+      headers: member.bare,
+      payload: { ids: [ids[0], missing] },
+    });
     expect(refused.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/contacts/${ids[0]}`, headers: member.bare })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/contacts/${ids[0]}`, headers: member.bare })).statusCode).toBe(
+      200,
+    );
     const res = await t.app.inject({ method: 'DELETE', url: '/contacts', headers: member.bare, payload: { ids } });
     expect(res.statusCode).toBe(204);
-    for (const id of ids) expect((await t.app.inject({ method: 'GET', url: `/contacts/${id}`, headers: member.bare })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: '/contacts', headers: member.bare, payload: { ids: [] } })).statusCode).toBe(400);
+    for (const id of ids)
+      expect((await t.app.inject({ method: 'GET', url: `/contacts/${id}`, headers: member.bare })).statusCode).toBe(
+        404,
+      );
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: '/contacts', headers: member.bare, payload: { ids: [] } }))
+        .statusCode,
+    ).toBe(400);
   });
 });
 
@@ -168,7 +252,12 @@ describe('outbox', () => {
   it('records Contacts create, update and delete events with the record, in order', async () => {
     const own = await crmUser(t.deps);
     const contact = (await create({ first_name: 'Evented' }, own.headers)).json().data;
-    await t.app.inject({ method: 'PATCH', url: `/contacts/${contact.id}`, headers: own.bare, payload: { last_name: 'Person' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/contacts/${contact.id}`,
+      headers: own.bare,
+      payload: { last_name: 'Person' },
+    });
     await t.app.inject({ method: 'DELETE', url: `/contacts/${contact.id}`, headers: own.bare });
     const rows = await outboxRows(t.deps, own.brand);
     expect(rows.map((r) => [r.topic, r.event, r.subject])).toEqual([
@@ -184,7 +273,16 @@ describe('outbox', () => {
     const own = await crmUser(t.deps);
     const contact = (await create({ first_name: 'Stable' }, own.headers)).json().data;
     const before = (await outboxRows(t.deps, own.brand)).length;
-    expect((await t.app.inject({ method: 'PATCH', url: `/contacts/${contact.id}`, headers: own.bare, payload: { birthday: '2025-02-30' } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PATCH',
+          url: `/contacts/${contact.id}`,
+          headers: own.bare,
+          payload: { birthday: '2025-02-30' },
+        })
+      ).statusCode,
+    ).toBe(400);
     expect((await create({ contacts: [{ first_name: 'ok' }, { email: 'nope' }] }, own.headers)).statusCode).toBe(400);
     expect(await outboxRows(t.deps, own.brand)).toHaveLength(before);
   });

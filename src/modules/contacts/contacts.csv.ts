@@ -8,10 +8,30 @@ import type { ErrorAttributes } from '../../errors.js';
 import { applyContactInput, EMPTY_CONTACT, type ContactFields } from './contacts.input.js';
 import type { ContactInput } from './contacts.schemas.js';
 
-const TEXT_TARGETS = ['title', 'first_name', 'middle_name', 'last_name', 'nickname', 'marketing_name', 'partner_first_name', 'partner_last_name', 'partner_email', 'company', 'job_title', 'source'] as const;
+const TEXT_TARGETS = [
+  'title',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'nickname',
+  'marketing_name',
+  'partner_first_name',
+  'partner_last_name',
+  'partner_email',
+  'company',
+  'job_title',
+  'source',
+] as const;
 const LIST_TARGETS = ['email', 'phone', 'tags', 'website'] as const;
 const DATE_TARGETS = ['birthday', 'home_anniversary', 'wedding_anniversary'] as const;
-const ADDRESS_TARGETS = ['address.line1', 'address.line2', 'address.city', 'address.state', 'address.postcode', 'address.country'] as const;
+const ADDRESS_TARGETS = [
+  'address.line1',
+  'address.line2',
+  'address.city',
+  'address.state',
+  'address.postcode',
+  'address.country',
+] as const;
 export const CSV_TARGETS = [...TEXT_TARGETS, ...LIST_TARGETS, ...DATE_TARGETS, ...ADDRESS_TARGETS, 'ignore'] as const;
 export type CsvTarget = (typeof CSV_TARGETS)[number];
 
@@ -19,25 +39,91 @@ export type CsvTarget = (typeof CSV_TARGETS)[number];
 const KNOWN_HEADERS: Record<string, CsvTarget> = {
   ...Object.fromEntries(TEXT_TARGETS.map((t) => [t.replace(/_/g, ''), t])),
   ...Object.fromEntries(DATE_TARGETS.map((t) => [t.replace(/_/g, ''), t])),
-  first: 'first_name', givenname: 'first_name', firstname: 'first_name',
-  last: 'last_name', surname: 'last_name', familyname: 'last_name',
-  additionalname: 'middle_name', middle: 'middle_name',
-  prefix: 'title', nameprefix: 'title',
-  organization: 'company', organizationname: 'company', organization1name: 'company', companyname: 'company',
-  organization1title: 'job_title', position: 'job_title',
-  email: 'email', emails: 'email', emailaddress: 'email', primaryemail: 'email', email1: 'email', email2: 'email', email3: 'email',
-  email1value: 'email', email2value: 'email', email3value: 'email', email2address: 'email', email3address: 'email',
-  phone: 'phone', phones: 'phone', phonenumber: 'phone', primaryphone: 'phone', mobile: 'phone', mobilephone: 'phone', cellphone: 'phone',
-  homephone: 'phone', businessphone: 'phone', workphone: 'phone', otherphone: 'phone', phone1value: 'phone', phone2value: 'phone', phone3value: 'phone',
-  tags: 'tags', tag: 'tags', labels: 'tags', categories: 'tags', groupmembership: 'tags', groups: 'tags',
-  website: 'website', webpage: 'website', website1value: 'website', url: 'website',
-  birthdate: 'birthday', dateofbirth: 'birthday', dob: 'birthday', anniversary: 'wedding_anniversary', weddinganniversary: 'wedding_anniversary',
-  address: 'address.line1', street: 'address.line1', homestreet: 'address.line1', address1street: 'address.line1', addressline1: 'address.line1', line1: 'address.line1',
-  addressline2: 'address.line2', line2: 'address.line2', homestreet2: 'address.line2', address1extendedaddress: 'address.line2',
-  city: 'address.city', homecity: 'address.city', address1city: 'address.city',
-  state: 'address.state', homestate: 'address.state', address1region: 'address.state', region: 'address.state', province: 'address.state',
-  zip: 'address.postcode', zipcode: 'address.postcode', postalcode: 'address.postcode', postcode: 'address.postcode', homepostalcode: 'address.postcode', address1postalcode: 'address.postcode',
-  country: 'address.country', homecountryregion: 'address.country', address1country: 'address.country', countryregion: 'address.country',
+  first: 'first_name',
+  givenname: 'first_name',
+  firstname: 'first_name',
+  last: 'last_name',
+  surname: 'last_name',
+  familyname: 'last_name',
+  additionalname: 'middle_name',
+  middle: 'middle_name',
+  prefix: 'title',
+  nameprefix: 'title',
+  organization: 'company',
+  organizationname: 'company',
+  organization1name: 'company',
+  companyname: 'company',
+  organization1title: 'job_title',
+  position: 'job_title',
+  email: 'email',
+  emails: 'email',
+  emailaddress: 'email',
+  primaryemail: 'email',
+  email1: 'email',
+  email2: 'email',
+  email3: 'email',
+  email1value: 'email',
+  email2value: 'email',
+  email3value: 'email',
+  email2address: 'email',
+  email3address: 'email',
+  phone: 'phone',
+  phones: 'phone',
+  phonenumber: 'phone',
+  primaryphone: 'phone',
+  mobile: 'phone',
+  mobilephone: 'phone',
+  cellphone: 'phone',
+  homephone: 'phone',
+  businessphone: 'phone',
+  workphone: 'phone',
+  otherphone: 'phone',
+  phone1value: 'phone',
+  phone2value: 'phone',
+  phone3value: 'phone',
+  tags: 'tags',
+  tag: 'tags',
+  labels: 'tags',
+  categories: 'tags',
+  groupmembership: 'tags',
+  groups: 'tags',
+  website: 'website',
+  webpage: 'website',
+  website1value: 'website',
+  url: 'website',
+  birthdate: 'birthday',
+  dateofbirth: 'birthday',
+  dob: 'birthday',
+  anniversary: 'wedding_anniversary',
+  weddinganniversary: 'wedding_anniversary',
+  address: 'address.line1',
+  street: 'address.line1',
+  homestreet: 'address.line1',
+  address1street: 'address.line1',
+  addressline1: 'address.line1',
+  line1: 'address.line1',
+  addressline2: 'address.line2',
+  line2: 'address.line2',
+  homestreet2: 'address.line2',
+  address1extendedaddress: 'address.line2',
+  city: 'address.city',
+  homecity: 'address.city',
+  address1city: 'address.city',
+  state: 'address.state',
+  homestate: 'address.state',
+  address1region: 'address.state',
+  region: 'address.state',
+  province: 'address.state',
+  zip: 'address.postcode',
+  zipcode: 'address.postcode',
+  postalcode: 'address.postcode',
+  postcode: 'address.postcode',
+  homepostalcode: 'address.postcode',
+  address1postalcode: 'address.postcode',
+  country: 'address.country',
+  homecountryregion: 'address.country',
+  address1country: 'address.country',
+  countryregion: 'address.country',
 };
 
 const headerKey = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -61,7 +147,8 @@ export function parseMappings(pairs: string[]): Map<string, CsvTarget> {
     const at = pair.lastIndexOf('=');
     const column = pair.slice(0, at).trim();
     const field = pair.slice(at + 1).trim() as CsvTarget;
-    if (at <= 0 || !CSV_TARGETS.includes(field)) throw new Error(`--map ${pair}: expected column=field, field one of ${CSV_TARGETS.join(', ')}`);
+    if (at <= 0 || !CSV_TARGETS.includes(field))
+      throw new Error(`--map ${pair}: expected column=field, field one of ${CSV_TARGETS.join(', ')}`);
     map.set(column, field);
   }
   return map;
@@ -76,7 +163,11 @@ function isoDate(text: string): string | null {
   return `${us[3] ?? '0000'}-${month}-${day}`;
 }
 
-const splitList = (text: string, separators: RegExp) => text.split(separators).map((v) => v.trim()).filter(Boolean);
+const splitList = (text: string, separators: RegExp) =>
+  text
+    .split(separators)
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 function rowInput(row: string[], columns: ParsedContacts['columns']): ContactInput | null {
   const input: Record<string, unknown> = {};
@@ -90,7 +181,8 @@ function rowInput(row: string[], columns: ParsedContacts['columns']): ContactInp
     if ((TEXT_TARGETS as readonly string[]).includes(field)) input[field] = value;
     else if (field === 'email' || field === 'website') lists[field].push(...splitList(value, /\s*(?:;|:::|,)\s*/));
     else if (field === 'phone') lists.phone.push(...splitList(value, /\s*(?:;|:::)\s*/));
-    else if (field === 'tags') lists.tags.push(...splitList(value, /\s*(?:;|:::|,)\s*/).map((t) => t.replace(/^\*\s*/, '')));
+    else if (field === 'tags')
+      lists.tags.push(...splitList(value, /\s*(?:;|:::|,)\s*/).map((t) => t.replace(/^\*\s*/, '')));
     else if ((DATE_TARGETS as readonly string[]).includes(field)) input[field] = isoDate(value);
     else if (field.startsWith('address.')) address[field.slice('address.'.length)] = value;
   });
@@ -107,14 +199,26 @@ function rowInput(row: string[], columns: ParsedContacts['columns']): ContactInp
 }
 
 /** Reads and checks the whole file; touches no database. */
-export async function parseContactsCsv(file: string, mappings: Map<string, CsvTarget> = new Map()): Promise<ParsedContacts> {
+export async function parseContactsCsv(
+  file: string,
+  mappings: Map<string, CsvTarget> = new Map(),
+): Promise<ParsedContacts> {
   const result: ParsedContacts = { contacts: [], problems: [], columns: [] };
-  const parser = createReadStream(file).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }));
+  const parser = createReadStream(file).pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
+  );
   for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
     if (result.columns.length === 0) {
-      result.columns = record.map((column) => ({ column, field: mappings.get(column) ?? KNOWN_HEADERS[headerKey(column)] ?? null }));
+      result.columns = record.map((column) => ({
+        column,
+        field: mappings.get(column) ?? KNOWN_HEADERS[headerKey(column)] ?? null,
+      }));
       const unknown = [...mappings.keys()].filter((column) => !record.includes(column));
-      if (unknown.length > 0) result.problems.push({ line: info.lines, errors: { header: [`has no column ${unknown.map((c) => JSON.stringify(c)).join(', ')} (named in --map)`] } });
+      if (unknown.length > 0)
+        result.problems.push({
+          line: info.lines,
+          errors: { header: [`has no column ${unknown.map((c) => JSON.stringify(c)).join(', ')} (named in --map)`] },
+        });
       continue;
     }
     const input = rowInput(record, result.columns);

@@ -19,11 +19,20 @@ describe('demo contacts', () => {
     const again = await seedDemoContacts(t.deps);
     expect(again.map((s) => s.created)).toEqual([0, 0, 0]);
     // every demo brand but the region holds contacts
-    expect(again.map((s) => s.brand).sort()).toEqual(world.brands.filter((b) => !b.name.endsWith('North Texas')).map((b) => b.id).sort());
+    expect(again.map((s) => s.brand).sort()).toEqual(
+      world.brands
+        .filter((b) => !b.name.endsWith('North Texas'))
+        .map((b) => b.id)
+        .sort(),
+    );
   });
 
   it('spreads birthdays and anniversaries over the year, some without a year', async () => {
-    const rows = await t.deps.db.selectFrom('contacts').select(['brand', 'birthday', 'home_anniversary', 'wedding_anniversary']).where('created_for', '=', 'demo_seed').execute();
+    const rows = await t.deps.db
+      .selectFrom('contacts')
+      .select(['brand', 'birthday', 'home_anniversary', 'wedding_anniversary'])
+      .where('created_for', '=', 'demo_seed')
+      .execute();
     for (const brand of world.brands.filter((b) => !b.name.endsWith('North Texas'))) {
       const months = new Set(rows.filter((r) => r.brand === brand.id).map((r) => r.birthday!.slice(5, 7)));
       expect(months.size).toBe(12);
@@ -37,13 +46,25 @@ describe('demo contacts', () => {
     const dana = world.users.find((u) => u.email === 'dana.reyes@demo.example.com')!;
     const sam = world.users.find((u) => u.email === 'sam.lee@demo.example.com')!;
     const downtown = dana.memberships[0]!.brand;
-    const list = await t.app.inject({ method: 'GET', url: '/contacts?q=a&limit=5', headers: { ...bearer(await tokenFor(t.deps, dana.id)), 'x-rechat-brand': downtown } });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/contacts?q=a&limit=5',
+      headers: { ...bearer(await tokenFor(t.deps, dana.id)), 'x-rechat-brand': downtown },
+    });
     expect(list.statusCode).toBe(200);
     expect(list.json().info.count).toBe(5);
-    const all = await t.app.inject({ method: 'GET', url: '/contacts', headers: { ...bearer(await tokenFor(t.deps, dana.id)), 'x-rechat-brand': downtown } });
+    const all = await t.app.inject({
+      method: 'GET',
+      url: '/contacts',
+      headers: { ...bearer(await tokenFor(t.deps, dana.id)), 'x-rechat-brand': downtown },
+    });
     expect(all.json().info.total).toBe(160);
     expect(all.json().data[0].user_id).toBe(dana.id);
-    const denied = await t.app.inject({ method: 'GET', url: '/contacts', headers: { ...bearer(await tokenFor(t.deps, sam.id)), 'x-rechat-brand': downtown } });
+    const denied = await t.app.inject({
+      method: 'GET',
+      url: '/contacts',
+      headers: { ...bearer(await tokenFor(t.deps, sam.id)), 'x-rechat-brand': downtown },
+    });
     expect(denied.statusCode).toBe(403);
   });
 });

@@ -18,12 +18,107 @@ const DEMO_BOOKS = [
   { brand: 'brokerage', count: 40, owner: 'admin@demo.example.com' },
 ] as const;
 
-const FIRST = ['Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Mateo', 'Sophia', 'Elijah', 'Isabella', 'James', 'Mia', 'Lucas', 'Amelia', 'Benjamin', 'Harper', 'Daniel', 'Evelyn', 'Henry', 'Camila', 'Jackson', 'Priya', 'Wei', 'Aaliyah', 'Diego', 'Fatima', 'Hiroshi', 'Chloé', 'Kwame', 'Ingrid', 'Rafael'];
-const LAST = ['Johnson', 'Nguyen', 'Martinez', 'Williams', 'Brown', 'Garcia', 'Davis', 'Rodriguez', 'Wilson', 'Anderson', 'Thomas', 'Patel', 'Kim', 'Okafor', 'Hernández', 'Moore', 'Jackson', 'Lee', 'Walker', 'Young', 'Allen', 'Scott', 'Chen', 'Rossi', 'Schmidt', "O'Connor"];
-const STREETS = ['Elm St', 'Maple Ave', 'Swiss Ave', 'Gaston Ave', 'Mockingbird Ln', 'Lovers Ln', 'Preston Rd', 'Greenville Ave', 'Ross Ave', 'Live Oak St'];
-const CITIES: [string, string][] = [['Dallas', '75204'], ['Dallas', '75206'], ['Dallas', '75214'], ['Plano', '75024'], ['Richardson', '75080'], ['Irving', '75038']];
-const TAGS = ['Buyer', 'Seller', 'Investor', 'Past Client', 'Sphere', 'Open House', 'Relocation', 'VIP', 'First-time Buyer'];
-const COMPANIES = ['Texas Instruments', 'Southwest Airlines', 'AT&T', 'Baylor Scott & White', 'Dallas ISD', 'Self-employed', 'Toyota North America', 'Comerica'];
+const FIRST = [
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Ava',
+  'Mateo',
+  'Sophia',
+  'Elijah',
+  'Isabella',
+  'James',
+  'Mia',
+  'Lucas',
+  'Amelia',
+  'Benjamin',
+  'Harper',
+  'Daniel',
+  'Evelyn',
+  'Henry',
+  'Camila',
+  'Jackson',
+  'Priya',
+  'Wei',
+  'Aaliyah',
+  'Diego',
+  'Fatima',
+  'Hiroshi',
+  'Chloé',
+  'Kwame',
+  'Ingrid',
+  'Rafael',
+];
+const LAST = [
+  'Johnson',
+  'Nguyen',
+  'Martinez',
+  'Williams',
+  'Brown',
+  'Garcia',
+  'Davis',
+  'Rodriguez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Patel',
+  'Kim',
+  'Okafor',
+  'Hernández',
+  'Moore',
+  'Jackson',
+  'Lee',
+  'Walker',
+  'Young',
+  'Allen',
+  'Scott',
+  'Chen',
+  'Rossi',
+  'Schmidt',
+  "O'Connor",
+];
+const STREETS = [
+  'Elm St',
+  'Maple Ave',
+  'Swiss Ave',
+  'Gaston Ave',
+  'Mockingbird Ln',
+  'Lovers Ln',
+  'Preston Rd',
+  'Greenville Ave',
+  'Ross Ave',
+  'Live Oak St',
+];
+const CITIES: [string, string][] = [
+  ['Dallas', '75204'],
+  ['Dallas', '75206'],
+  ['Dallas', '75214'],
+  ['Plano', '75024'],
+  ['Richardson', '75080'],
+  ['Irving', '75038'],
+];
+const TAGS = [
+  'Buyer',
+  'Seller',
+  'Investor',
+  'Past Client',
+  'Sphere',
+  'Open House',
+  'Relocation',
+  'VIP',
+  'First-time Buyer',
+];
+const COMPANIES = [
+  'Texas Instruments',
+  'Southwest Airlines',
+  'AT&T',
+  'Baylor Scott & White',
+  'Dallas ISD',
+  'Self-employed',
+  'Toyota North America',
+  'Comerica',
+];
 const AREA_CODES = ['214', '469', '972'];
 const SOURCES = ['ExplicitlyCreated', 'CSV', 'Website', 'OpenHouse', 'Referral'];
 
@@ -39,7 +134,11 @@ function demoContact(n: number, count: number, random: () => number): ContactInp
   const first = pick(FIRST);
   const last = pick(LAST);
   const [city, zip] = pick(CITIES);
-  const local = `${first}.${last}`.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^A-Za-z.]/g, '').toLowerCase();
+  const local = `${first}.${last}`
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^A-Za-z.]/g, '')
+    .toLowerCase();
   // Spread over the year: contact n of `count` has its birthday about n × 365/count days into it, give or take.
   const birthdayDay = Math.floor((n * 365) / count + random() * 5) % 365;
   const birthYear = 1950 + Math.floor(random() * 50);
@@ -50,11 +149,22 @@ function demoContact(n: number, count: number, random: () => number): ContactInp
     emails: [`${local}${n}@example.com`],
     phone_numbers: [`+1${pick(AREA_CODES)}555${String(100 + (n % 100)).padStart(4, '0')}`],
     birthday: random() < 0.15 ? `0000-${monthDay(birthdayDay)}` : `${birthYear}-${monthDay(birthdayDay)}`,
-    home_anniversary: random() < 0.4 ? `${2005 + Math.floor(random() * 20)}-${monthDay(Math.floor(random() * 365))}` : null,
-    wedding_anniversary: random() < 0.3 ? `${1975 + Math.floor(random() * 45)}-${monthDay(Math.floor(random() * 365))}` : null,
+    home_anniversary:
+      random() < 0.4 ? `${2005 + Math.floor(random() * 20)}-${monthDay(Math.floor(random() * 365))}` : null,
+    wedding_anniversary:
+      random() < 0.3 ? `${1975 + Math.floor(random() * 45)}-${monthDay(Math.floor(random() * 365))}` : null,
     company: random() < 0.5 ? pick(COMPANIES) : null,
     tags: tags.length > 0 ? tags : ['Sphere'],
-    address: [{ type: 'Home', line1: `${100 + Math.floor(random() * 9800)} ${pick(STREETS)}`, city, state: 'TX', postcode: zip, country: 'US' }],
+    address: [
+      {
+        type: 'Home',
+        line1: `${100 + Math.floor(random() * 9800)} ${pick(STREETS)}`,
+        city,
+        state: 'TX',
+        postcode: zip,
+        country: 'US',
+      },
+    ],
     source_type: pick(SOURCES),
     touch_freq: random() < 0.5 ? pick([7, 14, 30, 90]) : null,
     unsubscribed: random() < 0.05,
@@ -62,7 +172,9 @@ function demoContact(n: number, count: number, random: () => number): ContactInp
 }
 
 /** Creates the demo contacts that are missing. Needs the demo world (brands and users). Answers how many per brand. */
-export async function seedDemoContacts(deps: Pick<Deps, 'db' | 'config' | 'clock'>): Promise<{ brand: string; contacts: number; created: number }[]> {
+export async function seedDemoContacts(
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
+): Promise<{ brand: string; contacts: number; created: number }[]> {
   const secrets = new DemoSecrets(deps.config.secretKey);
   const summary: { brand: string; contacts: number; created: number }[] = [];
   await deps.db.transaction().execute(async (trx) => {
@@ -73,13 +185,28 @@ export async function seedDemoContacts(deps: Pick<Deps, 'db' | 'config' | 'clock
       const people: { id: string; fields: ContactFields }[] = [];
       for (let n = 0; n < book.count; n++) {
         const problems = {};
-        people.push({ id: secrets.id(`contact:${book.brand}:${n}`), fields: applyContactInput(EMPTY_CONTACT, demoContact(n, book.count, random), problems) });
-        if (Object.keys(problems).length > 0) throw new Error(`demo contact ${book.brand}:${n} is invalid: ${JSON.stringify(problems)}`);
+        people.push({
+          id: secrets.id(`contact:${book.brand}:${n}`),
+          fields: applyContactInput(EMPTY_CONTACT, demoContact(n, book.count, random), problems),
+        });
+        if (Object.keys(problems).length > 0)
+          throw new Error(`demo contact ${book.brand}:${n} is invalid: ${JSON.stringify(problems)}`);
       }
-      const taken = await existingContactIds(trx, people.map((p) => p.id));
+      const taken = await existingContactIds(
+        trx,
+        people.map((p) => p.id),
+      );
       const missing = people.filter((p) => !taken.has(p.id));
       if (missing.length > 0) {
-        await insertContactsIn(trx, deps, brand, secrets.id(`user:${book.owner}`), missing.map((p) => p.fields), 'demo_seed', missing.map((p) => p.id));
+        await insertContactsIn(
+          trx,
+          deps,
+          brand,
+          secrets.id(`user:${book.owner}`),
+          missing.map((p) => p.fields),
+          'demo_seed',
+          missing.map((p) => p.id),
+        );
       }
       summary.push({ brand, contacts: book.count, created: missing.length });
     }
@@ -90,7 +217,8 @@ export async function seedDemoContacts(deps: Pick<Deps, 'db' | 'config' | 'clock
 /** First start: an embedded server whose demo world exists gets its demo contacts (idempotent by derived ids). */
 export const demoContactsStep: FirstStartStep = {
   name: 'demo-contacts',
-  isNeeded: async (deps) => (await findLiveBrand(deps.db, new DemoSecrets(deps.config.secretKey).id('brand:downtown'))) !== undefined,
+  isNeeded: async (deps) =>
+    (await findLiveBrand(deps.db, new DemoSecrets(deps.config.secretKey).id('brand:downtown'))) !== undefined,
   run: seedDemoContactsOnFirstStart,
 };
 

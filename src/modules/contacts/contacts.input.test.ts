@@ -10,8 +10,18 @@ beforeAll(async () => {
   member = await crmUser(t.deps);
 });
 
-const create = (payload: unknown) => t.app.inject({ method: 'POST', url: '/contacts', headers: member.headers, payload: payload as object });
-const stored = async () => Number((await t.deps.db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).where('brand', '=', member.brand).executeTakeFirstOrThrow()).n);
+const create = (payload: unknown) =>
+  t.app.inject({ method: 'POST', url: '/contacts', headers: member.headers, payload: payload as object });
+const stored = async () =>
+  Number(
+    (
+      await t.deps.db
+        .selectFrom('contacts')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('brand', '=', member.brand)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('dates and phone numbers', () => {
   it.each([
@@ -71,7 +81,12 @@ describe('refused input, nothing written', () => {
   });
 
   it('a 1e400 number, deep nesting and a 1 MB string are 4xx, never 5xx', async () => {
-    const huge = await t.app.inject({ method: 'POST', url: '/contacts', headers: { ...member.headers, 'content-type': 'application/json' }, payload: '{"touch_freq": 1e400}' });
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: { ...member.headers, 'content-type': 'application/json' },
+      payload: '{"touch_freq": 1e400}',
+    });
     expect(huge.statusCode).toBe(400);
     let nested: unknown = 'deep';
     for (let i = 0; i < 200; i++) nested = [nested];
@@ -81,10 +96,16 @@ describe('refused input, nothing written', () => {
 
   it('PATCH refuses the same way and leaves the contact as it was', async () => {
     const contact = (await create({ first_name: 'Keep', birthday: '1990-01-01' })).json().data;
-    const res = await t.app.inject({ method: 'PATCH', url: `/contacts/${contact.id}`, headers: member.bare, payload: { first_name: 'Changed', birthday: '1990-02-30' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/contacts/${contact.id}`,
+      headers: member.bare,
+      payload: { first_name: 'Changed', birthday: '1990-02-30' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().attributes).toEqual({ birthday: [expect.any(String)] });
-    const after = (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}`, headers: member.bare })).json().data;
+    const after = (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}`, headers: member.bare })).json()
+      .data;
     expect(after).toMatchObject({ first_name: 'Keep', birthday: '1990-01-01', updated_at: contact.updated_at });
   });
 
@@ -123,7 +144,9 @@ describe('bulk', () => {
   it('refuses the whole body when any record is bad, naming each by index', async () => {
     const before = await stored();
     const events = (await outboxRows(t.deps, member.brand)).length;
-    const res = await create({ contacts: [person(1), { ...person(2), birthday: '2025-02-30' }, person(3), { phone_numbers: ['nope'] }] });
+    const res = await create({
+      contacts: [person(1), { ...person(2), birthday: '2025-02-30' }, person(3), { phone_numbers: ['nope'] }],
+    });
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json().attributes).sort()).toEqual(['contacts.1.birthday', 'contacts.3.phone_numbers.0']);
     const schemaRefused = await create({ contacts: [person(1), { tags: [1] }] });

@@ -26,7 +26,12 @@ beforeAll(async () => {
   }
   // another brand's contact never shows
   const other = await crmUser(t.deps);
-  await t.app.inject({ method: 'POST', url: '/contacts', headers: other.headers, payload: { first_name: 'Bobby', tags: ['buyer'] } });
+  await t.app.inject({
+    method: 'POST',
+    url: '/contacts',
+    headers: other.headers,
+    payload: { first_name: 'Bobby', tags: ['buyer'] },
+  });
 });
 
 async function list(query: string) {
@@ -54,8 +59,16 @@ describe('order', () => {
   it('orders by last_touch with never-touched contacts last', async () => {
     const { data } = (await t.app.inject({ method: 'GET', url: '/contacts', headers: member.headers })).json();
     const byName = new Map((data as { id: string; display_name: string }[]).map((c) => [c.display_name, c.id]));
-    await t.deps.db.updateTable('contacts').set({ last_touch: new Date('2026-05-01T00:00:00Z') }).where('id', '=', byName.get('Dan Diaz')!).execute();
-    await t.deps.db.updateTable('contacts').set({ last_touch: new Date('2026-04-01T00:00:00Z') }).where('id', '=', byName.get('Carla Cruz')!).execute();
+    await t.deps.db
+      .updateTable('contacts')
+      .set({ last_touch: new Date('2026-05-01T00:00:00Z') })
+      .where('id', '=', byName.get('Dan Diaz')!)
+      .execute();
+    await t.deps.db
+      .updateTable('contacts')
+      .set({ last_touch: new Date('2026-04-01T00:00:00Z') })
+      .where('id', '=', byName.get('Carla Cruz')!)
+      .execute();
     expect((await list('?order=-last_touch')).names.slice(0, 2)).toEqual(['Dan Diaz', 'Carla Cruz']);
     expect((await list('?order=last_touch')).names.slice(0, 2)).toEqual(['Carla Cruz', 'Dan Diaz']);
   });
@@ -94,40 +107,73 @@ describe('search', () => {
 });
 
 describe('page strategies', () => {
-  it.each(CONTACT_ORDER_KEYS.flatMap((order) => [[order, false], [order, true]] as const))('order %s (descending: %s): walking the order index and sorting the matches give the same pages', async (order, descending) => {
-    for (const filter of [{ brand: member.brand, words: prefixTerms('e'), tags: [] }, { brand: member.brand, words: [], tags: ['vip', 'seller'] }]) {
-      const total = await countContacts(t.deps.db, filter);
-      expect(total).toBeGreaterThan(1);
-      for (const [start, limit] of [[0, 50], [1, 2]] as const) {
-        const page = { ...filter, order, descending, start, limit };
-        const sorted = await listContacts(t.deps.db, { ...page, total });
-        const walked = await listContacts(t.deps.db, { ...page, total: DENSE_MATCHES + 1 });
-        expect(walked.map((c) => c.id)).toEqual(sorted.map((c) => c.id));
-        expect(sorted.length).toBe(Math.min(limit, total - start));
+  it.each(
+    CONTACT_ORDER_KEYS.flatMap(
+      (order) =>
+        [
+          [order, false],
+          [order, true],
+        ] as const,
+    ),
+  )(
+    'order %s (descending: %s): walking the order index and sorting the matches give the same pages',
+    async (order, descending) => {
+      for (const filter of [
+        { brand: member.brand, words: prefixTerms('e'), tags: [] },
+        { brand: member.brand, words: [], tags: ['vip', 'seller'] },
+      ]) {
+        const total = await countContacts(t.deps.db, filter);
+        expect(total).toBeGreaterThan(1);
+        for (const [start, limit] of [
+          [0, 50],
+          [1, 2],
+        ] as const) {
+          const page = { ...filter, order, descending, start, limit };
+          const sorted = await listContacts(t.deps.db, { ...page, total });
+          const walked = await listContacts(t.deps.db, { ...page, total: DENSE_MATCHES + 1 });
+          expect(walked.map((c) => c.id)).toEqual(sorted.map((c) => c.id));
+          expect(sorted.length).toBe(Math.min(limit, total - start));
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('one-statement page', () => {
-  it.each(CONTACT_ORDER_KEYS.flatMap((order) => [[order, false], [order, true]] as const))('order %s (descending: %s): the page and total of one statement are those of the count and the page query', async (order, descending) => {
-    const filters = [
-      { brand: member.brand, words: prefixTerms('e'), tags: [] },
-      { brand: member.brand, words: [], tags: ['vip', 'seller'] },
-      { brand: member.brand, words: prefixTerms('nobody'), tags: [] },
-      { brand: member.brand, words: [], tags: [] },
-    ];
-    for (const filter of filters) {
-      const total = await countContacts(t.deps.db, filter);
-      for (const [start, limit] of [[0, 50], [1, 2], [total, 5], [total + 3, 5]] as const) {
-        const page = { ...filter, order, descending, start, limit };
-        const expected = await listContacts(t.deps.db, { ...page, total });
-        const found = await findContactsPage(t.deps.db, page);
-        expect(found.total).toBe(total);
-        expect(found.rows).toEqual(expected);
+  it.each(
+    CONTACT_ORDER_KEYS.flatMap(
+      (order) =>
+        [
+          [order, false],
+          [order, true],
+        ] as const,
+    ),
+  )(
+    'order %s (descending: %s): the page and total of one statement are those of the count and the page query',
+    async (order, descending) => {
+      const filters = [
+        { brand: member.brand, words: prefixTerms('e'), tags: [] },
+        { brand: member.brand, words: [], tags: ['vip', 'seller'] },
+        { brand: member.brand, words: prefixTerms('nobody'), tags: [] },
+        { brand: member.brand, words: [], tags: [] },
+      ];
+      for (const filter of filters) {
+        const total = await countContacts(t.deps.db, filter);
+        for (const [start, limit] of [
+          [0, 50],
+          [1, 2],
+          [total, 5],
+          [total + 3, 5],
+        ] as const) {
+          const page = { ...filter, order, descending, start, limit };
+          const expected = await listContacts(t.deps.db, { ...page, total });
+          const found = await findContactsPage(t.deps.db, page);
+          expect(found.total).toBe(total);
+          expect(found.rows).toEqual(expected);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('tags and paging', () => {
@@ -145,9 +191,13 @@ describe('tags and paging', () => {
     expect(first.info).toEqual({ count: 2, total: 5 });
     expect(third.info).toEqual({ count: 1, total: 5 });
     expect((await list('?start=50')).info).toEqual({ count: 0, total: 5 });
-    expect((await t.app.inject({ method: 'GET', url: '/contacts?limit=1001', headers: member.headers })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/contacts?limit=1001', headers: member.headers })).statusCode,
+    ).toBe(400);
     for (const start of ['100000000000000000000', '9223372036854775807', '-1', '1.5']) {
-      expect((await t.app.inject({ method: 'GET', url: `/contacts?start=${start}`, headers: member.headers })).statusCode).toBe(400);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/contacts?start=${start}`, headers: member.headers })).statusCode,
+      ).toBe(400);
     }
   });
 
@@ -170,38 +220,75 @@ describe('search words follow every change (contact_words, kept by triggers)', (
   it('a rename, a touch, a delete, a bulk create and a bulk delete', async () => {
     const own = await crmUser(t.deps);
     const search = async (q: string) => {
-      const res = await t.app.inject({ method: 'GET', url: `/contacts?q=${encodeURIComponent(q)}`, headers: own.headers });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/contacts?q=${encodeURIComponent(q)}`,
+        headers: own.headers,
+      });
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(body.info.total).toBe(body.data.length);
       return (body.data as { display_name: string }[]).map((c) => c.display_name);
     };
-    const created = await t.app.inject({ method: 'POST', url: '/contacts', headers: own.headers, payload: { first_name: 'Quentin', last_name: 'Quill' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: own.headers,
+      payload: { first_name: 'Quentin', last_name: 'Quill' },
+    });
     const id = created.json().data.id as string;
     expect(await search('quen')).toEqual(['Quentin Quill']);
 
-    const renamed = await t.app.inject({ method: 'PATCH', url: `/contacts/${id}`, headers: own.headers, payload: { first_name: 'Rupert', emails: ['rq@words.example'] } });
+    const renamed = await t.app.inject({
+      method: 'PATCH',
+      url: `/contacts/${id}`,
+      headers: own.headers,
+      payload: { first_name: 'Rupert', emails: ['rq@words.example'] },
+    });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(await search('quen')).toEqual([]);
     expect(await search('rup qui')).toEqual(['Rupert Quill']);
     expect(await search('words')).toEqual(['Rupert Quill']);
 
     // a change that leaves the words alone keeps them (once, not twice)
-    await t.deps.db.updateTable('contacts').set({ last_touch: new Date('2026-05-01T00:00:00Z') }).where('id', '=', id).execute();
+    await t.deps.db
+      .updateTable('contacts')
+      .set({ last_touch: new Date('2026-05-01T00:00:00Z') })
+      .where('id', '=', id)
+      .execute();
     expect(await search('rup')).toEqual(['Rupert Quill']);
-    const rows = await t.deps.db.selectFrom('contact_words').select('word').where('contact', '=', id).orderBy('word').execute();
+    const rows = await t.deps.db
+      .selectFrom('contact_words')
+      .select('word')
+      .where('contact', '=', id)
+      .orderBy('word')
+      .execute();
     expect(rows.map((r) => r.word)).toEqual(['example', 'quill', 'rq', 'rupert', 'words']);
 
-    expect((await t.app.inject({ method: 'DELETE', url: `/contacts/${id}`, headers: own.headers })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'DELETE', url: `/contacts/${id}`, headers: own.headers })).statusCode).toBe(
+      204,
+    );
     expect(await search('rup')).toEqual([]);
     expect(await t.deps.db.selectFrom('contact_words').select('word').where('contact', '=', id).execute()).toEqual([]);
 
-    const bulk = await t.app.inject({ method: 'POST', url: '/contacts', headers: own.headers, payload: { contacts: [{ first_name: 'Sam', last_name: 'Quill' }, { first_name: 'Sue', last_name: 'Quill' }] } });
+    const bulk = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: own.headers,
+      payload: {
+        contacts: [
+          { first_name: 'Sam', last_name: 'Quill' },
+          { first_name: 'Sue', last_name: 'Quill' },
+        ],
+      },
+    });
     expect(bulk.statusCode, bulk.body).toBe(200);
     expect(await search('quill')).toEqual(['Sam Quill', 'Sue Quill']);
     expect(await search('s quill')).toEqual(['Sam Quill', 'Sue Quill']);
     const ids = (bulk.json().data as { id: string }[]).map((c) => c.id);
-    expect((await t.app.inject({ method: 'DELETE', url: '/contacts', headers: own.headers, payload: { ids } })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: '/contacts', headers: own.headers, payload: { ids } })).statusCode,
+    ).toBe(204);
     expect(await search('quill')).toEqual([]);
   });
 });

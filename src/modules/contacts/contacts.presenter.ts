@@ -64,18 +64,30 @@ export function presentContact(row: ContactRow): ContactRecord {
 }
 
 /** Loads one association for a page of contacts: contact id → embedded records (with their own associations). */
-type AssociationLoader = (db: Kysely<DB>, contactIds: string[], associations: Set<string>) => Promise<Map<string, TriggerRecord[]>>;
+type AssociationLoader = (
+  db: Kysely<DB>,
+  contactIds: string[],
+  associations: Set<string>,
+) => Promise<Map<string, TriggerRecord[]>>;
 
 /** The associations of a contact: `contact.triggers` (and within them `trigger.campaign`), one query per page. */
 export const CONTACT_ASSOCIATIONS: Record<string, { field: 'triggers'; load: AssociationLoader }> = {
   'contact.triggers': { field: 'triggers', load: triggersOfContacts },
 };
 
-export async function presentContacts(db: Kysely<DB>, rows: ContactRow[], associations: Set<string>): Promise<ContactRecord[]> {
+export async function presentContacts(
+  db: Kysely<DB>,
+  rows: ContactRow[],
+  associations: Set<string>,
+): Promise<ContactRecord[]> {
   const records = rows.map(presentContact);
   for (const [name, association] of Object.entries(CONTACT_ASSOCIATIONS)) {
     if (!associations.has(name)) continue;
-    const loaded = await association.load(db, rows.map((r) => r.id), associations);
+    const loaded = await association.load(
+      db,
+      rows.map((r) => r.id),
+      associations,
+    );
     for (const record of records) record[association.field] = loaded.get(record.id) ?? [];
   }
   return records;

@@ -10,19 +10,69 @@ import type { ContactOrderKey } from './contacts.schemas.js';
 import type { ContactsTable } from './contacts.tables.js';
 
 export const CONTACT_COLUMNS = [
-  'id', 'brand', 'user_id', 'title', 'first_name', 'middle_name', 'last_name', 'nickname', 'marketing_name',
-  'partner_first_name', 'partner_last_name', 'partner_email', 'company', 'job_title', 'emails', 'phone_numbers',
-  'birthday', 'home_anniversary', 'wedding_anniversary', 'profile_image_url', 'cover_image_url', 'website', 'tags',
-  'address', 'source_type', 'source', 'parked', 'unsubscribed', 'ios_address_book_id', 'android_address_book_id',
-  'touch_freq', 'last_touch', 'last_touch_action', 'next_touch', 'display_name', 'sort_field',
-  'created_for', 'updated_for', 'deleted_for', 'created_at', 'updated_at', 'deleted_at',
+  'id',
+  'brand',
+  'user_id',
+  'title',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'nickname',
+  'marketing_name',
+  'partner_first_name',
+  'partner_last_name',
+  'partner_email',
+  'company',
+  'job_title',
+  'emails',
+  'phone_numbers',
+  'birthday',
+  'home_anniversary',
+  'wedding_anniversary',
+  'profile_image_url',
+  'cover_image_url',
+  'website',
+  'tags',
+  'address',
+  'source_type',
+  'source',
+  'parked',
+  'unsubscribed',
+  'ios_address_book_id',
+  'android_address_book_id',
+  'touch_freq',
+  'last_touch',
+  'last_touch_action',
+  'next_touch',
+  'display_name',
+  'sort_field',
+  'created_for',
+  'updated_for',
+  'deleted_for',
+  'created_at',
+  'updated_at',
+  'deleted_at',
 ] as const satisfies readonly (keyof ContactsTable)[];
 
 export type ContactRow = Pick<Selectable<ContactsTable>, (typeof CONTACT_COLUMNS)[number]>;
 
 /** The stored fields of a row, as contacts.input.ts works on them. */
 export function fieldsOf(row: ContactRow): ContactFields {
-  const { id: _id, brand: _b, user_id: _u, next_touch: _n, display_name: _d, sort_field: _s, created_for: _cf, updated_for: _uf, deleted_for: _df, created_at: _c, updated_at: _up, deleted_at: _del, ...fields } = row;
+  const {
+    id: _id,
+    brand: _b,
+    user_id: _u,
+    next_touch: _n,
+    display_name: _d,
+    sort_field: _s,
+    created_for: _cf,
+    updated_for: _uf,
+    deleted_for: _df,
+    created_at: _c,
+    updated_at: _up,
+    deleted_at: _del,
+    ...fields
+  } = row;
   return fields;
 }
 
@@ -59,7 +109,18 @@ export async function insertContacts(db: Kysely<DB>, contacts: NewContact[]): Pr
     const chunk = contacts.slice(i, i + INSERT_CHUNK);
     const inserted = await db
       .insertInto('contacts')
-      .values(chunk.map((c) => ({ ...contactColumns(c.fields), ...(c.id ? { id: c.id } : {}), brand: c.brand, user_id: c.user_id, created_for: c.reason, updated_for: c.reason, created_at: c.at, updated_at: c.at })))
+      .values(
+        chunk.map((c) => ({
+          ...contactColumns(c.fields),
+          ...(c.id ? { id: c.id } : {}),
+          brand: c.brand,
+          user_id: c.user_id,
+          created_for: c.reason,
+          updated_for: c.reason,
+          created_at: c.at,
+          updated_at: c.at,
+        })),
+      )
       .returning(CONTACT_COLUMNS)
       .execute();
     rows.push(...inserted);
@@ -89,7 +150,11 @@ export async function fillContactWords(trx: Transaction<DB>, ids: string[]): Pro
   `.execute(trx);
 }
 
-export async function findContact(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<ContactRow | undefined> {
+export async function findContact(
+  db: Kysely<DB>,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ContactRow | undefined> {
   let query = db.selectFrom('contacts').select(CONTACT_COLUMNS).where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
@@ -112,7 +177,13 @@ export const findContactWithReach = preparedQuery<[string, string | null], Conta
 );
 
 /** The timestamp columns of a contact: text in JSON, Dates in a ContactRow. */
-const CONTACT_TIMESTAMPS = ['last_touch', 'next_touch', 'created_at', 'updated_at', 'deleted_at'] as const satisfies readonly (typeof CONTACT_COLUMNS)[number][];
+const CONTACT_TIMESTAMPS = [
+  'last_touch',
+  'next_touch',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const satisfies readonly (typeof CONTACT_COLUMNS)[number][];
 
 /**
  * A contact row read as one JSON value (row_to_json of CONTACT_COLUMNS): its timestamps become Dates, as pg
@@ -125,7 +196,9 @@ export function contactRowOfJson(json: Record<string, unknown>): ContactRow {
 }
 
 /** A bearer row with the contact (one JSON value, null: no such contact) and the reach of the token's user on its brand. */
-export type BearerWithContact = BearerRow & { contact: Record<string, unknown> | null } & { [K in keyof ReachColumns]: ReachColumns[K] | null };
+export type BearerWithContact = BearerRow & { contact: Record<string, unknown> | null } & {
+  [K in keyof ReachColumns]: ReachColumns[K] | null;
+};
 
 /**
  * `GET /contacts/:id` in ONE round trip (platform/auth.ts `config.bearerRead`): the bearer lookup with the live
@@ -144,34 +217,64 @@ export const findBearerWithContact = preparedQuery<[Buffer, string | null], Bear
       from contacts c cross join ${reachOf(sql`c.brand`, sql.ref('f.user'))}
       where c.id = ${id}::uuid and c.deleted_at is null
     )`;
-    return bearerQuery(db, tokenHash).leftJoinLateral(contact.as('ct'), (join) => join.onTrue()).selectAll('ct') as unknown as Compilable<BearerWithContact>;
+    return bearerQuery(db, tokenHash)
+      .leftJoinLateral(contact.as('ct'), (join) => join.onTrue())
+      .selectAll('ct') as unknown as Compilable<BearerWithContact>;
   },
 );
 
 /** Live contacts among `ids`: id → brand. */
 export async function brandsOfLiveContacts(db: Kysely<DB>, ids: string[]): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('contacts').select(['id', 'brand']).where(sql<boolean>`id = any(${ids}::uuid[])`).where('deleted_at', 'is', null).execute();
+  const rows = await db
+    .selectFrom('contacts')
+    .select(['id', 'brand'])
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .where('deleted_at', 'is', null)
+    .execute();
   return new Map(rows.map((row) => [row.id, row.brand]));
 }
 
 /** Live contacts among `ids`, in no particular order. */
 export async function findLiveContacts(db: Kysely<DB>, ids: string[]): Promise<ContactRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('contacts').select(CONTACT_COLUMNS).where(sql<boolean>`id = any(${ids}::uuid[])`).where('deleted_at', 'is', null).execute();
+  return db
+    .selectFrom('contacts')
+    .select(CONTACT_COLUMNS)
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /** Live contacts among `ids`, locked for the change that follows. */
 export async function findContactsForUpdate(db: Kysely<DB>, ids: string[]): Promise<ContactRow[]> {
-  return db.selectFrom('contacts').select(CONTACT_COLUMNS).where(sql<boolean>`id = any(${ids}::uuid[])`).where('deleted_at', 'is', null).forUpdate().execute();
+  return db
+    .selectFrom('contacts')
+    .select(CONTACT_COLUMNS)
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .execute();
 }
 
 /** Live contacts of the brand carrying this address (lower-cased key) among their emails. */
 export async function liveContactIdsWithEmail(db: Kysely<DB>, brand: string, emailKey: string): Promise<string[]> {
-  const rows = await db.selectFrom('contacts').select('id').where('brand', '=', brand).where('deleted_at', 'is', null).where(sql<boolean>`email_keys @> array[${emailKey}]::text[]`).execute();
+  const rows = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('brand', '=', brand)
+    .where('deleted_at', 'is', null)
+    .where(sql<boolean>`email_keys @> array[${emailKey}]::text[]`)
+    .execute();
   return rows.map((r) => r.id);
 }
 
-export async function updateContact(db: Kysely<DB>, id: string, fields: ContactFields, reason: string, at: Date): Promise<ContactRow> {
+export async function updateContact(
+  db: Kysely<DB>,
+  id: string,
+  fields: ContactFields,
+  reason: string,
+  at: Date,
+): Promise<ContactRow> {
   return db
     .updateTable('contacts')
     .set({ ...contactColumns(fields), updated_for: reason, updated_at: at })
@@ -180,7 +283,12 @@ export async function updateContact(db: Kysely<DB>, id: string, fields: ContactF
     .executeTakeFirstOrThrow();
 }
 
-export async function softDeleteContacts(db: Kysely<DB>, ids: string[], reason: string, at: Date): Promise<ContactRow[]> {
+export async function softDeleteContacts(
+  db: Kysely<DB>,
+  ids: string[],
+  reason: string,
+  at: Date,
+): Promise<ContactRow[]> {
   return db
     .updateTable('contacts')
     .set({ deleted_at: at, deleted_for: reason, updated_at: at })
@@ -206,7 +314,12 @@ export interface ContactPage extends ContactFilter {
   total: number;
 }
 
-const ORDER_COLUMN = { display_name: 'sort_field', created_at: 'created_at', updated_at: 'updated_at', last_touch: 'last_touch' } as const;
+const ORDER_COLUMN = {
+  display_name: 'sort_field',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  last_touch: 'last_touch',
+} as const;
 
 /**
  * Above this many matches a filtered page walks the (brand, order key) index and checks the filter on the way
@@ -225,7 +338,11 @@ const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
 
 /** The words of the brand's live contacts starting with `prefix` (contact_words). */
 function withWord(db: Kysely<DB>, brand: string, prefix: string) {
-  return db.selectFrom('contact_words').where('brand', '=', brand).where('word', '>=', prefix).where('word', '<', prefixEnd(prefix));
+  return db
+    .selectFrom('contact_words')
+    .where('brand', '=', brand)
+    .where('word', '>=', prefix)
+    .where('word', '<', prefixEnd(prefix));
 }
 
 function filtered(db: Kysely<DB>, filter: ContactFilter) {
@@ -241,7 +358,11 @@ export async function listContacts(db: Kysely<DB>, page: ContactPage): Promise<C
   const direction = sql.raw(page.descending ? 'desc' : 'asc');
   const sparse = (page.words.length > 0 || page.tags.length > 0) && page.total <= DENSE_MATCHES;
   // An expression of the key (same order) that no index provides, so the planner sorts the matches.
-  const key = !sparse ? column : page.order === 'display_name' ? sql`(${column} || '')` : sql`(${column} + interval '0')`;
+  const key = !sparse
+    ? column
+    : page.order === 'display_name'
+      ? sql`(${column} || '')`
+      : sql`(${column} + interval '0')`;
   // Only last_touch has nulls (never touched): last in both directions, like its two indexes.
   const nulls = sql.raw(page.order === 'last_touch' ? ' nulls last' : '');
   return filtered(db, page)
@@ -268,7 +389,10 @@ export interface ContactPageRequest extends ContactFilter {
  * keys are read ONCE (at most DENSE_MATCHES + 1 of them), counted, and the page is the top of them. When the
  * cap is reached the matches are dense: the exact count and the walk of the order index follow (listContacts).
  */
-export async function findContactsPage(db: Kysely<DB>, request: ContactPageRequest): Promise<{ rows: ContactRow[]; total: number }> {
+export async function findContactsPage(
+  db: Kysely<DB>,
+  request: ContactPageRequest,
+): Promise<{ rows: ContactRow[]; total: number }> {
   if (request.words.length > 0 || request.tags.length > 0) {
     const sparse = await sparsePage(db, request);
     if (sparse) return sparse;
@@ -288,7 +412,9 @@ const pageColumns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column
  */
 function matchesWithKeys(db: Kysely<DB>, request: ContactPageRequest, limit: number) {
   if (request.order !== 'display_name' || request.tags.length > 0 || request.words.length === 0) {
-    return filtered(db, request).select(['id', sql.ref(ORDER_COLUMN[request.order]).as('k')]).limit(limit);
+    return filtered(db, request)
+      .select(['id', sql.ref(ORDER_COLUMN[request.order]).as('k')])
+      .limit(limit);
   }
   const [shortest, ...others] = [...request.words].sort((a, b) => a.length - b.length) as [string, ...string[]];
   let query = withWord(db, request.brand, shortest).select(['contact as id', 'sort_field as k']).distinct();
@@ -297,7 +423,10 @@ function matchesWithKeys(db: Kysely<DB>, request: ContactPageRequest, limit: num
 }
 
 /** The sparse case of findContactsPage: null when the filter matches more than DENSE_MATCHES contacts. */
-async function sparsePage(db: Kysely<DB>, request: ContactPageRequest): Promise<{ rows: ContactRow[]; total: number } | null> {
+async function sparsePage(
+  db: Kysely<DB>,
+  request: ContactPageRequest,
+): Promise<{ rows: ContactRow[]; total: number } | null> {
   const matches = matchesWithKeys(db, request, DENSE_MATCHES + 1);
   const direction = sql.raw(request.descending ? 'desc' : 'asc');
   const nulls = sql.raw(request.order === 'last_touch' ? ' nulls last' : '');
@@ -315,7 +444,9 @@ async function sparsePage(db: Kysely<DB>, request: ContactPageRequest): Promise<
 }
 
 export async function countContacts(db: Kysely<DB>, filter: ContactFilter): Promise<number> {
-  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
@@ -331,8 +462,15 @@ export async function tagCounts(db: Kysely<DB>, brand: string): Promise<{ tag: s
 }
 
 /** The brand's oldest live contact with this email (any of its emails, case-insensitive) or E.164 number. */
-export async function findContactByKey(db: Kysely<DB>, brand: string, by: { emailKey: string } | { phone: string }): Promise<ContactRow | undefined> {
-  const match = 'emailKey' in by ? sql<boolean>`email_keys @> array[${by.emailKey}]::text[]` : sql<boolean>`phone_numbers @> array[${by.phone}]::text[]`;
+export async function findContactByKey(
+  db: Kysely<DB>,
+  brand: string,
+  by: { emailKey: string } | { phone: string },
+): Promise<ContactRow | undefined> {
+  const match =
+    'emailKey' in by
+      ? sql<boolean>`email_keys @> array[${by.emailKey}]::text[]`
+      : sql<boolean>`phone_numbers @> array[${by.phone}]::text[]`;
   return db
     .selectFrom('contacts')
     .select(CONTACT_COLUMNS)
@@ -354,6 +492,10 @@ export async function lockContactKey(db: Kysely<DB>, brand: string, key: string)
 /** Which of these ids are taken (live or deleted contacts). */
 export async function existingContactIds(db: Kysely<DB>, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('contacts').select('id').where(sql<boolean>`id = any(${ids}::uuid[])`).execute();
+  const rows = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .execute();
   return new Set(rows.map((r) => r.id));
 }

@@ -17,7 +17,15 @@ import {
   ListContactsQuery,
   MAX_CONTACTS_PER_REQUEST,
 } from './contacts.schemas.js';
-import { contactBearerRead, createContacts, deleteContacts, getContact, listContacts, listTags, updateContact } from './contacts.service.js';
+import {
+  contactBearerRead,
+  createContacts,
+  deleteContacts,
+  getContact,
+  listContacts,
+  listTags,
+  updateContact,
+} from './contacts.service.js';
 import type { BearerWithContact } from './contacts.repository.js';
 
 const TAGS = ['Contacts'];
@@ -62,7 +70,13 @@ export const contactRoutes: FeatureRoutes = async (app, { deps }) => {
     },
     async (request) => {
       const brand = await requireBrandContext(deps, request);
-      const { records, total } = await listContacts(deps, actorOf(request), brand, request.query, associationsOf(request));
+      const { records, total } = await listContacts(
+        deps,
+        actorOf(request),
+        brand,
+        request.query,
+        associationsOf(request),
+      );
       return okList(records, total);
     },
   );
@@ -90,7 +104,8 @@ export const contactRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'A contact',
-        description: '`associations[]=contact.triggers` embeds its triggers. A contact of a brand you cannot reach with CRM answers 404.',
+        description:
+          '`associations[]=contact.triggers` embeds its triggers. A contact of a brand you cannot reach with CRM answers 404.',
         params: ContactParams,
         querystring: ContactQuery,
         response: { 200: Envelope(ContactRecord), ...ERRORS },
@@ -98,7 +113,16 @@ export const contactRoutes: FeatureRoutes = async (app, { deps }) => {
       // The token, the contact and the caller's reach on its brand: one round trip (platform/auth.ts).
       config: { bearerRead: contactBearerRead(deps) },
     },
-    async (request) => ok(await getContact(deps, actorOf(request), request.params.id, associationsOf(request), request.bearerRead as BearerWithContact | null)),
+    async (request) =>
+      ok(
+        await getContact(
+          deps,
+          actorOf(request),
+          request.params.id,
+          associationsOf(request),
+          request.bearerRead as BearerWithContact | null,
+        ),
+      ),
   );
 
   app.patch(
@@ -107,14 +131,16 @@ export const contactRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Update a contact',
-        description: 'Only the fields sent change; null clears. `email` / `phone_number` make that value the primary one. Records a Contacts/update event.',
+        description:
+          'Only the fields sent change; null clears. `email` / `phone_number` make that value the primary one. Records a Contacts/update event.',
         params: ContactParams,
         querystring: ContactQuery,
         body: ContactInput,
         response: { 200: Envelope(ContactRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await updateContact(deps, actorOf(request), request.params.id, request.body, associationsOf(request))),
+    async (request) =>
+      ok(await updateContact(deps, actorOf(request), request.params.id, request.body, associationsOf(request))),
   );
 
   app.delete(

@@ -2,15 +2,29 @@
 // update, the record, the list query. Strings are bounded; semantic checks (phone numbers, calendar dates, NUL)
 // are in contacts.input.ts so that they can name the field, also inside a bulk body.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { EpochSeconds, ExpansionQuery, PagingQuery, Uuid, optionalNullable as optional } from '../../platform/schemas.js';
+import {
+  EpochSeconds,
+  ExpansionQuery,
+  PagingQuery,
+  Uuid,
+  optionalNullable as optional,
+} from '../../platform/schemas.js';
 import { TriggerRecord } from '../triggers/triggers.schemas.js';
 
 /** Optional, and null clears it. `type: [T, 'null']` rather than anyOf (see search.schemas.ts). */
-const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ maxLength, ...(description ? { description } : {}) });
 const Name = Text(200);
 const Email = Type.String({ format: 'email', maxLength: 254 });
-const Phone = Type.String({ minLength: 1, maxLength: 40, description: 'Any common form; stored in E.164 (national numbers are read as US)' });
-const IsoDate = Type.String({ maxLength: 10, description: 'YYYY-MM-DD; year 0000 (or --MM-DD) when the year is unknown' });
+const Phone = Type.String({
+  minLength: 1,
+  maxLength: 40,
+  description: 'Any common form; stored in E.164 (national numbers are read as US)',
+});
+const IsoDate = Type.String({
+  maxLength: 10,
+  description: 'YYYY-MM-DD; year 0000 (or --MM-DD) when the year is unknown',
+});
 const Url = Text(2048);
 
 export const MAX_CONTACTS_PER_REQUEST = 1000;
@@ -48,7 +62,9 @@ export const ContactInput = Type.Object({
   job_title: optional(Name),
   email: optional({ ...Email, description: 'The primary email (added to emails if missing)' }),
   primary_email: optional({ ...Email, description: 'Same as email' }),
-  emails: optional(Type.Array(Email, { maxItems: MAX_EMAILS, description: 'Primary first unless email/primary_email names another' })),
+  emails: optional(
+    Type.Array(Email, { maxItems: MAX_EMAILS, description: 'Primary first unless email/primary_email names another' }),
+  ),
   phone_number: optional({ ...Phone, description: 'The primary phone number (added to phone_numbers if missing)' }),
   primary_phone_number: optional({ ...Phone, description: 'Same as phone_number' }),
   phone_numbers: optional(Type.Array(Phone, { maxItems: MAX_PHONES })),
@@ -66,7 +82,13 @@ export const ContactInput = Type.Object({
   unsubscribed: optional(Type.Boolean({ description: 'Marketing mail is not sent to this contact' })),
   ios_address_book_id: optional(Text(200)),
   android_address_book_id: optional(Text(200)),
-  touch_freq: optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'Days between touches; next_touch = last_touch + touch_freq' })),
+  touch_freq: optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 3650,
+      description: 'Days between touches; next_touch = last_touch + touch_freq',
+    }),
+  ),
 });
 export type ContactInput = Static<typeof ContactInput>;
 
@@ -74,7 +96,11 @@ export const CreateContactsBody = Type.Composite([
   ContactInput,
   Type.Object({
     contacts: Type.Optional(
-      Type.Array(ContactInput, { minItems: 1, maxItems: MAX_CONTACTS_PER_REQUEST, description: `Bulk: up to ${MAX_CONTACTS_PER_REQUEST} contacts, all or nothing` }),
+      Type.Array(ContactInput, {
+        minItems: 1,
+        maxItems: MAX_CONTACTS_PER_REQUEST,
+        description: `Bulk: up to ${MAX_CONTACTS_PER_REQUEST} contacts, all or nothing`,
+      }),
     ),
   }),
 ]);
@@ -84,9 +110,9 @@ export type CreateContactsBody = Static<typeof CreateContactsBody>;
  * `T | null` of the record, as `type: [T, 'null']`: fast-json-stringify serialises an anyOf by validating the value
  * against each branch, ~2 µs of every contact written (the record has 30 nullable fields), a type list by typeof.
  */
-const OrNull = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
+const OrNull = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
 const NullableString = OrNull(Type.String());
-
 
 export const ContactRecord = Type.Object(
   {
@@ -156,10 +182,20 @@ export const CONTACT_ORDER_KEYS = ['display_name', 'created_at', 'updated_at', '
 export type ContactOrderKey = (typeof CONTACT_ORDER_KEYS)[number];
 
 export const ListContactsQuery = Type.Object({
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Words matched by prefix against names, emails, phone numbers and company' })),
-  tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Contacts having any of these tags' })),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: 'Words matched by prefix against names, emails, phone numbers and company',
+    }),
+  ),
+  tags: Type.Optional(
+    Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Contacts having any of these tags' }),
+  ),
   order: Type.Optional(
-    Type.String({ maxLength: 40, description: `+ or - and one of ${CONTACT_ORDER_KEYS.join(', ')}; default +display_name (an unencoded + arrives as a space and means +)` }),
+    Type.String({
+      maxLength: 40,
+      description: `+ or - and one of ${CONTACT_ORDER_KEYS.join(', ')}; default +display_name (an unencoded + arrives as a space and means +)`,
+    }),
   ),
   ...Paging,
   ...ExpansionQuery,

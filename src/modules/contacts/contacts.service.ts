@@ -14,10 +14,18 @@ import { prefixTerms } from '../../lib/search-words.js';
 import { applyContactInput, EMPTY_CONTACT, isCleanText, type ContactFields } from './contacts.input.js';
 import { presentContact, presentContacts } from './contacts.presenter.js';
 import * as repo from './contacts.repository.js';
-import { CONTACT_ORDER_KEYS, type ContactInput, type ContactOrderKey, type ContactRecord, type CreateContactsBody, type ListContactsQuery } from './contacts.schemas.js';
+import {
+  CONTACT_ORDER_KEYS,
+  type ContactInput,
+  type ContactOrderKey,
+  type ContactRecord,
+  type CreateContactsBody,
+  type ListContactsQuery,
+} from './contacts.schemas.js';
 
 /** Why a contact changed (created_for / updated_for / deleted_for). */
-export type ChangeReason = 'direct_request' | 'import_csv' | 'lead_capture' | 'demo_seed' | 'deal_closed' | 'unsubscribe_link' | 'extmail_sync';
+export type ChangeReason =
+  'direct_request' | 'import_csv' | 'lead_capture' | 'demo_seed' | 'deal_closed' | 'unsubscribe_link' | 'extmail_sync';
 
 function throwIfInvalid(attributes: ErrorAttributes): void {
   const [field, messages] = Object.entries(attributes)[0] ?? [];
@@ -25,35 +33,66 @@ function throwIfInvalid(attributes: ErrorAttributes): void {
 }
 
 export function contactEvents(rows: repo.ContactRow[], event: 'create' | 'update' | 'delete') {
-  return rows.map((row) => ({ brand: row.brand, topic: 'Contacts' as const, event, subject: row.id, payload: { contact: presentContact(row) } }));
+  return rows.map((row) => ({
+    brand: row.brand,
+    topic: 'Contacts' as const,
+    event,
+    subject: row.id,
+    payload: { contact: presentContact(row) },
+  }));
 }
 
 /** Validated fields of every input, or one 400 naming each bad field (by index in a bulk body). */
 export function contactFieldsOf(inputs: ContactInput[], bulk: boolean): ContactFields[] {
   const attributes: ErrorAttributes = {};
-  const fields = inputs.map((input, i) => applyContactInput(EMPTY_CONTACT, input, attributes, bulk ? `contacts.${i}.` : ''));
+  const fields = inputs.map((input, i) =>
+    applyContactInput(EMPTY_CONTACT, input, attributes, bulk ? `contacts.${i}.` : ''),
+  );
   throwIfInvalid(attributes);
   return fields;
 }
 
 /** Inserts contacts of one brand and their `create` events, in `trx`. No access check: callers do it. */
-export async function insertContactsIn(trx: Transaction<DB>, deps: Pick<Deps, 'clock'>, brand: string, userId: string | null, fields: ContactFields[], reason: ChangeReason, ids?: string[]) {
+export async function insertContactsIn(
+  trx: Transaction<DB>,
+  deps: Pick<Deps, 'clock'>,
+  brand: string,
+  userId: string | null,
+  fields: ContactFields[],
+  reason: ChangeReason,
+  ids?: string[],
+) {
   const at = deps.clock.now();
-  const rows = await repo.insertContacts(trx, fields.map((f, i) => ({ ...(ids?.[i] ? { id: ids[i] } : {}), brand, user_id: userId, fields: f, reason, at })));
+  const rows = await repo.insertContacts(
+    trx,
+    fields.map((f, i) => ({ ...(ids?.[i] ? { id: ids[i] } : {}), brand, user_id: userId, fields: f, reason, at })),
+  );
   await recordEvents(trx, contactEvents(rows, 'create'));
   return rows;
 }
 
-export async function createContacts(deps: Deps, actor: Actor, brand: string, body: CreateContactsBody): Promise<{ bulk: boolean; records: ContactRecord[] }> {
+export async function createContacts(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  body: CreateContactsBody,
+): Promise<{ bulk: boolean; records: ContactRecord[] }> {
   await requireAccess(deps.db, actor, brand, 'CRM');
   const bulk = body.contacts !== undefined;
   const fields = contactFieldsOf(body.contacts ?? [body], bulk);
-  const rows = await deps.db.transaction().execute((trx) => insertContactsIn(trx, deps, brand, actor.userId, fields, 'direct_request'));
+  const rows = await deps.db
+    .transaction()
+    .execute((trx) => insertContactsIn(trx, deps, brand, actor.userId, fields, 'direct_request'));
   return { bulk, records: rows.map(presentContact) };
 }
 
 /** A live contact the actor may see (CRM on its brand), else 404: another brand's contact does not exist for them. */
-export async function reachableContact(db: Deps['db'], actor: Actor, id: string, forUpdate = false): Promise<repo.ContactRow> {
+export async function reachableContact(
+  db: Deps['db'],
+  actor: Actor,
+  id: string,
+  forUpdate = false,
+): Promise<repo.ContactRow> {
   const row = await repo.findContact(db, id, { forUpdate });
   if (!row) throw errors.notFound('Contact');
   await requireAccess(db, actor, row.brand, 'CRM', { denied: 'notFound' });
@@ -85,11 +124,18 @@ export function contactBearerRead(deps: Deps): BearerRead {
  * `withBearer`: the contact and its reach as bearer authentication read them (repo.findBearerWithContact), else
  * they are read here.
  */
-export async function getContact(deps: Deps, actor: Actor, id: string, associations: Set<string>, withBearer?: repo.BearerWithContact | null): Promise<ContactRecord> {
+export async function getContact(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  associations: Set<string>,
+  withBearer?: repo.BearerWithContact | null,
+): Promise<ContactRecord> {
   // The same rule as reachableContact, with the contact and its brand's reach read in one round trip.
   let found: { row: repo.ContactRow; reach: ReachColumns } | undefined;
   if (withBearer) {
-    if (withBearer.contact !== null) found = { row: repo.contactRowOfJson(withBearer.contact), reach: withBearer as ReachColumns };
+    if (withBearer.contact !== null)
+      found = { row: repo.contactRowOfJson(withBearer.contact), reach: withBearer as ReachColumns };
   } else {
     const row = await repo.findContactWithReach(deps.database, id, actor.userId);
     if (row) found = { row, reach: row };
@@ -100,7 +146,13 @@ export async function getContact(deps: Deps, actor: Actor, id: string, associati
   return record as ContactRecord;
 }
 
-export async function updateContact(deps: Deps, actor: Actor, id: string, input: ContactInput, associations: Set<string>): Promise<ContactRecord> {
+export async function updateContact(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  input: ContactInput,
+  associations: Set<string>,
+): Promise<ContactRecord> {
   const row = await deps.db.transaction().execute(async (trx) => {
     const current = await reachableContact(trx, actor, id, true);
     const attributes: ErrorAttributes = {};
@@ -119,7 +171,13 @@ export async function updateContact(deps: Deps, actor: Actor, id: string, input:
  * Sets `home_anniversary` of these live contacts (a closed purchase, modules/deals) in `trx`, with their
  * Contacts/update events. No access check: the caller decided. Contacts deleted meanwhile are skipped.
  */
-export async function setHomeAnniversaryIn(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'queue'>, ids: string[], date: string, reason: ChangeReason): Promise<void> {
+export async function setHomeAnniversaryIn(
+  trx: Transaction<DB>,
+  deps: Pick<Deps, 'clock' | 'queue'>,
+  ids: string[],
+  date: string,
+  reason: ChangeReason,
+): Promise<void> {
   if (ids.length === 0) return;
   const at = deps.clock.now();
   const updated: repo.ContactRow[] = [];
@@ -127,21 +185,32 @@ export async function setHomeAnniversaryIn(trx: Transaction<DB>, deps: Pick<Deps
     updated.push(await repo.updateContact(trx, row.id, { ...repo.fieldsOf(row), home_anniversary: date }, reason, at));
   }
   await recordEvents(trx, contactEvents(updated, 'update'));
-  await replanTriggersOfContacts(trx, deps, updated.map((r) => r.id));
+  await replanTriggersOfContacts(
+    trx,
+    deps,
+    updated.map((r) => r.id),
+  );
 }
 
 /**
  * Marks the brand's live contacts with this address (lower-cased key) unsubscribed from marketing mail, with
  * their Contacts/update events, in `trx`; answers their ids. No access check: a signed unsubscribe link decided.
  */
-export async function unsubscribeContactsIn(trx: Transaction<DB>, deps: Pick<Deps, 'clock'>, brand: string, emailKey: string): Promise<string[]> {
+export async function unsubscribeContactsIn(
+  trx: Transaction<DB>,
+  deps: Pick<Deps, 'clock'>,
+  brand: string,
+  emailKey: string,
+): Promise<string[]> {
   const at = deps.clock.now();
   const ids = await repo.liveContactIdsWithEmail(trx, brand, emailKey);
   if (ids.length === 0) return [];
   const updated: repo.ContactRow[] = [];
   for (const row of await repo.findContactsForUpdate(trx, ids)) {
     if (row.unsubscribed) continue;
-    updated.push(await repo.updateContact(trx, row.id, { ...repo.fieldsOf(row), unsubscribed: true }, 'unsubscribe_link', at));
+    updated.push(
+      await repo.updateContact(trx, row.id, { ...repo.fieldsOf(row), unsubscribed: true }, 'unsubscribe_link', at),
+    );
   }
   await recordEvents(trx, contactEvents(updated, 'update'));
   return ids;
@@ -152,7 +221,8 @@ export async function deleteContacts(deps: Deps, actor: Actor, ids: string[]): P
   await deps.db.transaction().execute(async (trx) => {
     const rows = await repo.findContactsForUpdate(trx, wanted);
     if (rows.length !== wanted.length) throw errors.notFound(wanted.length === 1 ? 'Contact' : 'One of the contacts');
-    for (const brand of new Set(rows.map((r) => r.brand))) await requireAccess(trx, actor, brand, 'CRM', { denied: 'notFound' });
+    for (const brand of new Set(rows.map((r) => r.brand)))
+      await requireAccess(trx, actor, brand, 'CRM', { denied: 'notFound' });
     const deleted = await repo.softDeleteContacts(trx, wanted, 'direct_request', deps.clock.now());
     await recordEvents(trx, contactEvents(deleted, 'delete'));
     await replanTriggersOfContacts(trx, deps, wanted);
@@ -163,26 +233,48 @@ function parseOrder(order: string | undefined): { key: ContactOrderKey; descendi
   const text = (order ?? '+display_name').replace(/^ /, '+').trim();
   const descending = text.startsWith('-');
   const key = text.replace(/^[+-]/, '') as ContactOrderKey;
-  if (!CONTACT_ORDER_KEYS.includes(key)) throw errors.invalidField('order', `must be + or - followed by one of ${CONTACT_ORDER_KEYS.join(', ')}`);
+  if (!CONTACT_ORDER_KEYS.includes(key))
+    throw errors.invalidField('order', `must be + or - followed by one of ${CONTACT_ORDER_KEYS.join(', ')}`);
   return { key, descending };
 }
 
-export async function listContacts(deps: Deps, actor: Actor, brand: string, query: ListContactsQuery, associations: Set<string>) {
+export async function listContacts(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  query: ListContactsQuery,
+  associations: Set<string>,
+) {
   await requireAccess(deps.db, actor, brand, 'CRM');
   const { key, descending } = parseOrder(query.order);
-  if (query.q !== undefined && !isCleanText(query.q)) throw errors.invalidField('q', 'must be text without the NUL character');
+  if (query.q !== undefined && !isCleanText(query.q))
+    throw errors.invalidField('q', 'must be text without the NUL character');
   const tags = query.tags ?? [];
   tags.forEach((tag, i) => {
     if (!isCleanText(tag)) throw errors.invalidField(`tags.${i}`, 'must be text without the NUL character');
   });
-  const filter: repo.ContactFilter = { brand, words: query.q ? prefixTerms(query.q) : [], tags: tags.map((t) => t.trim()) };
-  const { rows, total } = await repo.findContactsPage(deps.db, { ...filter, order: key, descending, start: query.start, limit: query.limit });
+  const filter: repo.ContactFilter = {
+    brand,
+    words: query.q ? prefixTerms(query.q) : [],
+    tags: tags.map((t) => t.trim()),
+  };
+  const { rows, total } = await repo.findContactsPage(deps.db, {
+    ...filter,
+    order: key,
+    descending,
+    start: query.start,
+    limit: query.limit,
+  });
   return { records: await presentContacts(deps.db, rows, associations), total };
 }
 
 export async function listTags(deps: Deps, actor: Actor, brand: string) {
   await requireAccess(deps.db, actor, brand, 'CRM');
-  return (await repo.tagCounts(deps.db, brand)).map((t) => ({ type: 'contact_tag' as const, tag: t.tag, count: t.count }));
+  return (await repo.tagCounts(deps.db, brand)).map((t) => ({
+    type: 'contact_tag' as const,
+    tag: t.tag,
+    count: t.count,
+  }));
 }
 
 /**
@@ -190,14 +282,23 @@ export async function listTags(deps: Deps, actor: Actor, brand: string) {
  * 1,000 with their events; their search words are written once at the end (repo.deferContactWords). Answers how
  * many were created.
  */
-export async function importContacts(deps: Deps, brand: string, fields: ContactFields[], onProgress?: (done: number, total: number) => void): Promise<number> {
+export async function importContacts(
+  deps: Deps,
+  brand: string,
+  fields: ContactFields[],
+  onProgress?: (done: number, total: number) => void,
+): Promise<number> {
   if (!(await findLiveBrand(deps.db, brand))) throw errors.notFound('Brand');
   const BATCH = 1000;
   await deps.db.transaction().execute(async (trx) => {
     await repo.deferContactWords(trx);
     const ids: string[] = [];
     for (let i = 0; i < fields.length; i += BATCH) {
-      ids.push(...(await insertContactsIn(trx, deps, brand, null, fields.slice(i, i + BATCH), 'import_csv')).map((row) => row.id));
+      ids.push(
+        ...(await insertContactsIn(trx, deps, brand, null, fields.slice(i, i + BATCH), 'import_csv')).map(
+          (row) => row.id,
+        ),
+      );
       onProgress?.(Math.min(i + BATCH, fields.length), fields.length);
     }
     await repo.fillContactWords(trx, ids);

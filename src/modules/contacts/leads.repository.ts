@@ -5,16 +5,33 @@ import type { LeadChannelsTable } from './contacts.tables.js';
 
 export type LeadChannelRow = Selectable<LeadChannelsTable>;
 
-export async function insertChannel(db: Kysely<DB>, channel: { brand: string; user_id: string | null; title: string | null; source_type: string; at: Date }): Promise<LeadChannelRow> {
+export async function insertChannel(
+  db: Kysely<DB>,
+  channel: { brand: string; user_id: string | null; title: string | null; source_type: string; at: Date },
+): Promise<LeadChannelRow> {
   const { at, ...values } = channel;
-  return db.insertInto('lead_channels').values({ ...values, created_at: at, updated_at: at }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('lead_channels')
+    .values({ ...values, created_at: at, updated_at: at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findChannel(db: Kysely<DB>, id: string): Promise<LeadChannelRow | undefined> {
-  return db.selectFrom('lead_channels').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('lead_channels')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
-export async function listChannels(db: Kysely<DB>, brand: string, start: number, limit: number): Promise<{ rows: LeadChannelRow[]; total: number }> {
+export async function listChannels(
+  db: Kysely<DB>,
+  brand: string,
+  start: number,
+  limit: number,
+): Promise<{ rows: LeadChannelRow[]; total: number }> {
   const base = db.selectFrom('lead_channels').where('brand', '=', brand).where('deleted_at', 'is', null);
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('created_at').orderBy('id').offset(start).limit(limit).execute(),

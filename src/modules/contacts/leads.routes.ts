@@ -6,12 +6,21 @@ import { requireBrandContext } from '../../platform/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
 import { ContactRecord } from './contacts.schemas.js';
-import { BrandParams, ChannelParams, ChannelsQuery, CreateChannelBody, LeadChannelRecord, PostLeadBody, WebhookLeadBody } from './leads.schemas.js';
+import {
+  BrandParams,
+  ChannelParams,
+  ChannelsQuery,
+  CreateChannelBody,
+  LeadChannelRecord,
+  PostLeadBody,
+  WebhookLeadBody,
+} from './leads.schemas.js';
 import { captureFromChannel, createChannel, LEAD_CAPTURE_LIMITS, listChannels, postLead } from './leads.service.js';
 
 const TAGS = ['Leads'];
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
-const DEDUPE = 'The lead joins the brand’s live contact with the same email, else the same phone number (E.164), else a new contact; its tags are added and a ContactLeadCaptured activity is recorded with the lead’s listing.';
+const DEDUPE =
+  'The lead joins the brand’s live contact with the same email, else the same phone number (E.164), else a new contact; its tags are added and a ContactLeadCaptured activity is recorded with the lead’s listing.';
 
 export const leadRoutes: FeatureRoutes = async (app, { deps }) => {
   app.post(
@@ -37,7 +46,8 @@ export const leadRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Create a lead channel',
-        description: 'Its id is the only credential of POST /leads/channels/:channel/webhook: share it only with the site that captures leads. CRM needed.',
+        description:
+          'Its id is the only credential of POST /leads/channels/:channel/webhook: share it only with the site that captures leads. CRM needed.',
         params: BrandParams,
         body: CreateChannelBody,
         response: { 200: Envelope(LeadChannelRecord), ...ERRORS },
@@ -52,7 +62,8 @@ export const leadRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Lead channels of a brand',
-        description: 'The brand\'s lead channels, newest first, paged with start/limit and an exact total. CRM access to the brand.',
+        description:
+          "The brand's lead channels, newest first, paged with start/limit and an exact total. CRM access to the brand.",
         params: BrandParams,
         querystring: ChannelsQuery,
         response: { 200: ListEnvelope(LeadChannelRecord), ...ERRORS },

@@ -9,7 +9,15 @@ const Text = (maxLength: number) => Type.String({ maxLength });
 
 const Assignee = Type.Union([
   Type.String({ maxLength: 254, description: 'A user id or email' }),
-  Type.Object({ first_name: optional(Text(200)), last_name: optional(Text(200)), email: optional(Text(254)), phone_number: optional(Text(40)) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      first_name: optional(Text(200)),
+      last_name: optional(Text(200)),
+      email: optional(Text(254)),
+      phone_number: optional(Text(40)),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 export const LeadFields = {
@@ -38,7 +46,10 @@ export const PostLeadBody = Type.Object({
 export type PostLeadBody = Static<typeof PostLeadBody>;
 
 /** POST /leads/channels/:channel/webhook: the flat lead of the published lead-capture API. */
-export const WebhookLeadBody = Type.Object({ ...LeadFields, listing: optional(ActivityListingInput) }, { additionalProperties: false });
+export const WebhookLeadBody = Type.Object(
+  { ...LeadFields, listing: optional(ActivityListingInput) },
+  { additionalProperties: false },
+);
 export type WebhookLeadBody = Static<typeof WebhookLeadBody>;
 
 export const ChannelParams = Type.Object({ channel: Uuid });
@@ -47,7 +58,13 @@ export const ChannelsQuery = Type.Object({ ...Paging });
 
 export const CreateChannelBody = Type.Object({
   title: optional(Text(200)),
-  source_type: optional(Type.String({ minLength: 1, maxLength: 100, description: 'source_type of the contacts its leads create; default Website' })),
+  source_type: optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'source_type of the contacts its leads create; default Website',
+    }),
+  ),
 });
 export type CreateChannelBody = Static<typeof CreateChannelBody>;
 

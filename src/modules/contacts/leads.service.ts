@@ -13,7 +13,15 @@ import type { Actor } from '../../platform/auth.js';
 import { recordEvents } from '../../events/outbox.js';
 import { requireAccess } from '../brands/access.js';
 import { presentContact } from './contacts.presenter.js';
-import { applyContactInput, EMAIL, EMPTY_CONTACT, emailKey, findBadText, normalizePhone, type ContactFields } from './contacts.input.js';
+import {
+  applyContactInput,
+  EMAIL,
+  EMPTY_CONTACT,
+  emailKey,
+  findBadText,
+  normalizePhone,
+  type ContactFields,
+} from './contacts.input.js';
 import * as contacts from './contacts.repository.js';
 import { insertContactsIn } from './contacts.service.js';
 import * as repo from './leads.repository.js';
@@ -23,9 +31,13 @@ import type { ActivityListingInput } from './timeline.schemas.js';
 
 export const DEFAULT_LEAD_SOURCE_TYPE = 'Website';
 /** Fixed hourly windows, no growing delays: at most this many captures, then 429 until the window ends. */
-const hourly = (limit: number): AttemptPolicy => ({ maxFailuresPerHour: limit, freeConsecutive: limit, maxDelaySeconds: 0, resetOnSuccess: false });
+const hourly = (limit: number): AttemptPolicy => ({
+  maxFailuresPerHour: limit,
+  freeConsecutive: limit,
+  maxDelaySeconds: 0,
+  resetOnSuccess: false,
+});
 export const LEAD_CAPTURE_LIMITS = { perIp: hourly(100), perChannel: hourly(1000) };
-
 
 export function presentChannel(row: repo.LeadChannelRow): LeadChannelRecord {
   return {
@@ -43,7 +55,12 @@ export function presentChannel(row: repo.LeadChannelRow): LeadChannelRecord {
   };
 }
 
-export async function createChannel(deps: Deps, actor: Actor, brand: string, body: CreateChannelBody): Promise<LeadChannelRecord> {
+export async function createChannel(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  body: CreateChannelBody,
+): Promise<LeadChannelRecord> {
   await requireAccess(deps.db, actor, brand, 'CRM');
   const attributes: ErrorAttributes = {};
   findBadText(body, attributes);
@@ -90,10 +107,21 @@ function leadListing(capture: LeadCapture): ActivityListingInput | null {
 }
 
 /** The details a lead adds to an existing contact: its tags, and email, phone and names the contact lacks. */
-function mergeLead(current: ContactFields, lead: { email: string | null; phone: string | null; first_name: string | null; last_name: string | null; tags: string[] }): ContactFields {
+function mergeLead(
+  current: ContactFields,
+  lead: {
+    email: string | null;
+    phone: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    tags: string[];
+  },
+): ContactFields {
   const next = { ...current };
-  if (lead.email && !current.emails.some((e) => emailKey(e) === emailKey(lead.email!))) next.emails = [...current.emails, lead.email];
-  if (lead.phone && !current.phone_numbers.includes(lead.phone)) next.phone_numbers = [...current.phone_numbers, lead.phone];
+  if (lead.email && !current.emails.some((e) => emailKey(e) === emailKey(lead.email!)))
+    next.emails = [...current.emails, lead.email];
+  if (lead.phone && !current.phone_numbers.includes(lead.phone))
+    next.phone_numbers = [...current.phone_numbers, lead.phone];
   next.first_name ??= lead.first_name;
   next.last_name ??= lead.last_name;
   next.tags = [...new Set([...current.tags, ...lead.tags])];
@@ -109,13 +137,22 @@ async function captureIn(trx: Transaction<DB>, deps: Deps, capture: LeadCapture)
   if (email && !EMAIL.test(email)) attributes[`${prefix}email`] = ['must be an email address'];
   const phoneText = lead.phone_number?.trim() || null;
   const phone = phoneText ? normalizePhone(phoneText) : null;
-  if (phoneText && !phone) attributes[`${prefix}phone_number`] = ['must be a phone number: E.164 (+14155550100) or a US national number'];
+  if (phoneText && !phone)
+    attributes[`${prefix}phone_number`] = ['must be a phone number: E.164 (+14155550100) or a US national number'];
   if (!email && !phoneText) attributes[`${prefix}email`] = ['is required when there is no phone_number'];
   const tags = [...new Set((lead.tag ?? []).map((t) => t.trim()).filter(Boolean))];
   const sourceType = lead.source_type?.trim() || capture.channel?.source_type || DEFAULT_LEAD_SOURCE_TYPE;
   const fields = applyContactInput(
     EMPTY_CONTACT,
-    { first_name: lead.first_name ?? null, last_name: lead.last_name ?? null, emails: email && EMAIL.test(email) ? [email] : [], phone_numbers: phone ? [phone] : [], tags, source_type: sourceType, source: lead.lead_source ?? null },
+    {
+      first_name: lead.first_name ?? null,
+      last_name: lead.last_name ?? null,
+      emails: email && EMAIL.test(email) ? [email] : [],
+      phone_numbers: phone ? [phone] : [],
+      tags,
+      source_type: sourceType,
+      source: lead.lead_source ?? null,
+    },
     attributes,
     prefix,
   );
@@ -124,19 +161,39 @@ async function captureIn(trx: Transaction<DB>, deps: Deps, capture: LeadCapture)
   // One person sending two forms at once still makes one contact.
   if (email) await contacts.lockContactKey(trx, brand, `email:${emailKey(email)}`);
   if (phone) await contacts.lockContactKey(trx, brand, `phone:${phone}`);
-  const existing = (email && (await contacts.findContactByKey(trx, brand, { emailKey: emailKey(email) }))) || (phone && (await contacts.findContactByKey(trx, brand, { phone }))) || undefined;
+  const existing =
+    (email && (await contacts.findContactByKey(trx, brand, { emailKey: emailKey(email) }))) ||
+    (phone && (await contacts.findContactByKey(trx, brand, { phone }))) ||
+    undefined;
   const at = deps.clock.now();
   let contact: contacts.ContactRow;
   if (existing) {
-    const merged = mergeLead(contacts.fieldsOf(existing), { email, phone, first_name: fields.first_name, last_name: fields.last_name, tags: fields.tags });
+    const merged = mergeLead(contacts.fieldsOf(existing), {
+      email,
+      phone,
+      first_name: fields.first_name,
+      last_name: fields.last_name,
+      tags: fields.tags,
+    });
     contact = await contacts.updateContact(trx, existing.id, merged, 'lead_capture', at);
-    await recordEvents(trx, [{ brand, topic: 'Contacts', event: 'update', subject: contact.id, payload: { contact: presentContact(contact) } }]);
+    await recordEvents(trx, [
+      { brand, topic: 'Contacts', event: 'update', subject: contact.id, payload: { contact: presentContact(contact) } },
+    ]);
   } else {
-    [contact] = (await insertContactsIn(trx, deps, brand, capture.userId, [fields], 'lead_capture')) as [contacts.ContactRow];
+    [contact] = (await insertContactsIn(trx, deps, brand, capture.userId, [fields], 'lead_capture')) as [
+      contacts.ContactRow,
+    ];
   }
   const storedLead = { ...lead, ...(capture.channel ? { lead_channel: capture.channel.id } : {}) };
   delete (storedLead as { assignees?: unknown }).assignees;
-  await recordActivityIn(trx, deps, contact, { action: 'ContactLeadCaptured', lead: storedLead, listing: leadListing(capture), lenientListing: true }, capture.userId, 'lead_capture');
+  await recordActivityIn(
+    trx,
+    deps,
+    contact,
+    { action: 'ContactLeadCaptured', lead: storedLead, listing: leadListing(capture), lenientListing: true },
+    capture.userId,
+    'lead_capture',
+  );
   if (capture.channel) await repo.countCapture(trx, capture.channel.id, at);
   return (await contacts.findContact(trx, contact.id)) ?? contact;
 }
@@ -147,14 +204,27 @@ export async function postLead(deps: Deps, actor: Actor, brand: string, body: Po
   const channelId = body.metadata?.lead_channel ?? null;
   const row = await deps.db.transaction().execute(async (trx) => {
     const channel = channelId ? await repo.findChannel(trx, channelId) : null;
-    if (channelId && channel?.brand !== brand) throw errors.invalidField('metadata.lead_channel', 'names no lead channel of this brand');
-    return captureIn(trx, deps, { brand, userId: actor.userId, channel: channel ?? null, lead: body.lead, listing: null, prefix: 'lead.' });
+    if (channelId && channel?.brand !== brand)
+      throw errors.invalidField('metadata.lead_channel', 'names no lead channel of this brand');
+    return captureIn(trx, deps, {
+      brand,
+      userId: actor.userId,
+      channel: channel ?? null,
+      lead: body.lead,
+      listing: null,
+      prefix: 'lead.',
+    });
   });
   return presentContact(row);
 }
 
 /** POST /leads/channels/:channel/webhook: no token; the channel names the brand. Rate-limited before anything else. */
-export async function captureFromChannel(deps: Deps, ip: string, channelId: string, body: WebhookLeadBody): Promise<void> {
+export async function captureFromChannel(
+  deps: Deps,
+  ip: string,
+  channelId: string,
+  body: WebhookLeadBody,
+): Promise<void> {
   await new AttemptLimiter(deps.db, deps.clock).claim([
     attemptKey('lead-ip', ip, LEAD_CAPTURE_LIMITS.perIp),
     attemptKey('lead-channel', channelId.toLowerCase(), LEAD_CAPTURE_LIMITS.perChannel),
@@ -163,6 +233,13 @@ export async function captureFromChannel(deps: Deps, ip: string, channelId: stri
   await deps.db.transaction().execute(async (trx) => {
     const channel = await repo.findChannel(trx, channelId);
     if (!channel) throw errors.notFound('Lead channel');
-    await captureIn(trx, deps, { brand: channel.brand, userId: channel.user_id, channel, lead, listing: listing ?? null, prefix: '' });
+    await captureIn(trx, deps, {
+      brand: channel.brand,
+      userId: channel.user_id,
+      channel,
+      lead,
+      listing: listing ?? null,
+      prefix: '',
+    });
   });
 }

@@ -13,27 +13,84 @@ let listingId: string;
 
 beforeAll(async () => {
   member = await crmUser(t.deps);
-  listingId = (await t.deps.db.insertInto('listings').values({ mls: 'NTREIS', mls_number: 'LD-77', status: 'Active', price: 300000, full_address: '9 Elm St, Dallas, TX' } as never).returning('id').executeTakeFirstOrThrow()).id;
-  const res = await t.app.inject({ method: 'POST', url: `/brands/${member.brand}/leads/channels`, headers: member.bare, payload: { title: 'Website form' } });
+  listingId = (
+    await t.deps.db
+      .insertInto('listings')
+      .values({
+        mls: 'NTREIS',
+        mls_number: 'LD-77',
+        status: 'Active',
+        price: 300000,
+        full_address: '9 Elm St, Dallas, TX',
+      } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/brands/${member.brand}/leads/channels`,
+    headers: member.bare,
+    payload: { title: 'Website form' },
+  });
   expect(res.statusCode, res.body).toBe(200);
   channel = res.json().data;
 });
 
 const webhook = (payload: object, channelId = channel.id, ip = '203.0.113.7') =>
   t.app.inject({ method: 'POST', url: `/leads/channels/${channelId}/webhook`, payload, remoteAddress: ip });
-const contactsOf = async (brand: string) => (await t.app.inject({ method: 'GET', url: '/contacts?order=%2Bcreated_at', headers: { ...member.bare, 'x-rechat-brand': brand } })).json().data;
-const timelineOf = async (id: string) => (await t.app.inject({ method: 'GET', url: `/contacts/${id}/timeline`, headers: member.bare })).json().data;
+const contactsOf = async (brand: string) =>
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: '/contacts?order=%2Bcreated_at',
+      headers: { ...member.bare, 'x-rechat-brand': brand },
+    })
+  ).json().data;
+const timelineOf = async (id: string) =>
+  (await t.app.inject({ method: 'GET', url: `/contacts/${id}/timeline`, headers: member.bare })).json().data;
 
 describe('channels', () => {
   it('creates and lists a brand’s channels (CRM needed; another brand is 403)', async () => {
-    expect(channel).toMatchObject({ type: 'lead_channel', brand: member.brand, user: member.user, title: 'Website form', source_type: 'Website', capture_count: 0, last_capture_at: null });
-    const list = await t.app.inject({ method: 'GET', url: `/brands/${member.brand}/leads/channels`, headers: member.bare });
+    expect(channel).toMatchObject({
+      type: 'lead_channel',
+      brand: member.brand,
+      user: member.user,
+      title: 'Website form',
+      source_type: 'Website',
+      capture_count: 0,
+      last_capture_at: null,
+    });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/brands/${member.brand}/leads/channels`,
+      headers: member.bare,
+    });
     expect(list.json().data.map((c: { id: string }) => c.id)).toEqual([channel.id]);
-    expect((await t.app.inject({ method: 'GET', url: `/brands/${member.brand}/leads/channels?start=100000000000000000000`, headers: member.bare })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/brands/${member.brand}/leads/channels?start=100000000000000000000`,
+          headers: member.bare,
+        })
+      ).statusCode,
+    ).toBe(400);
     const stranger = await crmUser(t.deps);
-    expect((await t.app.inject({ method: 'GET', url: `/brands/${member.brand}/leads/channels`, headers: stranger.bare })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/brands/${member.brand}/leads/channels`, headers: stranger.bare }))
+        .statusCode,
+    ).toBe(403);
     const noCrm = await crmUser(t.deps, { brand: member.brand, acl: ['Marketing'] });
-    expect((await t.app.inject({ method: 'POST', url: `/brands/${member.brand}/leads/channels`, headers: noCrm.bare, payload: {} })).statusCode).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/brands/${member.brand}/leads/channels`,
+          headers: noCrm.bare,
+          payload: {},
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 });
 
@@ -70,25 +127,57 @@ describe('capture endpoint (no token)', () => {
     const [activity] = await timelineOf(contact.id);
     expect(activity).toMatchObject({
       action: 'ContactLeadCaptured',
-      listing: { id: listingId, mls: 'NTREIS', mls_number: 'LD-77', status: 'Active', price: 300000, address: '9 Elm St, Dallas, TX' },
-      lead: { first_name: 'Lena', email: 'Lena.Lead@Example.com', note: 'Wants a yard', lead_channel: channel.id, tag: ['Website', 'Buyer'] },
+      listing: {
+        id: listingId,
+        mls: 'NTREIS',
+        mls_number: 'LD-77',
+        status: 'Active',
+        price: 300000,
+        address: '9 Elm St, Dallas, TX',
+      },
+      lead: {
+        first_name: 'Lena',
+        email: 'Lena.Lead@Example.com',
+        note: 'Wants a yard',
+        lead_channel: channel.id,
+        tag: ['Website', 'Buyer'],
+      },
     });
-    const channels = (await t.app.inject({ method: 'GET', url: `/brands/${member.brand}/leads/channels`, headers: member.bare })).json().data;
+    const channels = (
+      await t.app.inject({ method: 'GET', url: `/brands/${member.brand}/leads/channels`, headers: member.bare })
+    ).json().data;
     expect(channels[0]).toMatchObject({ capture_count: 1, last_capture_at: Date.parse('2026-07-01T09:00:00Z') / 1000 });
   });
 
   it('dedupes by email (any case), then by phone, adding tags and missing details', async () => {
     expect((await webhook({ email: 'LENA.LEAD@example.COM', tag: ['Seller'] })).statusCode).toBe(204);
-    expect((await webhook({ first_name: 'Someone', phone_number: '+1 469 555 0111', email: 'other@example.com', tag: ['Phone'] })).statusCode).toBe(204);
+    expect(
+      (
+        await webhook({
+          first_name: 'Someone',
+          phone_number: '+1 469 555 0111',
+          email: 'other@example.com',
+          tag: ['Phone'],
+        })
+      ).statusCode,
+    ).toBe(204);
     const all = await contactsOf(member.brand);
     expect(all).toHaveLength(1);
-    expect(all[0]).toMatchObject({ first_name: 'Lena', emails: ['Lena.Lead@Example.com', 'other@example.com'], tags: ['Website', 'Buyer', 'Seller', 'Phone'] });
+    expect(all[0]).toMatchObject({
+      first_name: 'Lena',
+      emails: ['Lena.Lead@Example.com', 'other@example.com'],
+      tags: ['Website', 'Buyer', 'Seller', 'Phone'],
+    });
     expect(await timelineOf(all[0].id)).toHaveLength(3);
   });
 
   it('records the Activities event and Contacts events in the outbox', async () => {
     const rows = await outboxRows(t.deps, member.brand);
-    expect(rows.filter((r) => r.topic === 'Activities').map((r) => r.event)).toEqual(['ContactLeadCaptured', 'ContactLeadCaptured', 'ContactLeadCaptured']);
+    expect(rows.filter((r) => r.topic === 'Activities').map((r) => r.event)).toEqual([
+      'ContactLeadCaptured',
+      'ContactLeadCaptured',
+      'ContactLeadCaptured',
+    ]);
     expect(rows.filter((r) => r.topic === 'Contacts').map((r) => r.event)[0]).toBe('create');
   });
 
@@ -121,7 +210,17 @@ describe('capture endpoint (no token)', () => {
     const ip = '198.51.100.9';
     // an IP that used its hour's budget half an hour ago
     const now = t.clock.now();
-    await t.deps.db.insertInto('attempt_counters').values({ key: attemptKey('lead-ip', ip, LEAD_CAPTURE_LIMITS.perIp).key, window_started_at: now, failures: 100, consecutive: 100, blocked_until: new Date(now.getTime() + 1800_000), updated_at: now }).execute();
+    await t.deps.db
+      .insertInto('attempt_counters')
+      .values({
+        key: attemptKey('lead-ip', ip, LEAD_CAPTURE_LIMITS.perIp).key,
+        window_started_at: now,
+        failures: 100,
+        consecutive: 100,
+        blocked_until: new Date(now.getTime() + 1800_000),
+        updated_at: now,
+      })
+      .execute();
     const blocked = await webhook({ email: 'rate@example.com' }, channel.id, ip);
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(1700);
@@ -130,10 +229,13 @@ describe('capture endpoint (no token)', () => {
 
   it('counts every capture: the 101st from one IP within the hour is refused', async () => {
     const own = await crmUser(t.deps);
-    const ownChannel = (await t.app.inject({ method: 'POST', url: `/brands/${own.brand}/leads/channels`, headers: own.bare, payload: {} })).json().data;
+    const ownChannel = (
+      await t.app.inject({ method: 'POST', url: `/brands/${own.brand}/leads/channels`, headers: own.bare, payload: {} })
+    ).json().data;
     const ip = '192.0.2.55';
     const statuses: number[] = [];
-    for (let i = 0; i < 101; i++) statuses.push((await webhook({ email: 'same@example.com' }, ownChannel.id, ip)).statusCode);
+    for (let i = 0; i < 101; i++)
+      statuses.push((await webhook({ email: 'same@example.com' }, ownChannel.id, ip)).statusCode);
     expect(statuses.slice(0, 100).every((s) => s === 204)).toBe(true);
     expect(statuses[100]).toBe(429);
     t.clock.advance(3601);
@@ -147,35 +249,104 @@ describe('POST /leads (WordPress plugin)', () => {
       method: 'POST',
       url: '/leads',
       headers: member.headers,
-      payload: { metadata: { lead_channel: channel.id }, lead: { first_name: 'Wendy', last_name: 'Press', email: 'wendy@example.com', source_type: 'WordPress', lead_source: 'wp', tag: ['WP'], listing_id: listingId, note: 'Hi' } },
+      payload: {
+        metadata: { lead_channel: channel.id },
+        lead: {
+          first_name: 'Wendy',
+          last_name: 'Press',
+          email: 'wendy@example.com',
+          source_type: 'WordPress',
+          lead_source: 'wp',
+          tag: ['WP'],
+          listing_id: listingId,
+          note: 'Hi',
+        },
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const contact = res.json().data;
-    expect(contact).toMatchObject({ type: 'contact', display_name: 'Wendy Press', source_type: 'WordPress', tags: ['WP'], brand: member.brand });
+    expect(contact).toMatchObject({
+      type: 'contact',
+      display_name: 'Wendy Press',
+      source_type: 'WordPress',
+      tags: ['WP'],
+      brand: member.brand,
+    });
     const [activity] = await timelineOf(contact.id);
-    expect(activity).toMatchObject({ action: 'ContactLeadCaptured', listing: { id: listingId }, lead: { lead_channel: channel.id, note: 'Hi' } });
+    expect(activity).toMatchObject({
+      action: 'ContactLeadCaptured',
+      listing: { id: listingId },
+      lead: { lead_channel: channel.id, note: 'Hi' },
+    });
   });
 
   it('finds the contact by phone when the email is new; MLS number as listing_id', async () => {
-    const phone = await t.app.inject({ method: 'POST', url: '/contacts', headers: member.headers, payload: { first_name: 'Phoebe', phone_number: '+12145550999' } });
-    const res = await t.app.inject({ method: 'POST', url: '/leads', headers: member.headers, payload: { lead: { email: 'phoebe@example.com', phone_number: '214-555-0999', listing_id: 'LD-77' } } });
+    const phone = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: member.headers,
+      payload: { first_name: 'Phoebe', phone_number: '+12145550999' },
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/leads',
+      headers: member.headers,
+      payload: { lead: { email: 'phoebe@example.com', phone_number: '214-555-0999', listing_id: 'LD-77' } },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ id: phone.json().data.id, emails: ['phoebe@example.com'], phone_numbers: ['+12145550999'] });
+    expect(res.json().data).toMatchObject({
+      id: phone.json().data.id,
+      emails: ['phoebe@example.com'],
+      phone_numbers: ['+12145550999'],
+    });
     expect((await timelineOf(phone.json().data.id))[0].listing).toMatchObject({ id: listingId });
   });
 
   it('refuses another brand’s channel, bad lead fields (named under lead.), and no CRM', async () => {
     const other = await crmUser(t.deps);
-    const otherChannel = (await t.app.inject({ method: 'POST', url: `/brands/${other.brand}/leads/channels`, headers: other.bare, payload: {} })).json().data;
-    const foreign = await t.app.inject({ method: 'POST', url: '/leads', headers: member.headers, payload: { metadata: { lead_channel: otherChannel.id }, lead: { email: 'a@example.com' } } });
+    const otherChannel = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/brands/${other.brand}/leads/channels`,
+        headers: other.bare,
+        payload: {},
+      })
+    ).json().data;
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: '/leads',
+      headers: member.headers,
+      payload: { metadata: { lead_channel: otherChannel.id }, lead: { email: 'a@example.com' } },
+    });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().attributes).toHaveProperty(['metadata.lead_channel']);
-    const bad = await t.app.inject({ method: 'POST', url: '/leads', headers: member.headers, payload: { lead: { email: 'bad', phone_number: 'x1' } } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/leads',
+      headers: member.headers,
+      payload: { lead: { email: 'bad', phone_number: 'x1' } },
+    });
     expect(Object.keys(bad.json().attributes).sort()).toEqual(['lead.email', 'lead.phone_number']);
-    const missing = await t.app.inject({ method: 'POST', url: '/leads', headers: member.headers, payload: { metadata: {} } });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/leads',
+      headers: member.headers,
+      payload: { metadata: {} },
+    });
     expect(missing.statusCode).toBe(400);
     const noCrm = await crmUser(t.deps, { brand: member.brand, acl: ['Deals'] });
-    expect((await t.app.inject({ method: 'POST', url: '/leads', headers: noCrm.headers, payload: { lead: { email: 'a@example.com' } } })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/leads', payload: { lead: { email: 'a@example.com' } } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/leads',
+          headers: noCrm.headers,
+          payload: { lead: { email: 'a@example.com' } },
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/leads', payload: { lead: { email: 'a@example.com' } } })).statusCode,
+    ).toBe(401);
   });
 });

@@ -28,7 +28,12 @@ export async function insertActivity(db: Kysely<DB>, activity: NewActivity): Pro
 }
 
 /** Newest first; ties (one request recording several) by id, so pages never overlap. */
-export async function listActivities(db: Kysely<DB>, contact: string, start: number, limit: number): Promise<ActivityRow[]> {
+export async function listActivities(
+  db: Kysely<DB>,
+  contact: string,
+  start: number,
+  limit: number,
+): Promise<ActivityRow[]> {
   return db
     .selectFrom('contact_activities')
     .selectAll()
@@ -41,6 +46,10 @@ export async function listActivities(db: Kysely<DB>, contact: string, start: num
 }
 
 export async function countActivities(db: Kysely<DB>, contact: string): Promise<number> {
-  const row = await db.selectFrom('contact_activities').select((eb) => eb.fn.countAll<number>().as('total')).where('contact', '=', contact).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('contact_activities')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('contact', '=', contact)
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }

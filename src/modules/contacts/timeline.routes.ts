@@ -17,7 +17,9 @@ export const timelineRoutes: FeatureRoutes = async (app, { deps }) => {
         tags: TAGS,
         summary: 'Record an activity on a contact',
         description:
-          `Named actions and what they carry: ${Object.entries(KNOWN_ACTIONS).map(([action, rule]) => `${action} (${rule.requires})`).join(', ')}; ` +
+          `Named actions and what they carry: ${Object.entries(KNOWN_ACTIONS)
+            .map(([action, rule]) => `${action} (${rule.requires})`)
+            .join(', ')}; ` +
           'other Contact<Verb><Object> actions may carry any. A listing given by id or MLS number is stored as spec §6 shows it. ' +
           'Sets the contact’s last_touch; records an Activities event (spec §6 payload) and a Contacts update.',
         params: ContactParams,
@@ -34,7 +36,8 @@ export const timelineRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'A contact’s timeline, newest first',
-        description: 'Activities recorded on the contact (POST /contacts/:id/timeline), newest first, paged with start/limit and an exact total. CRM access.',
+        description:
+          'Activities recorded on the contact (POST /contacts/:id/timeline), newest first, paged with start/limit and an exact total. CRM access.',
         params: ContactParams,
         querystring: TimelineQuery,
         response: { 200: ListEnvelope(ActivityRecord), ...ERRORS },

@@ -18,7 +18,11 @@ export const ActivityListingInput = Type.Object(
     price: optional(Type.Number({ minimum: 0, maximum: 1e12 })),
     address: optional(Text(500)),
   },
-  { ...closed, description: 'Spec §6 listing. Only `id`, or only `mls_number` (and `mls`), is enough: the rest is read from the listing store.' },
+  {
+    ...closed,
+    description:
+      'Spec §6 listing. Only `id`, or only `mls_number` (and `mls`), is enough: the rest is read from the listing store.',
+  },
 );
 export type ActivityListingInput = Static<typeof ActivityListingInput>;
 
@@ -51,7 +55,11 @@ export const ActivitySearch = Type.Object(
 );
 
 export const RecordActivityBody = Type.Object({
-  action: Type.String({ pattern: ACTION_PATTERN, maxLength: 88, description: 'Contact<Verb><Object>, e.g. ContactViewedListing' }),
+  action: Type.String({
+    pattern: ACTION_PATTERN,
+    maxLength: 88,
+    description: 'Contact<Verb><Object>, e.g. ContactViewedListing',
+  }),
   listing: optional(ActivityListingInput),
   lead: optional(ActivityLead),
   search: optional(ActivitySearch),

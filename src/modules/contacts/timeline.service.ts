@@ -51,7 +51,12 @@ export function presentActivity(row: repo.ActivityRow): ActivityRecord {
 
 /** The Activities payload of spec §6: the activity with only the attachments it has. */
 export function activityPayload(row: repo.ActivityRow): { activity: Record<string, unknown> } {
-  const activity: Record<string, unknown> = { id: row.id, action: row.action, created_at: epochSeconds(row.created_at), contact: row.contact };
+  const activity: Record<string, unknown> = {
+    id: row.id,
+    action: row.action,
+    created_at: epochSeconds(row.created_at),
+    contact: row.contact,
+  };
   for (const key of ATTACHMENTS) if (row[key] !== null) activity[key] = row[key];
   return { activity };
 }
@@ -61,12 +66,19 @@ function checkBody(body: RecordActivityBody): void {
   const rule = KNOWN_ACTIONS[body.action];
   if (rule) {
     if (body[rule.requires] == null) attributes[rule.requires] = [`is required for ${body.action}`];
-    for (const key of ATTACHMENTS) if (body[key] != null && !rule.allows.includes(key)) attributes[key] = [`is not an attachment of ${body.action}`];
+    for (const key of ATTACHMENTS)
+      if (body[key] != null && !rule.allows.includes(key)) attributes[key] = [`is not an attachment of ${body.action}`];
   }
-  const texts: [string, unknown][] = [['notes', body.notes], ...ATTACHMENTS.flatMap((key) => Object.entries(body[key] ?? {}).map(([field, value]) => [`${key}.${field}`, value] as [string, unknown]))];
+  const texts: [string, unknown][] = [
+    ['notes', body.notes],
+    ...ATTACHMENTS.flatMap((key) =>
+      Object.entries(body[key] ?? {}).map(([field, value]) => [`${key}.${field}`, value] as [string, unknown]),
+    ),
+  ];
   for (const [field, value] of texts) {
     const values = Array.isArray(value) ? value : [value];
-    if (values.some((v) => typeof v === 'string' && !isCleanText(v))) attributes[field] = ['must be text without the NUL character'];
+    if (values.some((v) => typeof v === 'string' && !isCleanText(v)))
+      attributes[field] = ['must be text without the NUL character'];
   }
   const [field, messages] = Object.entries(attributes)[0] ?? [];
   if (field) throw errors.validation(`${field} ${messages?.[0] ?? 'is invalid'}`, attributes);
@@ -76,7 +88,11 @@ function checkBody(body: RecordActivityBody): void {
  * The listing as spec §6 stores it: resolved from the listing store by id, or by MLS number when that is all
  * the client sent; as sent when the client sent the whole summary of a listing we do not hold.
  */
-async function resolveListing(db: Transaction<DB>, input: ActivityListingInput, lenient: boolean): Promise<ActivityListing | null> {
+async function resolveListing(
+  db: Transaction<DB>,
+  input: ActivityListingInput,
+  lenient: boolean,
+): Promise<ActivityListing | null> {
   if (input.id) {
     const found = await findListingSummary(db, { id: input.id });
     if (found) return found;
@@ -86,8 +102,16 @@ async function resolveListing(db: Transaction<DB>, input: ActivityListingInput, 
   if (input.mls_number) {
     const found = await findListingSummary(db, { mls_number: input.mls_number, mls: input.mls ?? null });
     if (found) return found;
-    if (!lenient && input.status == null && input.price == null && input.address == null) throw errors.invalidField('listing.mls_number', 'names no listing');
-    return { id: null, mls: input.mls ?? null, mls_number: input.mls_number, status: input.status ?? null, price: input.price ?? null, address: input.address ?? null };
+    if (!lenient && input.status == null && input.price == null && input.address == null)
+      throw errors.invalidField('listing.mls_number', 'names no listing');
+    return {
+      id: null,
+      mls: input.mls ?? null,
+      mls_number: input.mls_number,
+      status: input.status ?? null,
+      price: input.price ?? null,
+      address: input.address ?? null,
+    };
   }
   if (lenient) return null;
   throw errors.invalidField('listing', 'needs id or mls_number');
@@ -104,7 +128,14 @@ export interface ActivityInput {
 }
 
 /** Records the activity on a (locked, reachable) contact in `trx`, touches the contact, records the events. */
-export async function recordActivityIn(trx: Transaction<DB>, deps: Deps, contact: contacts.ContactRow, input: ActivityInput, createdBy: string | null, reason: ChangeReason): Promise<repo.ActivityRow> {
+export async function recordActivityIn(
+  trx: Transaction<DB>,
+  deps: Deps,
+  contact: contacts.ContactRow,
+  input: ActivityInput,
+  createdBy: string | null,
+  reason: ChangeReason,
+): Promise<repo.ActivityRow> {
   const at = deps.clock.now();
   const listing = input.listing ? await resolveListing(trx, input.listing, input.lenientListing ?? false) : null;
   const row = await repo.insertActivity(trx, {
@@ -118,25 +149,57 @@ export async function recordActivityIn(trx: Transaction<DB>, deps: Deps, contact
     created_by: createdBy,
     created_at: at,
   });
-  const touched = await contacts.updateContact(trx, contact.id, { ...contacts.fieldsOf(contact), last_touch: at, last_touch_action: input.action }, reason, at);
+  const touched = await contacts.updateContact(
+    trx,
+    contact.id,
+    { ...contacts.fieldsOf(contact), last_touch: at, last_touch_action: input.action },
+    reason,
+    at,
+  );
   await recordEvents(trx, [
     { brand: contact.brand, topic: 'Activities', event: input.action, subject: row.id, payload: activityPayload(row) },
-    { brand: contact.brand, topic: 'Contacts', event: 'update', subject: contact.id, payload: { contact: presentContact(touched) } },
+    {
+      brand: contact.brand,
+      topic: 'Contacts',
+      event: 'update',
+      subject: contact.id,
+      payload: { contact: presentContact(touched) },
+    },
   ]);
   return row;
 }
 
-export async function recordActivity(deps: Deps, actor: Actor, contactId: string, body: RecordActivityBody): Promise<ActivityRecord> {
+export async function recordActivity(
+  deps: Deps,
+  actor: Actor,
+  contactId: string,
+  body: RecordActivityBody,
+): Promise<ActivityRecord> {
   checkBody(body);
   const row = await deps.db.transaction().execute(async (trx) => {
     const contact = await reachableContact(trx, actor, contactId, true);
-    return recordActivityIn(trx, deps, contact, { ...body, action: body.action as ActivityAction }, actor.userId, 'direct_request');
+    return recordActivityIn(
+      trx,
+      deps,
+      contact,
+      { ...body, action: body.action as ActivityAction },
+      actor.userId,
+      'direct_request',
+    );
   });
   return presentActivity(row);
 }
 
-export async function listTimeline(deps: Deps, actor: Actor, contactId: string, paging: { start: number; limit: number }) {
+export async function listTimeline(
+  deps: Deps,
+  actor: Actor,
+  contactId: string,
+  paging: { start: number; limit: number },
+) {
   const contact = await reachableContact(deps.db, actor, contactId);
-  const [rows, total] = await Promise.all([repo.listActivities(deps.db, contact.id, paging.start, paging.limit), repo.countActivities(deps.db, contact.id)]);
+  const [rows, total] = await Promise.all([
+    repo.listActivities(deps.db, contact.id, paging.start, paging.limit),
+    repo.countActivities(deps.db, contact.id),
+  ]);
   return { records: rows.map(presentActivity), total };
 }

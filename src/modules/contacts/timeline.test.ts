@@ -7,24 +7,53 @@ import { crmUser, outboxRows } from './contacts.test-support.js';
 const t = useTestApp({ now: new Date('2026-06-01T12:00:00Z') });
 let member: Awaited<ReturnType<typeof crmUser>>;
 let listingId: string;
-const LISTING = { mls: 'NTREIS', mls_number: 'TL-1001', status: 'Active', price: 425000, full_address: '123 Main St, Dallas, TX 75201' };
+const LISTING = {
+  mls: 'NTREIS',
+  mls_number: 'TL-1001',
+  status: 'Active',
+  price: 425000,
+  full_address: '123 Main St, Dallas, TX 75201',
+};
 
 beforeAll(async () => {
   member = await crmUser(t.deps);
-  listingId = (await t.deps.db.insertInto('listings').values(LISTING as never).returning('id').executeTakeFirstOrThrow()).id;
+  listingId = (
+    await t.deps.db
+      .insertInto('listings')
+      .values(LISTING as never)
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 });
 
 async function newContact(headers = member.headers) {
-  const res = await t.app.inject({ method: 'POST', url: '/contacts', headers, payload: { first_name: 'Timeline', touch_freq: 7 } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/contacts',
+    headers,
+    payload: { first_name: 'Timeline', touch_freq: 7 },
+  });
   return res.json().data as { id: string };
 }
-const record = (contact: string, payload: object, headers = member.bare) => t.app.inject({ method: 'POST', url: `/contacts/${contact}/timeline`, headers, payload });
-const SUMMARY = { id: '', mls: 'NTREIS', mls_number: 'TL-1001', status: 'Active', price: 425000, address: '123 Main St, Dallas, TX 75201' };
+const record = (contact: string, payload: object, headers = member.bare) =>
+  t.app.inject({ method: 'POST', url: `/contacts/${contact}/timeline`, headers, payload });
+const SUMMARY = {
+  id: '',
+  mls: 'NTREIS',
+  mls_number: 'TL-1001',
+  status: 'Active',
+  price: 425000,
+  address: '123 Main St, Dallas, TX 75201',
+};
 
 describe('recording', () => {
   it('resolves a listing by id or MLS number to the spec §6 shape and touches the contact', async () => {
     const contact = await newContact();
-    const byId = await record(contact.id, { action: 'ContactViewedListing', listing: { id: listingId }, notes: 'Loved the kitchen' });
+    const byId = await record(contact.id, {
+      action: 'ContactViewedListing',
+      listing: { id: listingId },
+      notes: 'Loved the kitchen',
+    });
     expect(byId.statusCode, byId.body).toBe(200);
     expect(byId.json().data).toMatchObject({
       type: 'contact_activity',
@@ -39,18 +68,39 @@ describe('recording', () => {
       created_at: Date.parse('2026-06-01T12:00:00Z') / 1000,
     });
     t.clock.advance(60);
-    const byNumber = await record(contact.id, { action: 'ContactFavoritedListing', listing: { mls_number: 'TL-1001' } });
+    const byNumber = await record(contact.id, {
+      action: 'ContactFavoritedListing',
+      listing: { mls_number: 'TL-1001' },
+    });
     expect(byNumber.json().data.listing).toEqual({ ...SUMMARY, id: listingId });
-    const touched = (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}`, headers: member.bare })).json().data;
-    expect(touched).toMatchObject({ last_touch: Date.parse('2026-06-01T12:01:00Z') / 1000, last_touch_action: 'ContactFavoritedListing', next_touch: Date.parse('2026-06-08T12:01:00Z') / 1000 });
+    const touched = (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}`, headers: member.bare })).json()
+      .data;
+    expect(touched).toMatchObject({
+      last_touch: Date.parse('2026-06-01T12:01:00Z') / 1000,
+      last_touch_action: 'ContactFavoritedListing',
+      next_touch: Date.parse('2026-06-08T12:01:00Z') / 1000,
+    });
   });
 
   it('keeps a listing it does not hold when the client sent its summary; refuses a bare unknown one', async () => {
     const contact = await newContact();
-    const kept = await record(contact.id, { action: 'ContactSharedListing', listing: { mls_number: 'ELSEWHERE-1', status: 'Pending', price: 1, address: '1 Far Rd' } });
+    const kept = await record(contact.id, {
+      action: 'ContactSharedListing',
+      listing: { mls_number: 'ELSEWHERE-1', status: 'Pending', price: 1, address: '1 Far Rd' },
+    });
     expect(kept.statusCode, kept.body).toBe(200);
-    expect(kept.json().data.listing).toEqual({ id: null, mls: null, mls_number: 'ELSEWHERE-1', status: 'Pending', price: 1, address: '1 Far Rd' });
-    const unknownId = await record(contact.id, { action: 'ContactViewedListing', listing: { id: '6f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e' } });
+    expect(kept.json().data.listing).toEqual({
+      id: null,
+      mls: null,
+      mls_number: 'ELSEWHERE-1',
+      status: 'Pending',
+      price: 1,
+      address: '1 Far Rd',
+    });
+    const unknownId = await record(contact.id, {
+      action: 'ContactViewedListing',
+      listing: { id: '6f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e' },
+    });
     expect(unknownId.statusCode).toBe(400);
     expect(unknownId.json().attributes).toHaveProperty(['listing.id']);
     const unknownNumber = await record(contact.id, { action: 'ContactViewedListing', listing: { mls_number: 'NOPE' } });
@@ -74,13 +124,20 @@ describe('recording', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(Object.keys(res.json().attributes)).toContain(field);
     expect(await outboxRows(t.deps, member.brand)).toHaveLength(events);
-    const timeline = await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}/timeline`, headers: member.bare });
+    const timeline = await t.app.inject({
+      method: 'GET',
+      url: `/contacts/${contact.id}/timeline`,
+      headers: member.bare,
+    });
     expect(timeline.json().info.total).toBe(0);
   });
 
   it('accepts other Contact<Verb><Object> actions with any attachment, dropping unknown keys', async () => {
     const contact = await newContact();
-    const res = await record(contact.id, { action: 'ContactOpenedEmail', search: { title: 'Uptown', extra: 'dropped' } });
+    const res = await record(contact.id, {
+      action: 'ContactOpenedEmail',
+      search: { title: 'Uptown', extra: 'dropped' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.search).toEqual({ title: 'Uptown' });
   });
@@ -90,7 +147,9 @@ describe('events', () => {
   it('records the Activities event with the spec §6 payload and a Contacts update, in one transaction', async () => {
     const own = await crmUser(t.deps);
     const contact = await newContact(own.headers);
-    const activity = (await record(contact.id, { action: 'ContactViewedListing', listing: { id: listingId } }, own.bare)).json().data;
+    const activity = (
+      await record(contact.id, { action: 'ContactViewedListing', listing: { id: listingId } }, own.bare)
+    ).json().data;
     const rows = await outboxRows(t.deps, own.brand);
     expect(rows.map((r) => [r.topic, r.event])).toEqual([
       ['Contacts', 'create'],
@@ -99,9 +158,17 @@ describe('events', () => {
     ]);
     expect(rows[1]?.subject).toBe(activity.id);
     expect(rows[1]?.payload).toEqual({
-      activity: { id: activity.id, action: 'ContactViewedListing', created_at: activity.created_at, contact: contact.id, listing: { ...SUMMARY, id: listingId } },
+      activity: {
+        id: activity.id,
+        action: 'ContactViewedListing',
+        created_at: activity.created_at,
+        contact: contact.id,
+        listing: { ...SUMMARY, id: listingId },
+      },
     });
-    expect((rows[2]?.payload as { contact: { last_touch_action: string } }).contact.last_touch_action).toBe('ContactViewedListing');
+    expect((rows[2]?.payload as { contact: { last_touch_action: string } }).contact.last_touch_action).toBe(
+      'ContactViewedListing',
+    );
   });
 });
 
@@ -112,20 +179,30 @@ describe('reading', () => {
       t.clock.advance(60);
       await record(contact.id, { action: 'ContactSearchedListings', search: { q: `search ${n}` } });
     }
-    const page = async (query: string) => (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}/timeline${query}`, headers: member.bare })).json();
+    const page = async (query: string) =>
+      (
+        await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}/timeline${query}`, headers: member.bare })
+      ).json();
     const first = await page('?limit=2');
     expect(first.data.map((a: { search: { q: string } }) => a.search.q)).toEqual(['search 3', 'search 2']);
     expect(first.info).toEqual({ count: 2, total: 3 });
     const second = await page('?start=2&limit=2');
     expect(second.data.map((a: { search: { q: string } }) => a.search.q)).toEqual(['search 1']);
-    const huge = await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}/timeline?start=100000000000000000000`, headers: member.bare });
+    const huge = await t.app.inject({
+      method: 'GET',
+      url: `/contacts/${contact.id}/timeline?start=100000000000000000000`,
+      headers: member.bare,
+    });
     expect(huge.statusCode).toBe(400);
   });
 
   it('another brand’s contact has no timeline for you (404), a deleted contact neither', async () => {
     const contact = await newContact();
     const stranger = await crmUser(t.deps);
-    expect((await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}/timeline`, headers: stranger.bare })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/contacts/${contact.id}/timeline`, headers: stranger.bare }))
+        .statusCode,
+    ).toBe(404);
     expect((await record(contact.id, { action: 'ContactOpenedEmail' }, stranger.bare)).statusCode).toBe(404);
     await t.app.inject({ method: 'DELETE', url: `/contacts/${contact.id}`, headers: member.bare });
     expect((await record(contact.id, { action: 'ContactOpenedEmail' })).statusCode).toBe(404);

@@ -43,14 +43,22 @@ function isIsoDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return false;
   const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return date.getUTCFullYear() === Number(match[1]) && date.getUTCMonth() === Number(match[2]) - 1 && date.getUTCDate() === Number(match[3]);
+  return (
+    date.getUTCFullYear() === Number(match[1]) &&
+    date.getUTCMonth() === Number(match[2]) - 1 &&
+    date.getUTCDate() === Number(match[3])
+  );
 }
 
 /**
  * `current` with `changes` applied (null removes a key), every change checked against the catalogue; problems go
  * to `attributes` under `context.<key>`. Texts are trimmed; an empty text removes the key.
  */
-export function applyContext(current: DealContext, changes: Record<string, unknown>, attributes: ErrorAttributes): DealContext {
+export function applyContext(
+  current: DealContext,
+  changes: Record<string, unknown>,
+  attributes: ErrorAttributes,
+): DealContext {
   const next: DealContext = { ...current };
   for (const [key, value] of Object.entries(changes)) {
     const field = `context.${key}`;
@@ -64,17 +72,20 @@ export function applyContext(current: DealContext, changes: Record<string, unkno
       continue;
     }
     if (type === 'number') {
-      if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > 1e15) attributes[field] = ['must be a number'];
+      if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > 1e15)
+        attributes[field] = ['must be a number'];
       else next[key] = value;
     } else if (type === 'date') {
       if (typeof value !== 'string' || !isIsoDate(value)) attributes[field] = ['must be a date (YYYY-MM-DD)'];
       else next[key] = value;
-    } else if (typeof value !== 'string' || value.length > MAX_TEXT) attributes[field] = [`must be a text of at most ${MAX_TEXT} characters`];
+    } else if (typeof value !== 'string' || value.length > MAX_TEXT)
+      attributes[field] = [`must be a text of at most ${MAX_TEXT} characters`];
     else if (value.trim() === '') delete next[key];
     else next[key] = value.trim();
   }
   const contract = next.contract_date;
   const closing = next.closing_date;
-  if (typeof contract === 'string' && typeof closing === 'string' && closing < contract) attributes['context.closing_date'] = ['must not be before contract_date'];
+  if (typeof contract === 'string' && typeof closing === 'string' && closing < contract)
+    attributes['context.closing_date'] = ['must not be before contract_date'];
   return next;
 }

@@ -13,14 +13,17 @@ export interface DealFields {
   roles: DealRoleValue[];
 }
 
-const text = (value: string | number | undefined): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+const text = (value: string | number | undefined): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
 /** The address of the context: full_address, else its parts joined. */
 export function addressOf(context: DealContext): string | null {
   const full = text(context.full_address);
   if (full) return full;
   const street = [text(context.street_address), text(context.unit_number)].filter(Boolean).join(' ');
-  const cityLine = [text(context.city), [text(context.state), text(context.postal_code)].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const cityLine = [text(context.city), [text(context.state), text(context.postal_code)].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ');
   return [street, cityLine].filter(Boolean).join(', ') || null;
 }
 
@@ -30,5 +33,10 @@ export function titleOf(fields: Pick<DealFields, 'title_given' | 'context' | 'de
 }
 
 export function dealLexemes(fields: DealFields): string[] {
-  return lexemesOf([titleOf(fields), addressOf(fields.context), text(fields.context.mls_number), ...fields.roles.flatMap((r) => [r.legal_first_name, r.legal_last_name])]);
+  return lexemesOf([
+    titleOf(fields),
+    addressOf(fields.context),
+    text(fields.context.mls_number),
+    ...fields.roles.flatMap((r) => [r.legal_first_name, r.legal_last_name]),
+  ]);
 }

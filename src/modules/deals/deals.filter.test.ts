@@ -15,11 +15,52 @@ beforeAll(async () => {
   office = (await createBrand(t.deps, { name: 'Office', parent: broker.brand })).id;
   const officeAgent = await crmUser(t.deps, { brand: office, acl: ['Deals'] });
   const deals: [string, object, Record<string, string>][] = [
-    ['elm', { deal_type: 'Buying', property_type: 'Resale', status: 'Active', context: { full_address: '12 Elm Street, Dallas', list_price: 300000, closing_date: '2026-09-01' } }, broker.headers],
-    ['oak', { deal_type: 'Selling', property_type: 'Resale', status: 'Coming Soon', context: { full_address: '4 Oak Avenue, Plano', list_price: 500000 } }, broker.headers],
-    ['pine', { deal_type: 'Buying', property_type: 'Resale', status: 'Active Option', context: { full_address: '7 Pine Road, Frisco', list_price: 450000, closing_date: '2026-07-01' } }, officeAgent.headers],
-    ['sold', { deal_type: 'Selling', property_type: 'Resale', status: 'Sold', title: 'Lakeside sale', roles: [{ role: 'Seller', legal_first_name: 'Zelda', legal_last_name: 'Quimby', email: 'zq@example.com' }] }, broker.headers],
-    ['gone', { deal_type: 'Buying', property_type: 'Lot', status: 'Withdrawn', context: { full_address: '1 Élan Court' } }, officeAgent.headers],
+    [
+      'elm',
+      {
+        deal_type: 'Buying',
+        property_type: 'Resale',
+        status: 'Active',
+        context: { full_address: '12 Elm Street, Dallas', list_price: 300000, closing_date: '2026-09-01' },
+      },
+      broker.headers,
+    ],
+    [
+      'oak',
+      {
+        deal_type: 'Selling',
+        property_type: 'Resale',
+        status: 'Coming Soon',
+        context: { full_address: '4 Oak Avenue, Plano', list_price: 500000 },
+      },
+      broker.headers,
+    ],
+    [
+      'pine',
+      {
+        deal_type: 'Buying',
+        property_type: 'Resale',
+        status: 'Active Option',
+        context: { full_address: '7 Pine Road, Frisco', list_price: 450000, closing_date: '2026-07-01' },
+      },
+      officeAgent.headers,
+    ],
+    [
+      'sold',
+      {
+        deal_type: 'Selling',
+        property_type: 'Resale',
+        status: 'Sold',
+        title: 'Lakeside sale',
+        roles: [{ role: 'Seller', legal_first_name: 'Zelda', legal_last_name: 'Quimby', email: 'zq@example.com' }],
+      },
+      broker.headers,
+    ],
+    [
+      'gone',
+      { deal_type: 'Buying', property_type: 'Lot', status: 'Withdrawn', context: { full_address: '1 Élan Court' } },
+      officeAgent.headers,
+    ],
   ];
   ids = {};
   for (const [name, payload, headers] of deals) {
@@ -29,11 +70,18 @@ beforeAll(async () => {
     ids[name] = res.json().data.id;
   }
   const elsewhere = await crmUser(t.deps, { acl: ['Deals'] });
-  await t.app.inject({ method: 'POST', url: '/deals', headers: elsewhere.headers, payload: { deal_type: 'Buying', property_type: 'Resale', context: { full_address: '12 Elm Street, Dallas' } } });
+  await t.app.inject({
+    method: 'POST',
+    url: '/deals',
+    headers: elsewhere.headers,
+    payload: { deal_type: 'Buying', property_type: 'Resale', context: { full_address: '12 Elm Street, Dallas' } },
+  });
 });
 
-const filter = (payload: object, headers: Record<string, string> = broker.bare) => t.app.inject({ method: 'POST', url: '/deals/filter', headers, payload });
-const names = (res: { json: () => { data: { id: string }[] } }) => res.json().data.map((d) => Object.keys(ids).find((k) => ids[k] === d.id));
+const filter = (payload: object, headers: Record<string, string> = broker.bare) =>
+  t.app.inject({ method: 'POST', url: '/deals/filter', headers, payload });
+const names = (res: { json: () => { data: { id: string }[] } }) =>
+  res.json().data.map((d) => Object.keys(ids).find((k) => ids[k] === d.id));
 
 describe('POST /deals/filter', () => {
   it('lists the brand and its sub-brands, newest change first, with the exact total', async () => {
@@ -49,8 +97,13 @@ describe('POST /deals/filter', () => {
 
   it('filters by status groups and deal type', async () => {
     expect(names(await filter({ brand: broker.brand, status: { is_active: true } }))).toEqual(['oak', 'elm']);
-    expect(names(await filter({ brand: broker.brand, status: { is_pending: true, is_closed: true } }))).toEqual(['sold', 'pine']);
-    expect(names(await filter({ brand: broker.brand, status: { is_archived: true, is_active: false } }))).toEqual(['gone']);
+    expect(names(await filter({ brand: broker.brand, status: { is_pending: true, is_closed: true } }))).toEqual([
+      'sold',
+      'pine',
+    ]);
+    expect(names(await filter({ brand: broker.brand, status: { is_archived: true, is_active: false } }))).toEqual([
+      'gone',
+    ]);
     expect(names(await filter({ brand: broker.brand, deal_type: 'Selling' }))).toEqual(['sold', 'oak']);
   });
 
@@ -67,7 +120,10 @@ describe('POST /deals/filter', () => {
     // "p" starts Plano (oak, 500,000) and Pine (pine, 450,000).
     const cheapFirst = await filter({ brand: broker.brand, query: 'p', $order: ['list_price', 'ASC'] });
     expect(names(cheapFirst)).toEqual(['pine', 'oak']);
-    expect(names(await filter({ brand: broker.brand, query: 'p', $order: ['list_price', 'DESC'] }))).toEqual(['oak', 'pine']);
+    expect(names(await filter({ brand: broker.brand, query: 'p', $order: ['list_price', 'DESC'] }))).toEqual([
+      'oak',
+      'pine',
+    ]);
     const second = await filter({ brand: broker.brand, query: 'p', $order: ['list_price', 'ASC'], start: 1, limit: 1 });
     expect(names(second)).toEqual(['oak']);
     expect(second.json().info).toEqual({ count: 1, total: 2 });
@@ -76,10 +132,26 @@ describe('POST /deals/filter', () => {
   });
 
   it('orders by a known column; an unknown one is a 400', async () => {
-    expect(names(await filter({ brand: broker.brand, $order: ['list_price', 'DESC'] })).slice(0, 3)).toEqual(['oak', 'pine', 'elm']);
-    expect(names(await filter({ brand: broker.brand, $order: ['deals.closing_date', 'ASC'] })).slice(0, 2)).toEqual(['pine', 'elm']);
-    expect(names(await filter({ brand: broker.brand, $order: ['title', 'ASC'] }))).toEqual(['gone', 'elm', 'oak', 'pine', 'sold']);
-    for (const order of [['id; drop table deals', 'ASC'], ['password', 'DESC']]) {
+    expect(names(await filter({ brand: broker.brand, $order: ['list_price', 'DESC'] })).slice(0, 3)).toEqual([
+      'oak',
+      'pine',
+      'elm',
+    ]);
+    expect(names(await filter({ brand: broker.brand, $order: ['deals.closing_date', 'ASC'] })).slice(0, 2)).toEqual([
+      'pine',
+      'elm',
+    ]);
+    expect(names(await filter({ brand: broker.brand, $order: ['title', 'ASC'] }))).toEqual([
+      'gone',
+      'elm',
+      'oak',
+      'pine',
+      'sold',
+    ]);
+    for (const order of [
+      ['id; drop table deals', 'ASC'],
+      ['password', 'DESC'],
+    ]) {
       const res = await filter({ brand: broker.brand, $order: order });
       expect(res.statusCode).toBe(400);
       expect(res.json().attributes).toHaveProperty(['$order']);

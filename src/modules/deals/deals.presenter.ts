@@ -5,7 +5,8 @@ import { epochSeconds } from '../../lib/clock.js';
 import * as repo from './deals.repository.js';
 import { STATUS_GROUPS, type DealRecord } from './deals.schemas.js';
 
-const inGroup = (group: keyof typeof STATUS_GROUPS, status: string) => (STATUS_GROUPS[group] as readonly string[]).includes(status);
+const inGroup = (group: keyof typeof STATUS_GROUPS, status: string) =>
+  (STATUS_GROUPS[group] as readonly string[]).includes(status);
 export const isClosedStatus = (status: string) => inGroup('is_closed', status);
 
 export function presentDeal(row: repo.DealRow): DealRecord {
@@ -33,27 +34,57 @@ export function presentDeal(row: repo.DealRow): DealRecord {
 const unique = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => id !== null))];
 
 /** Deals with `deal.brand`, `deal.listing`, `deal.created_by` embedded when asked (`deal.roles` are always in). */
-export async function presentDeals(db: Kysely<DB>, rows: repo.DealRow[], associations: Set<string>): Promise<DealRecord[]> {
+export async function presentDeals(
+  db: Kysely<DB>,
+  rows: repo.DealRow[],
+  associations: Set<string>,
+): Promise<DealRecord[]> {
   const records = rows.map(presentDeal);
   if (associations.has('deal.brand')) {
     const brands = new Map((await repo.brandSummaries(db, unique(rows.map((r) => r.brand)))).map((b) => [b.id, b]));
     for (const record of records) {
       const brand = brands.get(record.brand as string);
-      if (brand) record.brand = { id: brand.id, type: 'brand', name: brand.name, brand_type: brand.brand_type, parent: brand.parent };
+      if (brand)
+        record.brand = {
+          id: brand.id,
+          type: 'brand',
+          name: brand.name,
+          brand_type: brand.brand_type,
+          parent: brand.parent,
+        };
     }
   }
   if (associations.has('deal.listing')) {
-    const listings = new Map((await repo.listingSummaries(db, unique(rows.map((r) => r.listing)))).map((l) => [l.id, l]));
+    const listings = new Map(
+      (await repo.listingSummaries(db, unique(rows.map((r) => r.listing)))).map((l) => [l.id, l]),
+    );
     for (const record of records) {
       const listing = listings.get(record.listing as string);
-      if (listing) record.listing = { id: listing.id, type: 'listing', mls: listing.mls, mls_number: listing.mls_number, status: listing.status, price: listing.price, address: listing.full_address ?? listing.street_address };
+      if (listing)
+        record.listing = {
+          id: listing.id,
+          type: 'listing',
+          mls: listing.mls,
+          mls_number: listing.mls_number,
+          status: listing.status,
+          price: listing.price,
+          address: listing.full_address ?? listing.street_address,
+        };
     }
   }
   if (associations.has('deal.created_by')) {
     const users = new Map((await repo.userSummaries(db, unique(rows.map((r) => r.created_by)))).map((u) => [u.id, u]));
     for (const record of records) {
       const user = users.get(record.created_by as string);
-      if (user) record.created_by = { id: user.id, type: 'user', first_name: user.first_name, last_name: user.last_name, display_name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email, email: user.email };
+      if (user)
+        record.created_by = {
+          id: user.id,
+          type: 'user',
+          first_name: user.first_name,
+          last_name: user.last_name,
+          display_name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email,
+          email: user.email,
+        };
     }
   }
   return records;

@@ -7,13 +7,33 @@ import type { DealOrderKey } from './deals.schemas.js';
 import type { DealsTable } from './deals.tables.js';
 
 export const DEAL_COLUMNS = [
-  'id', 'brand', 'deal_type', 'property_type', 'title', 'title_given', 'listing', 'status', 'context', 'roles', 'created_by', 'created_at', 'updated_at',
+  'id',
+  'brand',
+  'deal_type',
+  'property_type',
+  'title',
+  'title_given',
+  'listing',
+  'status',
+  'context',
+  'roles',
+  'created_by',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof DealsTable)[];
 
 export type DealRow = Pick<Selectable<DealsTable>, (typeof DEAL_COLUMNS)[number]>;
 
 export function fieldsOf(row: DealRow): DealFields {
-  return { deal_type: row.deal_type, property_type: row.property_type, title_given: row.title_given, listing: row.listing, status: row.status, context: row.context, roles: row.roles };
+  return {
+    deal_type: row.deal_type,
+    property_type: row.property_type,
+    title_given: row.title_given,
+    listing: row.listing,
+    status: row.status,
+    context: row.context,
+    roles: row.roles,
+  };
 }
 
 function dealColumns(fields: DealFields) {
@@ -26,32 +46,65 @@ function dealColumns(fields: DealFields) {
   };
 }
 
-export async function insertDeal(db: Kysely<DB>, brand: string, createdBy: string | null, fields: DealFields, at: Date): Promise<DealRow> {
-  return db.insertInto('deals').values({ ...dealColumns(fields), brand, created_by: createdBy, created_at: at, updated_at: at }).returning(DEAL_COLUMNS).executeTakeFirstOrThrow();
+export async function insertDeal(
+  db: Kysely<DB>,
+  brand: string,
+  createdBy: string | null,
+  fields: DealFields,
+  at: Date,
+): Promise<DealRow> {
+  return db
+    .insertInto('deals')
+    .values({ ...dealColumns(fields), brand, created_by: createdBy, created_at: at, updated_at: at })
+    .returning(DEAL_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 /** Many deals of one brand in one statement per 1,000 (the benchmark's fill; no events). */
-export async function insertDealsBulk(db: Kysely<DB>, brand: string, createdBy: string | null, deals: { fields: DealFields; at: Date }[]): Promise<void> {
+export async function insertDealsBulk(
+  db: Kysely<DB>,
+  brand: string,
+  createdBy: string | null,
+  deals: { fields: DealFields; at: Date }[],
+): Promise<void> {
   for (let i = 0; i < deals.length; i += 1000) {
     await db
       .insertInto('deals')
-      .values(deals.slice(i, i + 1000).map((d) => ({ ...dealColumns(d.fields), brand, created_by: createdBy, created_at: d.at, updated_at: d.at })))
+      .values(
+        deals
+          .slice(i, i + 1000)
+          .map((d) => ({ ...dealColumns(d.fields), brand, created_by: createdBy, created_at: d.at, updated_at: d.at })),
+      )
       .execute();
   }
 }
 
-export async function findDeal(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<DealRow | undefined> {
+export async function findDeal(
+  db: Kysely<DB>,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<DealRow | undefined> {
   let query = db.selectFrom('deals').select(DEAL_COLUMNS).where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
 export async function updateDeal(db: Kysely<DB>, id: string, fields: DealFields, at: Date): Promise<DealRow> {
-  return db.updateTable('deals').set({ ...dealColumns(fields), updated_at: at }).where('id', '=', id).returning(DEAL_COLUMNS).executeTakeFirstOrThrow();
+  return db
+    .updateTable('deals')
+    .set({ ...dealColumns(fields), updated_at: at })
+    .where('id', '=', id)
+    .returning(DEAL_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 export async function softDeleteDeal(db: Kysely<DB>, id: string, at: Date): Promise<DealRow> {
-  return db.updateTable('deals').set({ deleted_at: at, updated_at: at }).where('id', '=', id).returning(DEAL_COLUMNS).executeTakeFirstOrThrow();
+  return db
+    .updateTable('deals')
+    .set({ deleted_at: at, updated_at: at })
+    .where('id', '=', id)
+    .returning(DEAL_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 export interface DealFilter {
@@ -64,7 +117,10 @@ export interface DealFilter {
 }
 
 function filtered(db: Kysely<DB>, filter: DealFilter) {
-  let query = db.selectFrom('deals').where(sql<boolean>`brand = any(${filter.brands}::uuid[])`).where('deleted_at', 'is', null);
+  let query = db
+    .selectFrom('deals')
+    .where(sql<boolean>`brand = any(${filter.brands}::uuid[])`)
+    .where('deleted_at', 'is', null);
   if (filter.query) query = query.where(sql<boolean>`search_tsv @@ ${filter.query}::tsquery`);
   if (filter.statuses) query = query.where(sql<boolean>`status = any(${filter.statuses}::text[])`);
   if (filter.dealType) query = query.where('deal_type', '=', filter.dealType);
@@ -88,7 +144,11 @@ const ORDER_SQL: Record<DealOrderKey, ReturnType<typeof sql.ref> | ReturnType<ty
  * matches of a prefix query are spread over the whole table). Without one, the page walks the (brand, updated_at)
  * index while the count runs beside it.
  */
-export async function filterDealsPage(db: Kysely<DB>, filter: DealFilter, page: DealPage): Promise<{ rows: DealRow[]; total: number }> {
+export async function filterDealsPage(
+  db: Kysely<DB>,
+  filter: DealFilter,
+  page: DealPage,
+): Promise<{ rows: DealRow[]; total: number }> {
   if (!filter.query) {
     const [total, rows] = await Promise.all([countDeals(db, filter), filterDeals(db, filter, page)]);
     return { rows, total };
@@ -128,26 +188,45 @@ async function filterDeals(db: Kysely<DB>, filter: DealFilter, page: DealPage): 
 }
 
 async function countDeals(db: Kysely<DB>, filter: DealFilter): Promise<number> {
-  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
 export async function brandSummaries(db: Kysely<DB>, ids: string[]) {
   if (ids.length === 0) return [];
-  return db.selectFrom('brands').select(['id', 'name', 'brand_type', 'parent']).where(sql<boolean>`id = any(${ids}::uuid[])`).execute();
+  return db
+    .selectFrom('brands')
+    .select(['id', 'name', 'brand_type', 'parent'])
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .execute();
 }
 
 export async function userSummaries(db: Kysely<DB>, ids: string[]) {
   if (ids.length === 0) return [];
-  return db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where(sql<boolean>`id = any(${ids}::uuid[])`).execute();
+  return db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'email'])
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .execute();
 }
 
 export async function listingSummaries(db: Kysely<DB>, ids: string[]) {
   if (ids.length === 0) return [];
-  return db.selectFrom('listings').select(['id', 'mls', 'mls_number', 'status', 'price', 'full_address', 'street_address']).where(sql<boolean>`id = any(${ids}::uuid[])`).execute();
+  return db
+    .selectFrom('listings')
+    .select(['id', 'mls', 'mls_number', 'status', 'price', 'full_address', 'street_address'])
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .execute();
 }
 
 /** A live user, with the fields a role copies. */
 export async function findUser(db: Kysely<DB>, id: string) {
-  return db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'phone_number']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'email', 'phone_number'])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }

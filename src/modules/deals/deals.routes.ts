@@ -7,12 +7,23 @@ import { requireBrandContext } from '../../platform/brand-context.js';
 import { lenientPaging } from '../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
-import { AddRolesBody, CreateDealBody, DealParams, DealQuery, DealRecord, DealRoleParams, FilterDealsBody, ListDealsQuery, UpdateDealBody } from './deals.schemas.js';
+import {
+  AddRolesBody,
+  CreateDealBody,
+  DealParams,
+  DealQuery,
+  DealRecord,
+  DealRoleParams,
+  FilterDealsBody,
+  ListDealsQuery,
+  UpdateDealBody,
+} from './deals.schemas.js';
 import { addRoles, createDeal, deleteDeal, filterDeals, getDeal, removeRole, updateDeal } from './deals.service.js';
 
 const TAGS = ['Deals'];
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
-const ACCESS = 'The caller needs the Deals ACL on the deal’s brand; a deal of a brand you cannot reach that way answers 404.';
+const ACCESS =
+  'The caller needs the Deals ACL on the deal’s brand; a deal of a brand you cannot reach that way answers 404.';
 const EVENT = (event: string) => `Records a Deals/${event} event for the brand and its ancestors.`;
 
 export const dealRoutes: FeatureRoutes = async (app, { deps }) => {
@@ -72,7 +83,8 @@ export const dealRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'The brand’s deals (deprecated)',
-        description: 'Deprecated 2026-01-01: use POST /deals/filter. Deals of X-RECHAT-BRAND (else the active brand) and its sub-brands, newest change first; `limit` defaults to 300.',
+        description:
+          'Deprecated 2026-01-01: use POST /deals/filter. Deals of X-RECHAT-BRAND (else the active brand) and its sub-brands, newest change first; `limit` defaults to 300.',
         querystring: ListDealsQuery,
         response: { 200: ListEnvelope(DealRecord), ...ERRORS },
         deprecated: true,
@@ -80,7 +92,13 @@ export const dealRoutes: FeatureRoutes = async (app, { deps }) => {
     },
     async (request) => {
       const brand = await requireBrandContext(deps, request);
-      const { records, total } = await filterDeals(deps, actorOf(request), brand, { start: request.query.start, limit: request.query.limit }, associationsOf(request));
+      const { records, total } = await filterDeals(
+        deps,
+        actorOf(request),
+        brand,
+        { start: request.query.start, limit: request.query.limit },
+        associationsOf(request),
+      );
       return okList(records, total);
     },
   );
@@ -113,7 +131,8 @@ export const dealRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(DealRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await updateDeal(deps, actorOf(request), request.params.id, request.body, associationsOf(request))),
+    async (request) =>
+      ok(await updateDeal(deps, actorOf(request), request.params.id, request.body, associationsOf(request))),
   );
 
   app.delete(
@@ -146,7 +165,8 @@ export const dealRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(DealRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await addRoles(deps, actorOf(request), request.params.id, request.body.roles, associationsOf(request))),
+    async (request) =>
+      ok(await addRoles(deps, actorOf(request), request.params.id, request.body.roles, associationsOf(request))),
   );
 
   app.delete(

@@ -1,7 +1,16 @@
 // Wire shapes of deals (decisions §17, docs/deals.md): the write bodies, the record, the filter body existing
 // clients send. Context values are checked against the catalogue in deals.context.ts (so each names its key).
 import { Type, type Static } from '@sinclair/typebox';
-import { EpochSeconds, ExpansionQuery, Limit, Nullable, PagingQuery, Start, Uuid, optionalNullable as optional } from '../../platform/schemas.js';
+import {
+  EpochSeconds,
+  ExpansionQuery,
+  Limit,
+  Nullable,
+  PagingQuery,
+  Start,
+  Uuid,
+  optionalNullable as optional,
+} from '../../platform/schemas.js';
 
 export const DEAL_TYPES = ['Buying', 'Selling'] as const;
 
@@ -17,20 +26,52 @@ export const DEAL_STATUSES = Object.values(STATUS_GROUPS).flat();
 export type DealStatus = (typeof DEAL_STATUSES)[number];
 
 export const ROLE_NAMES = [
-  'Buyer', 'Seller', 'Tenant', 'Landlord', 'BuyerAgent', 'SellerAgent', 'CoBuyerAgent', 'CoSellerAgent',
-  'BuyerReferral', 'SellerReferral', 'BuyerLawyer', 'SellerLawyer', 'Lender', 'Title', 'Inspector', 'Appraiser', 'Other',
+  'Buyer',
+  'Seller',
+  'Tenant',
+  'Landlord',
+  'BuyerAgent',
+  'SellerAgent',
+  'CoBuyerAgent',
+  'CoSellerAgent',
+  'BuyerReferral',
+  'SellerReferral',
+  'BuyerLawyer',
+  'SellerLawyer',
+  'Lender',
+  'Title',
+  'Inspector',
+  'Appraiser',
+  'Other',
 ] as const;
 
 /** Columns `$order` may name (a `deals.` prefix, as older clients send it, is accepted). */
-export const DEAL_ORDER_KEYS = ['created_at', 'updated_at', 'title', 'status', 'deal_type', 'list_price', 'closing_date'] as const;
+export const DEAL_ORDER_KEYS = [
+  'created_at',
+  'updated_at',
+  'title',
+  'status',
+  'deal_type',
+  'list_price',
+  'closing_date',
+] as const;
 export type DealOrderKey = (typeof DEAL_ORDER_KEYS)[number];
 
 const Text = (maxLength: number) => Type.String({ maxLength });
-const Status = Type.Unsafe<DealStatus>({ type: 'string', enum: DEAL_STATUSES, description: `One of ${DEAL_STATUSES.join(', ')}` });
-const DealType = Type.Unsafe<(typeof DEAL_TYPES)[number]>({ type: 'string', enum: DEAL_TYPES });
-const ContextInput = Type.Record(Type.String({ maxLength: 100 }), Type.Union([Type.Number(), Type.String(), Type.Null()]), {
-  description: 'Key → number, YYYY-MM-DD date or text, from the closed catalogue of docs/deals.md; null removes a key',
+const Status = Type.Unsafe<DealStatus>({
+  type: 'string',
+  enum: DEAL_STATUSES,
+  description: `One of ${DEAL_STATUSES.join(', ')}`,
 });
+const DealType = Type.Unsafe<(typeof DEAL_TYPES)[number]>({ type: 'string', enum: DEAL_TYPES });
+const ContextInput = Type.Record(
+  Type.String({ maxLength: 100 }),
+  Type.Union([Type.Number(), Type.String(), Type.Null()]),
+  {
+    description:
+      'Key → number, YYYY-MM-DD date or text, from the closed catalogue of docs/deals.md; null removes a key',
+  },
+);
 
 export const RoleInput = Type.Object({
   role: Type.Unsafe<(typeof ROLE_NAMES)[number]>({ type: 'string', enum: ROLE_NAMES }),
@@ -77,11 +118,30 @@ export const DealRole = Type.Object({
   created_at: EpochSeconds,
 });
 
-const BrandSummary = Type.Object({ id: Uuid, type: Type.Literal('brand'), name: Type.String(), brand_type: Type.String(), parent: Nullable(Uuid) });
-const ListingSummary = Type.Object({
-  id: Uuid, type: Type.Literal('listing'), mls: Type.String(), mls_number: Type.String(), status: Type.String(), price: Nullable(Type.Number()), address: Nullable(Type.String()),
+const BrandSummary = Type.Object({
+  id: Uuid,
+  type: Type.Literal('brand'),
+  name: Type.String(),
+  brand_type: Type.String(),
+  parent: Nullable(Uuid),
 });
-const UserSummary = Type.Object({ id: Uuid, type: Type.Literal('user'), first_name: Type.String(), last_name: Type.String(), display_name: Type.String(), email: Type.String() });
+const ListingSummary = Type.Object({
+  id: Uuid,
+  type: Type.Literal('listing'),
+  mls: Type.String(),
+  mls_number: Type.String(),
+  status: Type.String(),
+  price: Nullable(Type.Number()),
+  address: Nullable(Type.String()),
+});
+const UserSummary = Type.Object({
+  id: Uuid,
+  type: Type.Literal('user'),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  display_name: Type.String(),
+  email: Type.String(),
+});
 
 export const DealRecord = Type.Object({
   id: Uuid,
@@ -90,7 +150,9 @@ export const DealRecord = Type.Object({
   deal_type: Type.String(),
   property_type: Type.String(),
   title: Type.String(),
-  listing: Nullable(Type.Union([Uuid, ListingSummary], { description: 'The listing id; its summary with associations[]=deal.listing' })),
+  listing: Nullable(
+    Type.Union([Uuid, ListingSummary], { description: 'The listing id; its summary with associations[]=deal.listing' }),
+  ),
   status: Type.String(),
   is_active: Type.Boolean(),
   is_pending: Type.Boolean(),
@@ -98,7 +160,9 @@ export const DealRecord = Type.Object({
   is_archived: Type.Boolean(),
   context: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()])),
   roles: Type.Array(DealRole),
-  created_by: Nullable(Type.Union([Uuid, UserSummary], { description: 'The user id; the user with associations[]=deal.created_by' })),
+  created_by: Nullable(
+    Type.Union([Uuid, UserSummary], { description: 'The user id; the user with associations[]=deal.created_by' }),
+  ),
   created_at: EpochSeconds,
   updated_at: EpochSeconds,
 });
@@ -107,7 +171,14 @@ export type DealRecord = Static<typeof DealRecord>;
 export const AddRolesBody = Type.Object({ roles: Type.Array(RoleInput, { minItems: 1, maxItems: 50 }) });
 
 export const DealParams = Type.Object({ id: Uuid });
-export const DealRoleParams = Type.Object({ id: Uuid, role: Type.String({ minLength: 1, maxLength: 100, description: 'A role id, or a role name (removes every role of that name)' }) });
+export const DealRoleParams = Type.Object({
+  id: Uuid,
+  role: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'A role id, or a role name (removes every role of that name)',
+  }),
+});
 export const DealQuery = Type.Object({ ...ExpansionQuery });
 
 export const DEFAULT_FILTER_LIMIT = 300;
@@ -115,13 +186,29 @@ export const DEFAULT_FILTER_LIMIT = 300;
 export const FilterDealsBody = Type.Object({
   brand: Type.Optional(Uuid),
   query: Type.Optional(Type.String({ maxLength: 200 })),
-  status: Type.Optional(Type.Object({ is_active: Type.Optional(Type.Boolean()), is_pending: Type.Optional(Type.Boolean()), is_closed: Type.Optional(Type.Boolean()), is_archived: Type.Optional(Type.Boolean()) })),
+  status: Type.Optional(
+    Type.Object({
+      is_active: Type.Optional(Type.Boolean()),
+      is_pending: Type.Optional(Type.Boolean()),
+      is_closed: Type.Optional(Type.Boolean()),
+      is_archived: Type.Optional(Type.Boolean()),
+    }),
+  ),
   deal_type: Type.Optional(DealType),
-  $order: Type.Optional(Type.Tuple([Type.String({ maxLength: 100 }), Type.Unsafe<'ASC' | 'DESC' | 'asc' | 'desc'>({ type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] })])),
+  $order: Type.Optional(
+    Type.Tuple([
+      Type.String({ maxLength: 100 }),
+      Type.Unsafe<'ASC' | 'DESC' | 'asc' | 'desc'>({ type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] }),
+    ]),
+  ),
   start: Start({ default: 0 }),
   limit: Limit({ default: DEFAULT_FILTER_LIMIT }),
 });
 export type FilterDealsBody = Static<typeof FilterDealsBody>;
 
-export const ListDealsQuery = Type.Object({ ...PagingQuery, limit: Limit({ default: DEFAULT_FILTER_LIMIT }), ...ExpansionQuery });
+export const ListDealsQuery = Type.Object({
+  ...PagingQuery,
+  limit: Limit({ default: DEFAULT_FILTER_LIMIT }),
+  ...ExpansionQuery,
+});
 export type ListDealsQuery = Static<typeof ListDealsQuery>;

@@ -18,8 +18,15 @@ import type { DealFields } from './deals.derive.js';
 import { isClosedStatus, presentDeal, presentDeals } from './deals.presenter.js';
 import * as repo from './deals.repository.js';
 import {
-  DEAL_ORDER_KEYS, STATUS_GROUPS,
-  type CreateDealBody, type DealOrderKey, type DealRecord, type FilterDealsBody, type RoleInput, type StatusGroup, type UpdateDealBody,
+  DEAL_ORDER_KEYS,
+  STATUS_GROUPS,
+  type CreateDealBody,
+  type DealOrderKey,
+  type DealRecord,
+  type FilterDealsBody,
+  type RoleInput,
+  type StatusGroup,
+  type UpdateDealBody,
 } from './deals.schemas.js';
 import type { DealContext, DealRoleValue } from './deals.tables.js';
 
@@ -28,7 +35,8 @@ function throwIfInvalid(attributes: ErrorAttributes): void {
   if (field) throw errors.validation(`${field} ${messages?.[0] ?? 'is invalid'}`, attributes);
 }
 
-const clean = (value: string | null | undefined): string | null => (value == null || value.trim() === '' ? null : value.trim());
+const clean = (value: string | null | undefined): string | null =>
+  value == null || value.trim() === '' ? null : value.trim();
 
 /** The context a listing fills: its address, price and MLS number (404 when no live listing has the id). */
 async function listingContext(db: Kysely<DB>, id: string): Promise<DealContext> {
@@ -44,7 +52,14 @@ async function listingContext(db: Kysely<DB>, id: string): Promise<DealContext> 
  * A role as stored: names, email and phone taken from its contact or user where the input leaves them out. A
  * contact of another brand, or a user who is not a member in reach of the brand, answers 404.
  */
-async function resolveRole(db: Kysely<DB>, brand: string, input: RoleInput, at: number, path: string, attributes: ErrorAttributes): Promise<DealRoleValue> {
+async function resolveRole(
+  db: Kysely<DB>,
+  brand: string,
+  input: RoleInput,
+  at: number,
+  path: string,
+  attributes: ErrorAttributes,
+): Promise<DealRoleValue> {
   const role: DealRoleValue = {
     id: randomUUID(),
     role: input.role,
@@ -73,30 +88,59 @@ async function resolveRole(db: Kysely<DB>, brand: string, input: RoleInput, at: 
     role.email ??= user.email;
     role.phone_number ??= user.phone_number;
   }
-  if (!role.legal_first_name && !role.legal_last_name) attributes[`${path}legal_first_name`] = ['is required (or legal_last_name, or a contact or user that has a name)'];
+  if (!role.legal_first_name && !role.legal_last_name)
+    attributes[`${path}legal_first_name`] = ['is required (or legal_last_name, or a contact or user that has a name)'];
   if (!role.email) attributes[`${path}email`] = ['is required (or a contact or user that has one)'];
   return role;
 }
 
-async function resolveRoles(db: Kysely<DB>, brand: string, inputs: RoleInput[], at: number, attributes: ErrorAttributes): Promise<DealRoleValue[]> {
+async function resolveRoles(
+  db: Kysely<DB>,
+  brand: string,
+  inputs: RoleInput[],
+  at: number,
+  attributes: ErrorAttributes,
+): Promise<DealRoleValue[]> {
   const roles: DealRoleValue[] = [];
-  for (const [i, input] of inputs.entries()) roles.push(await resolveRole(db, brand, input, at, `roles.${i}.`, attributes));
+  for (const [i, input] of inputs.entries())
+    roles.push(await resolveRole(db, brand, input, at, `roles.${i}.`, attributes));
   return roles;
 }
 
 /** Closing a Buying deal (its status entering the closed group) dates each Buyer contact's home anniversary. */
-async function afterWrite(trx: Transaction<DB>, deps: Deps, before: repo.DealRow | null, after: repo.DealRow): Promise<void> {
-  const closing = after.deal_type === 'Buying' && isClosedStatus(after.status) && !(before && isClosedStatus(before.status));
+async function afterWrite(
+  trx: Transaction<DB>,
+  deps: Deps,
+  before: repo.DealRow | null,
+  after: repo.DealRow,
+): Promise<void> {
+  const closing =
+    after.deal_type === 'Buying' && isClosedStatus(after.status) && !(before && isClosedStatus(before.status));
   if (closing) {
-    const date = typeof after.context.closing_date === 'string' ? after.context.closing_date : deps.clock.now().toISOString().slice(0, 10);
+    const date =
+      typeof after.context.closing_date === 'string'
+        ? after.context.closing_date
+        : deps.clock.now().toISOString().slice(0, 10);
     const buyers = after.roles.filter((r) => r.role === 'Buyer' && r.contact).map((r) => r.contact as string);
     await setHomeAnniversaryIn(trx, deps, buyers, date, 'deal_closed');
   }
 }
 
-const dealEvent = (row: repo.DealRow, event: 'Created' | 'Updated' | 'Deleted') => ({ brand: row.brand, topic: 'Deals' as const, event, subject: row.id, payload: { deal: presentDeal(row) } });
+const dealEvent = (row: repo.DealRow, event: 'Created' | 'Updated' | 'Deleted') => ({
+  brand: row.brand,
+  topic: 'Deals' as const,
+  event,
+  subject: row.id,
+  payload: { deal: presentDeal(row) },
+});
 
-export async function createDeal(deps: Deps, actor: Actor, brand: string, body: CreateDealBody, associations: Set<string>): Promise<DealRecord> {
+export async function createDeal(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  body: CreateDealBody,
+  associations: Set<string>,
+): Promise<DealRecord> {
   await requireAccess(deps.db, actor, brand, 'Deals');
   const row = await deps.db.transaction().execute(async (trx) => {
     const at = deps.clock.now();
@@ -106,7 +150,15 @@ export async function createDeal(deps: Deps, actor: Actor, brand: string, body: 
     const context = applyContext(base, body.context ?? {}, attributes);
     const roles = await resolveRoles(trx, brand, body.roles ?? [], at.getTime() / 1000, attributes);
     throwIfInvalid(attributes);
-    const fields: DealFields = { deal_type: body.deal_type, property_type: body.property_type.trim(), title_given: clean(body.title), listing, status: body.status ?? 'Active', context, roles };
+    const fields: DealFields = {
+      deal_type: body.deal_type,
+      property_type: body.property_type.trim(),
+      title_given: clean(body.title),
+      listing,
+      status: body.status ?? 'Active',
+      context,
+      roles,
+    };
     const created = await repo.insertDeal(trx, brand, actor.userId, fields, at);
     await afterWrite(trx, deps, null, created);
     await recordEvent(trx, dealEvent(created, 'Created'));
@@ -129,7 +181,12 @@ export async function getDeal(deps: Deps, actor: Actor, id: string, associations
 }
 
 /** Applies `change` to a locked, reachable deal and records the Updated event; the change may throw (nothing written). */
-async function changeDeal(deps: Deps, actor: Actor, id: string, change: (trx: Transaction<DB>, current: repo.DealRow) => Promise<DealFields>): Promise<repo.DealRow> {
+async function changeDeal(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  change: (trx: Transaction<DB>, current: repo.DealRow) => Promise<DealFields>,
+): Promise<repo.DealRow> {
   return deps.db.transaction().execute(async (trx) => {
     const current = await reachableDeal(trx, actor, id, true);
     const fields = await change(trx, current);
@@ -140,12 +197,21 @@ async function changeDeal(deps: Deps, actor: Actor, id: string, change: (trx: Tr
   });
 }
 
-export async function updateDeal(deps: Deps, actor: Actor, id: string, body: UpdateDealBody, associations: Set<string>): Promise<DealRecord> {
+export async function updateDeal(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  body: UpdateDealBody,
+  associations: Set<string>,
+): Promise<DealRecord> {
   const row = await changeDeal(deps, actor, id, async (trx, current) => {
     const attributes: ErrorAttributes = {};
     const listing = body.listing === undefined ? current.listing : (body.listing?.toLowerCase() ?? null);
     // A newly named listing fills the context again; keys sent in the same body win.
-    const base = listing && listing !== current.listing ? { ...current.context, ...(await listingContext(trx, listing)) } : current.context;
+    const base =
+      listing && listing !== current.listing
+        ? { ...current.context, ...(await listingContext(trx, listing)) }
+        : current.context;
     const context = applyContext(base, body.context ?? {}, attributes);
     throwIfInvalid(attributes);
     return {
@@ -169,7 +235,13 @@ export async function deleteDeal(deps: Deps, actor: Actor, id: string): Promise<
   });
 }
 
-export async function addRoles(deps: Deps, actor: Actor, id: string, inputs: RoleInput[], associations: Set<string>): Promise<DealRecord> {
+export async function addRoles(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  inputs: RoleInput[],
+  associations: Set<string>,
+): Promise<DealRecord> {
   const row = await changeDeal(deps, actor, id, async (trx, current) => {
     const attributes: ErrorAttributes = {};
     const roles = await resolveRoles(trx, current.brand, inputs, deps.clock.now().getTime() / 1000, attributes);
@@ -192,21 +264,35 @@ export async function removeRole(deps: Deps, actor: Actor, id: string, role: str
 function parseOrder(order: FilterDealsBody['$order']): { key: DealOrderKey; descending: boolean } {
   if (!order) return { key: 'updated_at', descending: true };
   const key = order[0].replace(/^deals\./, '') as DealOrderKey;
-  if (!DEAL_ORDER_KEYS.includes(key)) throw errors.invalidField('$order', `must name one of ${DEAL_ORDER_KEYS.join(', ')}`);
+  if (!DEAL_ORDER_KEYS.includes(key))
+    throw errors.invalidField('$order', `must name one of ${DEAL_ORDER_KEYS.join(', ')}`);
   return { key, descending: order[1].toUpperCase() === 'DESC' };
 }
 
 /** `POST /deals/filter` and the deprecated `GET /deals`: deals of the brand and its sub-brands. */
-export async function filterDeals(deps: Deps, actor: Actor, brand: string, body: Omit<FilterDealsBody, 'brand'>, associations: Set<string>) {
+export async function filterDeals(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  body: Omit<FilterDealsBody, 'brand'>,
+  associations: Set<string>,
+) {
   await requireAccess(deps.db, actor, brand, 'Deals');
   const { key, descending } = parseOrder(body.$order);
-  const groups = Object.entries(body.status ?? {}).filter(([, on]) => on).map(([group]) => group as StatusGroup);
+  const groups = Object.entries(body.status ?? {})
+    .filter(([, on]) => on)
+    .map(([group]) => group as StatusGroup);
   const filter: repo.DealFilter = {
     brands: await subtreeIds(deps.db, brand),
     query: body.query ? prefixQuery(body.query) : null,
     statuses: groups.length > 0 ? groups.flatMap((g) => [...STATUS_GROUPS[g]]) : null,
     dealType: body.deal_type ?? null,
   };
-  const { rows, total } = await repo.filterDealsPage(deps.db, filter, { order: key, descending, start: body.start, limit: body.limit });
+  const { rows, total } = await repo.filterDealsPage(deps.db, filter, {
+    order: key,
+    descending,
+    start: body.start,
+    limit: body.limit,
+  });
   return { records: await presentDeals(deps.db, rows, associations), total };
 }

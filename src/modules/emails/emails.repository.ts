@@ -30,7 +30,14 @@ export interface QuotaColumns {
   planned_recipients: number | null;
 }
 
-export async function insertCampaign(db: Kysely<DB>, brand: string, createdBy: string, fields: CampaignFields, quota: QuotaColumns, at: Date): Promise<CampaignRow> {
+export async function insertCampaign(
+  db: Kysely<DB>,
+  brand: string,
+  createdBy: string,
+  fields: CampaignFields,
+  quota: QuotaColumns,
+  at: Date,
+): Promise<CampaignRow> {
   return db
     .insertInto('email_campaigns')
     .values({ ...columns(fields), ...quota, brand, created_by: createdBy, created_at: at, updated_at: at })
@@ -38,7 +45,11 @@ export async function insertCampaign(db: Kysely<DB>, brand: string, createdBy: s
     .executeTakeFirstOrThrow();
 }
 
-export async function findCampaign(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<CampaignRow | undefined> {
+export async function findCampaign(
+  db: Kysely<DB>,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CampaignRow | undefined> {
   let query = db.selectFrom('email_campaigns').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
@@ -50,13 +61,29 @@ export async function campaignsByIds(db: Kysely<DB>, ids: string[]): Promise<Cam
   return db.selectFrom('email_campaigns').selectAll().where('id', 'in', ids).execute();
 }
 
-export async function updateCampaign(db: Kysely<DB>, id: string, fields: CampaignFields, quota: QuotaColumns, at: Date): Promise<CampaignRow> {
-  return db.updateTable('email_campaigns').set({ ...columns(fields), ...quota, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export async function updateCampaign(
+  db: Kysely<DB>,
+  id: string,
+  fields: CampaignFields,
+  quota: QuotaColumns,
+  at: Date,
+): Promise<CampaignRow> {
+  return db
+    .updateTable('email_campaigns')
+    .set({ ...columns(fields), ...quota, updated_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Makes an unsent campaign a trigger's template: never sent on its own, not counted against the quota. */
 export async function markTemplate(db: Kysely<DB>, id: string, at: Date): Promise<void> {
-  await db.updateTable('email_campaigns').set({ template: true, sender_month: null, planned_recipients: null, updated_at: at }).where('id', '=', id).where('executed_at', 'is', null).execute();
+  await db
+    .updateTable('email_campaigns')
+    .set({ template: true, sender_month: null, planned_recipients: null, updated_at: at })
+    .where('id', '=', id)
+    .where('executed_at', 'is', null)
+    .execute();
 }
 
 export async function softDeleteCampaign(db: Kysely<DB>, id: string, at: Date): Promise<void> {
@@ -68,10 +95,21 @@ export async function markQueuedThrough(db: Kysely<DB>, id: string, key: string,
   await db.updateTable('email_campaigns').set({ queued_through: key, updated_at: at }).where('id', '=', id).execute();
 }
 
-export async function markExecuted(db: Kysely<DB>, id: string, recipientsCount: number, failure: { code: string; message: string } | null, at: Date): Promise<void> {
+export async function markExecuted(
+  db: Kysely<DB>,
+  id: string,
+  recipientsCount: number,
+  failure: { code: string; message: string } | null,
+  at: Date,
+): Promise<void> {
   await db
     .updateTable('email_campaigns')
-    .set({ executed_at: at, recipients_count: recipientsCount, updated_at: at, ...(failure ? { failed_at: at, failure: JSON.stringify(failure) } : {}) })
+    .set({
+      executed_at: at,
+      recipients_count: recipientsCount,
+      updated_at: at,
+      ...(failure ? { failed_at: at, failure: JSON.stringify(failure) } : {}),
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -87,7 +125,12 @@ export async function countCampaigns(db: Kysely<DB>, brand: string): Promise<num
   return Number(row.n);
 }
 
-export async function listCampaigns(db: Kysely<DB>, brand: string, start: number, limit: number): Promise<CampaignRow[]> {
+export async function listCampaigns(
+  db: Kysely<DB>,
+  brand: string,
+  start: number,
+  limit: number,
+): Promise<CampaignRow[]> {
   return db
     .selectFrom('email_campaigns')
     .selectAll()
@@ -116,7 +159,13 @@ const CONTACT_COLUMNS = ['id', 'brand', 'first_name', 'last_name', 'display_name
 /** Live contacts of the brand among `ids` (others, and other brands', are simply absent). */
 export async function contactsOfBrand(db: Kysely<DB>, brand: string, ids: string[]): Promise<RecipientContact[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('contacts').select(CONTACT_COLUMNS).where('brand', '=', brand).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  return db
+    .selectFrom('contacts')
+    .select(CONTACT_COLUMNS)
+    .where('brand', '=', brand)
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /** Live contacts of the brand carrying any of `tags`, oldest first (a stable order for the messages). */
@@ -184,5 +233,9 @@ export interface Sender {
 }
 
 export async function findSender(db: Kysely<DB>, id: string): Promise<Sender | undefined> {
-  return db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name', 'email_signature']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'email_signature'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

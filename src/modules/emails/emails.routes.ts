@@ -4,7 +4,14 @@ import { actorOf } from '../../platform/auth.js';
 import { requireBrandContext } from '../../platform/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
-import { BrandParams, CampaignParams, CreateCampaignBody, EmailCampaignRecord, ListCampaignsQuery, UpdateCampaignBody } from './emails.schemas.js';
+import {
+  BrandParams,
+  CampaignParams,
+  CreateCampaignBody,
+  EmailCampaignRecord,
+  ListCampaignsQuery,
+  UpdateCampaignBody,
+} from './emails.schemas.js';
 import { createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign } from './emails.service.js';
 
 const TAGS = ['Email campaigns'];
@@ -52,7 +59,8 @@ export const emailRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Email campaigns of a brand',
-        description: 'Newest first, paged with start/limit; `info.total` is exact. Marketing ACL on the brand (else 403).',
+        description:
+          'Newest first, paged with start/limit; `info.total` is exact. Marketing ACL on the brand (else 403).',
         params: BrandParams,
         querystring: ListCampaignsQuery,
         response: { 200: ListEnvelope(EmailCampaignRecord), ...ERRORS },
@@ -74,7 +82,10 @@ export const emailRoutes: FeatureRoutes = async (app, { deps }) => {
         description: 'Only the fields sent change. A new `due_at` reschedules it. 409 once the campaign has been sent.',
         params: CampaignParams,
         body: UpdateCampaignBody,
-        response: { 200: Envelope(EmailCampaignRecord), ...errorResponses(...AUTHENTICATED_ERRORS, 409, 413, 415, 429) },
+        response: {
+          200: Envelope(EmailCampaignRecord),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 409, 413, 415, 429),
+        },
       },
     },
     async (request) => ok(await updateCampaign(deps, actorOf(request), request.params.id, request.body)),

@@ -10,7 +10,13 @@ export const RECIPIENT_TYPES = ['Email', 'Contact', 'Tag', 'Brand'] as const;
 
 export const Recipient = Type.Object(
   {
-    recipient_type: Type.Union(RECIPIENT_TYPES.map((t) => Type.Literal(t)), { description: 'Email: `email`; Contact: `contact` (its primary email); Tag: every contact of the brand with `tag`; Brand: every member of `brand` and its sub-brands' }),
+    recipient_type: Type.Union(
+      RECIPIENT_TYPES.map((t) => Type.Literal(t)),
+      {
+        description:
+          'Email: `email`; Contact: `contact` (its primary email); Tag: every contact of the brand with `tag`; Brand: every member of `brand` and its sub-brands',
+      },
+    ),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
     contact: Type.Optional(Uuid),
     tag: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -26,12 +32,18 @@ const Headers = Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Type.
 });
 
 const CampaignFields = {
-  subject: Type.String({ minLength: 1, maxLength: 998, description: 'One line; Liquid variables allowed (`{{ contact.first_name }}`)' }),
+  subject: Type.String({
+    minLength: 1,
+    maxLength: 998,
+    description: 'One line; Liquid variables allowed (`{{ contact.first_name }}`)',
+  }),
   html: Type.String({ description: 'At most 2 MiB; Liquid variables are HTML-escaped' }),
   text: optionalNullable(Type.String({ description: 'Plain-text part; derived from html when absent' })),
   due_at: optionalNullable({ ...EpochSeconds, description: 'When to send (epoch seconds); null or a past time = now' }),
   include_signature: Type.Optional(Type.Boolean({ description: 'Append the sender’s email_signature' })),
-  individual: Type.Optional(Type.Boolean({ description: 'One message per recipient, personalised; otherwise one message to everyone' })),
+  individual: Type.Optional(
+    Type.Boolean({ description: 'One message per recipient, personalised; otherwise one message to everyone' }),
+  ),
   headers: Type.Optional(Headers),
   to: Type.Optional(Recipients),
   cc: Type.Optional(Recipients),
@@ -39,11 +51,22 @@ const CampaignFields = {
   notifications_enabled: Type.Optional(Type.Boolean()),
   archive: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 })),
-  extmail_credential: optionalNullable({ ...Uuid, description: 'Send from this linked mailbox of yours (it needs Mail.Send) through Microsoft Graph instead of SMTP (docs/extmail.md)' }),
+  extmail_credential: optionalNullable({
+    ...Uuid,
+    description:
+      'Send from this linked mailbox of yours (it needs Mail.Send) through Microsoft Graph instead of SMTP (docs/extmail.md)',
+  }),
 };
 
 export const CreateCampaignBody = Type.Object(CampaignFields, {
-  examples: [{ subject: 'Hello {{ contact.first_name }}', html: '<p>Hi {{ contact.first_name }}</p>', individual: true, to: [{ recipient_type: 'Email', email: 'client@example.com' }] }],
+  examples: [
+    {
+      subject: 'Hello {{ contact.first_name }}',
+      html: '<p>Hi {{ contact.first_name }}</p>',
+      individual: true,
+      to: [{ recipient_type: 'Email', email: 'client@example.com' }],
+    },
+  ],
 });
 export type CreateCampaignBody = Static<typeof CreateCampaignBody>;
 

@@ -25,20 +25,33 @@ export interface ResolvedRecipient {
   user: repo.RecipientUser | null;
 }
 
-export async function resolveRecipients(db: Kysely<DB>, campaign: Pick<repo.CampaignRow, 'brand' | 'recipients'>): Promise<ResolvedRecipient[]> {
+export async function resolveRecipients(
+  db: Kysely<DB>,
+  campaign: Pick<repo.CampaignRow, 'brand' | 'recipients'>,
+): Promise<ResolvedRecipient[]> {
   const lists: List[] = ['to', 'cc', 'bcc'];
   const specs = lists.flatMap((list) => campaign.recipients[list].map((spec) => ({ list, spec })));
-  const of = (type: RecipientSpec['recipient_type'], field: 'contact' | 'tag' | 'brand') => [...new Set(specs.filter((s) => s.spec.recipient_type === type).map((s) => s.spec[field]!))];
-  const contacts = new Map((await repo.contactsOfBrand(db, campaign.brand, of('Contact', 'contact'))).map((c) => [c.id, c]));
+  const of = (type: RecipientSpec['recipient_type'], field: 'contact' | 'tag' | 'brand') => [
+    ...new Set(specs.filter((s) => s.spec.recipient_type === type).map((s) => s.spec[field]!)),
+  ];
+  const contacts = new Map(
+    (await repo.contactsOfBrand(db, campaign.brand, of('Contact', 'contact'))).map((c) => [c.id, c]),
+  );
   const tagged = new Map<string, repo.RecipientContact[]>();
   for (const tag of of('Tag', 'tag')) tagged.set(tag, await repo.contactsWithTags(db, campaign.brand, [tag]));
   const reachable = new Set(await subtreeIds(db, campaign.brand));
   const members = new Map<string, repo.RecipientUser[]>();
-  for (const brand of of('Brand', 'brand').filter((b) => reachable.has(b))) members.set(brand, await repo.membersOf(db, await subtreeIds(db, brand)));
+  for (const brand of of('Brand', 'brand').filter((b) => reachable.has(b)))
+    members.set(brand, await repo.membersOf(db, await subtreeIds(db, brand)));
 
   const seen = new Set<string>();
   const resolved: ResolvedRecipient[] = [];
-  const push = (address: string | undefined, list: List, contact: repo.RecipientContact | null, user: repo.RecipientUser | null) => {
+  const push = (
+    address: string | undefined,
+    list: List,
+    contact: repo.RecipientContact | null,
+    user: repo.RecipientUser | null,
+  ) => {
     if (!address) return;
     if (contact?.unsubscribed) return;
     const key = emailKey(address);
@@ -72,13 +85,20 @@ function fromHeader(mailFrom: string, sender: repo.Sender | undefined): string {
 
 function personalData(recipient: ResolvedRecipient | null, sender: repo.Sender | undefined) {
   const person = recipient?.contact ?? recipient?.user ?? null;
-  const sending = { first_name: sender?.first_name ?? '', last_name: sender?.last_name ?? '', email: sender?.email ?? '' };
+  const sending = {
+    first_name: sender?.first_name ?? '',
+    last_name: sender?.last_name ?? '',
+    email: sender?.email ?? '',
+  };
   return {
     contact: person
       ? {
           first_name: person.first_name ?? '',
           last_name: person.last_name ?? '',
-          display_name: 'display_name' in person ? person.display_name : `${person.first_name ?? ''} ${person.last_name ?? ''}`.trim(),
+          display_name:
+            'display_name' in person
+              ? person.display_name
+              : `${person.first_name ?? ''} ${person.last_name ?? ''}`.trim(),
           email: recipient!.address,
         }
       : recipient
@@ -90,8 +110,14 @@ function personalData(recipient: ResolvedRecipient | null, sender: repo.Sender |
   };
 }
 
-const EXTMAIL_UNAVAILABLE = { code: 'ExtmailUnavailable', message: 'The linked mailbox of this campaign was unlinked, revoked or lost Mail.Send before it was sent' };
-const NO_RECIPIENTS = { code: 'NoRecipients', message: 'No recipient has a usable email address (or every one has unsubscribed)' };
+const EXTMAIL_UNAVAILABLE = {
+  code: 'ExtmailUnavailable',
+  message: 'The linked mailbox of this campaign was unlinked, revoked or lost Mail.Send before it was sent',
+};
+const NO_RECIPIENTS = {
+  code: 'NoRecipients',
+  message: 'No recipient has a usable email address (or every one has unsubscribed)',
+};
 
 /**
  * Runs in the emails.execute job. Does nothing for a deleted or executed campaign; re-plans one not yet due.
@@ -113,7 +139,12 @@ async function executeChunk(trx: Transaction<DB>, deps: Deps, id: string, chunkR
   const now = deps.clock.now();
   if (campaign.due_at.getTime() > now.getTime() + 1000) {
     // Rescheduled later (or a clock ahead of this worker's): run again when this worker's clock reaches due_at.
-    await deps.queue.enqueue(trx, executeCampaignTask, { campaign: id }, { startIn: (campaign.due_at.getTime() - now.getTime()) / 1000 });
+    await deps.queue.enqueue(
+      trx,
+      executeCampaignTask,
+      { campaign: id },
+      { startIn: (campaign.due_at.getTime() - now.getTime()) / 1000 },
+    );
     return true;
   }
   const recipients = (await resolveRecipients(trx, campaign)).map((r) => ({ ...r, key: emailKey(r.address) }));
@@ -134,7 +165,11 @@ async function executeChunk(trx: Transaction<DB>, deps: Deps, id: string, chunkR
     html += `\n<br><div class="signature">${sender.email_signature}</div>`;
     if (text !== null) text += `\n\n-- \n${textOf(sender.email_signature)}`;
   }
-  const templates = { subject: compile(campaign.subject, 'plain'), html: compile(html, 'html'), text: text === null ? null : compile(text, 'plain') };
+  const templates = {
+    subject: compile(campaign.subject, 'plain'),
+    html: compile(html, 'html'),
+    text: text === null ? null : compile(text, 'plain'),
+  };
   const base = {
     purpose: 'email_campaign',
     campaign: id,
@@ -149,24 +184,51 @@ async function executeChunk(trx: Transaction<DB>, deps: Deps, id: string, chunkR
   const render = async (recipient: ResolvedRecipient | null) => {
     const data = personalData(recipient, sender);
     const body = await templates.html.render(data);
-    return { subject: oneLine(await templates.subject.render(data)), html: body, text: templates.text ? await templates.text.render(data) : textOf(body) };
+    return {
+      subject: oneLine(await templates.subject.render(data)),
+      html: body,
+      text: templates.text ? await templates.text.render(data) : textOf(body),
+    };
   };
   // One message to everyone (not individual) is one row: it needs no chunks.
   const pending = campaign.individual
-    ? recipients.filter((r) => campaign.queued_through === null || r.key > campaign.queued_through).sort((a, b) => (a.key < b.key ? -1 : 1))
+    ? recipients
+        .filter((r) => campaign.queued_through === null || r.key > campaign.queued_through)
+        .sort((a, b) => (a.key < b.key ? -1 : 1))
     : recipients;
   const chunk = campaign.individual ? pending.slice(0, chunkRows) : pending;
   const messages: OutgoingMessage[] = [];
   try {
     if (campaign.individual) {
-      for (const recipient of chunk) messages.push({ ...base, contact: recipient.contact?.id ?? null, to: [recipient.address], ...(await render(recipient)) });
+      for (const recipient of chunk)
+        messages.push({
+          ...base,
+          contact: recipient.contact?.id ?? null,
+          to: [recipient.address],
+          ...(await render(recipient)),
+        });
     } else {
       const addresses = (list: List) => recipients.filter((r) => r.list === list).map((r) => r.address);
-      messages.push({ ...base, to: addresses('to'), cc: addresses('cc'), bcc: addresses('bcc'), ...(await render(null)) });
+      messages.push({
+        ...base,
+        to: addresses('to'),
+        cc: addresses('cc'),
+        bcc: addresses('bcc'),
+        ...(await render(null)),
+      });
     }
   } catch (error) {
     // A template that parses but cannot render (it exceeds the render limits): retrying changes nothing.
-    await repo.markExecuted(trx, id, recipients.length, { code: 'TemplateError', message: `The campaign could not be rendered: ${(error as Error).message.split('\n')[0]}` }, now);
+    await repo.markExecuted(
+      trx,
+      id,
+      recipients.length,
+      {
+        code: 'TemplateError',
+        message: `The campaign could not be rendered: ${(error as Error).message.split('\n')[0]}`,
+      },
+      now,
+    );
     return true;
   }
   await queueMessages(trx, deps, messages);

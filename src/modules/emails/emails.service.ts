@@ -37,12 +37,18 @@ async function scheduleExecution(trx: Kysely<DB>, deps: Deps, row: repo.Campaign
   await deps.queue.enqueue(trx, executeCampaignTask, { campaign: row.id }, { startAfter: row.due_at });
 }
 
-export async function createCampaign(deps: Deps, actor: Actor, brand: string, body: CampaignInput): Promise<EmailCampaignRecord> {
+export async function createCampaign(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  body: CampaignInput,
+): Promise<EmailCampaignRecord> {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const now = deps.clock.now();
   const fields = campaignFieldsOf(body, now);
   await checkReferences(deps.db, brand, fields);
-  if (fields.extmail_credential) await requireSendingCredential(deps.db, actor.userId!, brand, fields.extmail_credential);
+  if (fields.extmail_credential)
+    await requireSendingCredential(deps.db, actor.userId!, brand, fields.extmail_credential);
   const row = await deps.db.transaction().execute(async (trx) => {
     const quota = await checkQuota(trx, actor.userId!, brand, fields, now);
     const inserted = await repo.insertCampaign(trx, brand, actor.userId!, fields, quota, now);
@@ -53,7 +59,12 @@ export async function createCampaign(deps: Deps, actor: Actor, brand: string, bo
 }
 
 /** A live campaign the actor may see (Marketing on its brand), else 404. */
-async function reachableCampaign(db: Kysely<DB>, actor: Actor, id: string, forUpdate = false): Promise<repo.CampaignRow> {
+async function reachableCampaign(
+  db: Kysely<DB>,
+  actor: Actor,
+  id: string,
+  forUpdate = false,
+): Promise<repo.CampaignRow> {
   const row = await repo.findCampaign(db, id, { forUpdate });
   if (!row) throw errors.notFound('Email campaign');
   await requireAccess(db, actor, row.brand, 'Marketing', { denied: 'notFound' });
@@ -92,15 +103,24 @@ function inputOf(row: repo.CampaignRow, body: UpdateCampaignBody): CampaignInput
   };
 }
 
-export async function updateCampaign(deps: Deps, actor: Actor, id: string, body: UpdateCampaignBody): Promise<EmailCampaignRecord> {
+export async function updateCampaign(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  body: UpdateCampaignBody,
+): Promise<EmailCampaignRecord> {
   const row = await deps.db.transaction().execute(async (trx) => {
     const current = await reachableCampaign(trx, actor, id, true);
-    if (current.executed_at || current.queued_through !== null) throw errors.conflict('This email campaign has been sent and can no longer change');
+    if (current.executed_at || current.queued_through !== null)
+      throw errors.conflict('This email campaign has been sent and can no longer change');
     const now = deps.clock.now();
     const fields = campaignFieldsOf(inputOf(current, body), now);
     await checkReferences(trx, current.brand, fields);
-    if (fields.extmail_credential && fields.extmail_credential !== current.extmail_credential) await requireSendingCredential(trx, actor.userId!, current.brand, fields.extmail_credential);
-    const quota = current.template ? NOT_COUNTED : await checkQuota(trx, current.created_by, current.brand, fields, now, { current: id });
+    if (fields.extmail_credential && fields.extmail_credential !== current.extmail_credential)
+      await requireSendingCredential(trx, actor.userId!, current.brand, fields.extmail_credential);
+    const quota = current.template
+      ? NOT_COUNTED
+      : await checkQuota(trx, current.created_by, current.brand, fields, now, { current: id });
     const updated = await repo.updateCampaign(trx, id, fields, quota, now);
     if (updated.due_at.getTime() !== current.due_at.getTime()) await scheduleExecution(trx, deps, updated);
     return updated;
@@ -111,21 +131,34 @@ export async function updateCampaign(deps: Deps, actor: Actor, id: string, body:
 export async function deleteCampaign(deps: Deps, actor: Actor, id: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const current = await reachableCampaign(trx, actor, id, true);
-    if (current.executed_at || current.queued_through !== null) throw errors.conflict('This email campaign has been sent and can no longer be deleted');
-    if (await campaignInUse(trx, id)) throw errors.conflict('This email campaign is the template of a trigger; delete the trigger instead');
+    if (current.executed_at || current.queued_through !== null)
+      throw errors.conflict('This email campaign has been sent and can no longer be deleted');
+    if (await campaignInUse(trx, id))
+      throw errors.conflict('This email campaign is the template of a trigger; delete the trigger instead');
     await repo.softDeleteCampaign(trx, id, deps.clock.now());
   });
 }
 
 /** What a campaign scheduled by the server itself says (a trigger's template, a brand trigger). */
-export type CampaignContent = Pick<repo.CampaignFields, 'subject' | 'html' | 'text' | 'include_signature' | 'headers' | 'notifications_enabled' | 'archive' | 'tags'>;
+export type CampaignContent = Pick<
+  repo.CampaignFields,
+  'subject' | 'html' | 'text' | 'include_signature' | 'headers' | 'notifications_enabled' | 'archive' | 'tags'
+>;
 
 /**
  * Schedules an individual campaign to these contacts of `brand` (modules/triggers), due at `dueAt`, sent by
  * `sender` and counted against their quota: over it, the AppError 429 of checkQuota. No access check: the
  * trigger's owner decided when it was made.
  */
-export async function scheduleForContactsIn(trx: Transaction<DB>, deps: Deps, brand: string, sender: string, content: CampaignContent, contacts: readonly string[], dueAt: Date): Promise<repo.CampaignRow> {
+export async function scheduleForContactsIn(
+  trx: Transaction<DB>,
+  deps: Deps,
+  brand: string,
+  sender: string,
+  content: CampaignContent,
+  contacts: readonly string[],
+  dueAt: Date,
+): Promise<repo.CampaignRow> {
   const now = deps.clock.now();
   const fields: repo.CampaignFields = {
     ...content,
@@ -141,7 +174,22 @@ export async function scheduleForContactsIn(trx: Transaction<DB>, deps: Deps, br
 }
 
 /** A copy of a trigger's template campaign for its contact (scheduleForContactsIn). */
-export async function scheduleCopyIn(trx: Transaction<DB>, deps: Deps, template: repo.CampaignRow, sender: string, contact: string, dueAt: Date): Promise<repo.CampaignRow> {
+export async function scheduleCopyIn(
+  trx: Transaction<DB>,
+  deps: Deps,
+  template: repo.CampaignRow,
+  sender: string,
+  contact: string,
+  dueAt: Date,
+): Promise<repo.CampaignRow> {
   const { subject, html, text, include_signature, headers, notifications_enabled, archive, tags } = template;
-  return scheduleForContactsIn(trx, deps, template.brand, sender, { subject, html, text, include_signature, headers, notifications_enabled, archive, tags }, [contact], dueAt);
+  return scheduleForContactsIn(
+    trx,
+    deps,
+    template.brand,
+    sender,
+    { subject, html, text, include_signature, headers, notifications_enabled, archive, tags },
+    [contact],
+    dueAt,
+  );
 }

@@ -8,13 +8,21 @@ export async function marketer(deps: Deps, options: { brand?: string; acl?: stri
   return crmUser(deps, { ...options, acl: options.acl ?? ['CRM', 'Marketing'] });
 }
 
-export async function createContact(app: FastifyInstance, headers: Record<string, string>, body: Record<string, unknown>): Promise<string> {
+export async function createContact(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<string> {
   const res = await app.inject({ method: 'POST', url: '/contacts', headers, payload: body });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.id as string;
 }
 
-export async function postCampaign(app: FastifyInstance, headers: Record<string, string>, body: Record<string, unknown>) {
+export async function postCampaign(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+) {
   return app.inject({ method: 'POST', url: '/emails', headers, payload: body });
 }
 

@@ -6,7 +6,8 @@ import { convert } from 'html-to-text';
 import { safeLiquid } from '../../lib/safe-liquid.js';
 
 // An html body may be 2 MiB (emails.input.ts); a render may take 2 s and 16 MB.
-const engine = (escape: boolean) => safeLiquid({ escape, parseLimit: 4 * 1024 * 1024, renderLimit: 2000, memoryLimit: 16 * 1024 * 1024 });
+const engine = (escape: boolean) =>
+  safeLiquid({ escape, parseLimit: 4 * 1024 * 1024, renderLimit: 2000, memoryLimit: 16 * 1024 * 1024 });
 
 const htmlEngine = engine(true);
 const plainEngine = engine(false);

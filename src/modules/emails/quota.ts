@@ -17,9 +17,21 @@ export const NOT_COUNTED: QuotaColumns = { sender_month: null, planned_recipient
  * Checks the quota for a campaign about to be written (in `trx`; the sender's row is locked so two campaigns
  * planned at once cannot both slip under it) and answers the columns that make it count.
  */
-export async function checkQuota(trx: Kysely<DB>, sender: string, brand: string, fields: CampaignFields, now: Date, options: { current?: string; planned?: number } = {}): Promise<QuotaColumns> {
+export async function checkQuota(
+  trx: Kysely<DB>,
+  sender: string,
+  brand: string,
+  fields: CampaignFields,
+  now: Date,
+  options: { current?: string; planned?: number } = {},
+): Promise<QuotaColumns> {
   if (!fields.individual) return NOT_COUNTED;
-  const user = await trx.selectFrom('users').select(['timezone', 'email_quota']).where('id', '=', sender).forUpdate().executeTakeFirstOrThrow();
+  const user = await trx
+    .selectFrom('users')
+    .select(['timezone', 'email_quota'])
+    .where('id', '=', sender)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   const month = monthKey(fields.due_at, user.timezone);
   // A caller that already knows its recipients (a trigger's contacts) spares resolving them again.
   const planned = options.planned ?? (await resolveRecipients(trx, { brand, recipients: fields.recipients })).length;
@@ -34,7 +46,10 @@ export async function checkQuota(trx: Kysely<DB>, sender: string, brand: string,
   if (options.current) query = query.where('id', '!=', options.current);
   const { used } = await query.executeTakeFirstOrThrow();
   if (used + planned > user.email_quota) {
-    throw errors.tooManyRequests((startOfNextMonth(month, user.timezone).getTime() - now.getTime()) / 1000, QUOTA_MESSAGE);
+    throw errors.tooManyRequests(
+      (startOfNextMonth(month, user.timezone).getTime() - now.getTime()) / 1000,
+      QUOTA_MESSAGE,
+    );
   }
   return { sender_month: month, planned_recipients: planned };
 }

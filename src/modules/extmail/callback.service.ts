@@ -22,19 +22,30 @@ export type CallbackOutcome =
   | { kind: 'redirect'; location: string; credential?: string }
   | { kind: 'page'; status: 400; title: string; message: string };
 
-const refused = (message: string): CallbackOutcome => ({ kind: 'page', status: 400, title: 'This link cannot be used', message });
+const refused = (message: string): CallbackOutcome => ({
+  kind: 'page',
+  status: 400,
+  title: 'This link cannot be used',
+  message,
+});
 
 export async function completeLink(deps: Deps, query: CallbackQuery): Promise<CallbackOutcome> {
-  if (!query.state) return refused('The address is missing its state. Start linking your mailbox again from the application.');
+  if (!query.state)
+    return refused('The address is missing its state. Start linking your mailbox again from the application.');
   const now = deps.clock.now();
   const signer = stateSignerOf(deps);
   const state = signer.verify(query.state, now);
-  if (state === 'expired') return refused('This link has expired. Start linking your mailbox again from the application.');
-  if (typeof state === 'string') return refused('This link is not valid. Start linking your mailbox again from the application.');
+  if (state === 'expired')
+    return refused('This link has expired. Start linking your mailbox again from the application.');
+  if (typeof state === 'string')
+    return refused('This link is not valid. Start linking your mailbox again from the application.');
   if (!(await consumeStateNonce(deps.db, state.nonce, state.expiresAt, now))) {
     return refused('This link was already used. Start linking your mailbox again from the application.');
   }
-  const back = (error: string, description: string): CallbackOutcome => ({ kind: 'redirect', location: withParams(state.redirect, { error, error_description: description }) });
+  const back = (error: string, description: string): CallbackOutcome => ({
+    kind: 'redirect',
+    location: withParams(state.redirect, { error, error_description: description }),
+  });
   if (query.error) {
     const code = /^[a-z_]{1,64}$/.test(query.error) ? query.error : 'access_denied';
     return back(code, (query.error_description ?? 'The mailbox was not linked').slice(0, 300));
@@ -42,18 +53,29 @@ export async function completeLink(deps: Deps, query: CallbackQuery): Promise<Ca
   if (!query.code) return back('invalid_request', 'The provider sent no authorization code');
   // The user may have been removed from the brand (or deleted) while at the provider.
   const reach = await brandReach(deps.db, state.user, state.brand);
-  const user = await deps.db.selectFrom('users').select('id').where('id', '=', state.user).where('deleted_at', 'is', null).executeTakeFirst();
+  const user = await deps.db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', state.user)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!user || !reach?.acl) return back('access_denied', 'You no longer have access to this brand');
 
   const provider = providerOf(deps);
   let tokens, profile;
   try {
-    tokens = await provider.exchangeCode({ code: query.code, codeVerifier: signer.codeVerifier(state.nonce), redirectUri: callbackUrl(deps) });
+    tokens = await provider.exchangeCode({
+      code: query.code,
+      codeVerifier: signer.codeVerifier(state.nonce),
+      redirectUri: callbackUrl(deps),
+    });
     profile = await provider.profile(tokens.accessToken);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     deps.log.warn({ err: error }, 'extmail: completing a link failed');
-    return error.kind === 'invalid_grant' ? back('invalid_grant', 'The authorization code was refused') : back('temporarily_unavailable', 'The mail provider could not be reached');
+    return error.kind === 'invalid_grant'
+      ? back('invalid_grant', 'The authorization code was refused')
+      : back('temporarily_unavailable', 'The mail provider could not be reached');
   }
   const scope = tokens.scope ?? [];
   const row = await upsertCredential(

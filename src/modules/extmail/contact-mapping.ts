@@ -4,7 +4,16 @@
 // additions survive a sync). Anything unusable (a bad email or number, text with NUL) is dropped, not refused:
 // one odd entry in a mailbox must not stop the import of the rest.
 import type { ErrorAttributes } from '../../errors.js';
-import { applyContactInput, EMAIL, EMPTY_CONTACT, emailKey, isCleanText, normalizeDate, normalizePhone, type ContactFields } from '../contacts/contacts.input.js';
+import {
+  applyContactInput,
+  EMAIL,
+  EMPTY_CONTACT,
+  emailKey,
+  isCleanText,
+  normalizeDate,
+  normalizePhone,
+  type ContactFields,
+} from '../contacts/contacts.input.js';
 import type { ContactInput } from '../contacts/contacts.schemas.js';
 
 export const SOURCE_TYPE = 'Microsoft';
@@ -31,7 +40,11 @@ export function graphEmails(contact: Json): string[] {
 }
 
 function graphPhones(contact: Json): string[] {
-  const raw = [contact.mobilePhone, ...(Array.isArray(contact.businessPhones) ? contact.businessPhones : []), ...(Array.isArray(contact.homePhones) ? contact.homePhones : [])];
+  const raw = [
+    contact.mobilePhone,
+    ...(Array.isArray(contact.businessPhones) ? contact.businessPhones : []),
+    ...(Array.isArray(contact.homePhones) ? contact.homePhones : []),
+  ];
   const phones: string[] = [];
   for (const value of raw) {
     const phone = typeof value === 'string' ? normalizePhone(value) : null;
@@ -42,10 +55,21 @@ function graphPhones(contact: Json): string[] {
 
 function graphAddresses(contact: Json): NonNullable<ContactInput['address']> {
   const addresses: NonNullable<ContactInput['address']> = [];
-  for (const [key, type] of [['homeAddress', 'Home'], ['businessAddress', 'Work'], ['otherAddress', 'Other']] as const) {
+  for (const [key, type] of [
+    ['homeAddress', 'Home'],
+    ['businessAddress', 'Work'],
+    ['otherAddress', 'Other'],
+  ] as const) {
     const a = contact[key] as Json | null | undefined;
     if (!a || typeof a !== 'object') continue;
-    const address = { type, line1: text(a.street, 500), city: text(a.city), state: text(a.state), postcode: text(a.postalCode, 50), country: text(a.countryOrRegion) };
+    const address = {
+      type,
+      line1: text(a.street, 500),
+      city: text(a.city),
+      state: text(a.state),
+      postcode: text(a.postalCode, 50),
+      country: text(a.countryOrRegion),
+    };
     if (address.line1 || address.city || address.state || address.postcode || address.country) addresses.push(address);
   }
   return addresses;

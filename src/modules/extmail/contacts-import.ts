@@ -26,14 +26,25 @@ export interface PageResult {
 /** Applies the page and stores the cursor; null when the credential was deleted or revoked meanwhile. */
 export async function applyContactsPage(deps: Deps, credentialId: string, page: DeltaPage): Promise<PageResult | null> {
   return deps.db.transaction().execute(async (trx) => {
-    const credential = await trx.selectFrom('extmail_credentials').selectAll().where('id', '=', credentialId).where('deleted_at', 'is', null).where('revoked', '=', false).forUpdate().executeTakeFirst();
+    const credential = await trx
+      .selectFrom('extmail_credentials')
+      .selectAll()
+      .where('id', '=', credentialId)
+      .where('deleted_at', 'is', null)
+      .where('revoked', '=', false)
+      .forUpdate()
+      .executeTakeFirst();
     if (!credential) return null;
     const now = deps.clock.now();
     const removed = await applyRemovals(trx, deps, credential, page.removed);
     const { created, updated } = await applyChanges(trx, deps, credential, page.changed);
     await trx
       .updateTable('extmail_credentials')
-      .set({ contacts_sync_cursor: page.nextLink, ...(page.deltaLink ? { contacts_sync_token: page.deltaLink } : {}), updated_at: now })
+      .set({
+        contacts_sync_cursor: page.nextLink,
+        ...(page.deltaLink ? { contacts_sync_token: page.deltaLink } : {}),
+        updated_at: now,
+      })
       .where('id', '=', credentialId)
       .execute();
     return { created, updated, removed };
@@ -42,17 +53,35 @@ export async function applyContactsPage(deps: Deps, credentialId: string, page: 
 
 async function linksOf(trx: Transaction<DB>, credential: string, remoteIds: string[]): Promise<Map<string, string>> {
   if (remoteIds.length === 0) return new Map();
-  const rows = await trx.selectFrom('extmail_contacts').select(['remote_id', 'contact']).where('credential', '=', credential).where(sql<boolean>`remote_id = any(${remoteIds}::text[])`).execute();
+  const rows = await trx
+    .selectFrom('extmail_contacts')
+    .select(['remote_id', 'contact'])
+    .where('credential', '=', credential)
+    .where(sql<boolean>`remote_id = any(${remoteIds}::text[])`)
+    .execute();
   return new Map(rows.map((r) => [r.remote_id, r.contact]));
 }
 
-async function applyRemovals(trx: Transaction<DB>, deps: Deps, credential: CredentialRow, remoteIds: string[]): Promise<number> {
+async function applyRemovals(
+  trx: Transaction<DB>,
+  deps: Deps,
+  credential: CredentialRow,
+  remoteIds: string[],
+): Promise<number> {
   const links = await linksOf(trx, credential.id, remoteIds);
   if (links.size === 0) return 0;
   const deleted = await contacts.softDeleteContacts(trx, [...new Set(links.values())], REASON, deps.clock.now());
   await recordEvents(trx, contactEvents(deleted, 'delete'));
-  await replanTriggersOfContacts(trx, deps, deleted.map((r) => r.id));
-  await trx.deleteFrom('extmail_contacts').where('credential', '=', credential.id).where(sql<boolean>`remote_id = any(${[...links.keys()]}::text[])`).execute();
+  await replanTriggersOfContacts(
+    trx,
+    deps,
+    deleted.map((r) => r.id),
+  );
+  await trx
+    .deleteFrom('extmail_contacts')
+    .where('credential', '=', credential.id)
+    .where(sql<boolean>`remote_id = any(${[...links.keys()]}::text[])`)
+    .execute();
   return deleted.length;
 }
 
@@ -63,10 +92,21 @@ interface Target {
   remoteIds: string[];
 }
 
-async function applyChanges(trx: Transaction<DB>, deps: Deps, credential: CredentialRow, changed: Record<string, unknown>[]): Promise<{ created: number; updated: number }> {
+async function applyChanges(
+  trx: Transaction<DB>,
+  deps: Deps,
+  credential: CredentialRow,
+  changed: Record<string, unknown>[],
+): Promise<{ created: number; updated: number }> {
   if (changed.length === 0) return { created: 0, updated: 0 };
-  const links = await linksOf(trx, credential.id, changed.map((c) => c.id as string));
-  const linkedRows = new Map((await contacts.findContactsForUpdate(trx, [...new Set(links.values())])).map((r) => [r.id, r]));
+  const links = await linksOf(
+    trx,
+    credential.id,
+    changed.map((c) => c.id as string),
+  );
+  const linkedRows = new Map(
+    (await contacts.findContactsForUpdate(trx, [...new Set(links.values())])).map((r) => [r.id, r]),
+  );
   const unlinked = changed.filter((c) => !links.has(c.id as string));
   const keys = [...new Set(unlinked.flatMap((c) => graphEmails(c).map(emailKey)))];
   const byKey = new Map<string, Target>();
@@ -99,14 +139,19 @@ async function applyChanges(trx: Transaction<DB>, deps: Deps, credential: Creden
       if (!row) continue;
       target = targets.get(row.id) ?? { row, fields: contacts.fieldsOf(row), remoteIds: [] };
     } else {
-      target = graphEmails(remote).map((e) => byKey.get(emailKey(e))).find((t) => t !== undefined);
+      target = graphEmails(remote)
+        .map((e) => byKey.get(emailKey(e)))
+        .find((t) => t !== undefined);
       if (target?.row) target = targets.get(target.row.id) ?? target;
     }
     if (!target) {
       target = { row: null, fields: EMPTY_CONTACT, remoteIds: [] };
       fresh.push(target);
     }
-    target.fields = mapGraphContact(remote, target.row === null && target.remoteIds.length === 0 ? null : target.fields);
+    target.fields = mapGraphContact(
+      remote,
+      target.row === null && target.remoteIds.length === 0 ? null : target.fields,
+    );
     target.remoteIds.push(remoteId);
     if (target.row) targets.set(target.row.id, target);
     for (const email of target.fields.emails) byKey.set(emailKey(email), target);
@@ -116,20 +161,39 @@ async function applyChanges(trx: Transaction<DB>, deps: Deps, credential: Creden
   const linkRows: { credential: string; remote_id: string; contact: string }[] = [];
   for (const target of targets.values()) {
     const row = target.row!;
-    if (!sameFields(contacts.fieldsOf(row), target.fields)) updated.push(await contacts.updateContact(trx, row.id, target.fields, REASON, now));
-    for (const remoteId of target.remoteIds) linkRows.push({ credential: credential.id, remote_id: remoteId, contact: row.id });
+    if (!sameFields(contacts.fieldsOf(row), target.fields))
+      updated.push(await contacts.updateContact(trx, row.id, target.fields, REASON, now));
+    for (const remoteId of target.remoteIds)
+      linkRows.push({ credential: credential.id, remote_id: remoteId, contact: row.id });
   }
   await recordEvents(trx, contactEvents(updated, 'update'));
-  await replanTriggersOfContacts(trx, deps, updated.map((r) => r.id));
-  const inserted = fresh.length > 0 ? await insertContactsIn(trx, deps, credential.brand, credential.user, fresh.map((t) => t.fields), REASON) : [];
+  await replanTriggersOfContacts(
+    trx,
+    deps,
+    updated.map((r) => r.id),
+  );
+  const inserted =
+    fresh.length > 0
+      ? await insertContactsIn(
+          trx,
+          deps,
+          credential.brand,
+          credential.user,
+          fresh.map((t) => t.fields),
+          REASON,
+        )
+      : [];
   inserted.forEach((row, i) => {
-    for (const remoteId of fresh[i]!.remoteIds) linkRows.push({ credential: credential.id, remote_id: remoteId, contact: row.id });
+    for (const remoteId of fresh[i]!.remoteIds)
+      linkRows.push({ credential: credential.id, remote_id: remoteId, contact: row.id });
   });
   for (let i = 0; i < linkRows.length; i += 1000) {
     await trx
       .insertInto('extmail_contacts')
       .values(linkRows.slice(i, i + 1000))
-      .onConflict((oc) => oc.columns(['credential', 'remote_id']).doUpdateSet({ contact: (eb) => eb.ref('excluded.contact') }))
+      .onConflict((oc) =>
+        oc.columns(['credential', 'remote_id']).doUpdateSet({ contact: (eb) => eb.ref('excluded.contact') }),
+      )
       .execute();
   }
   return { created: inserted.length, updated: updated.length };

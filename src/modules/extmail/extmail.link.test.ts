@@ -4,12 +4,29 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { authorizeAtProvider, callback, CALLBACK, fakeEnv, linkMailbox, mailboxOwner, startLink, useFakeMicrosoft } from './extmail.test-support.js';
+import {
+  authorizeAtProvider,
+  callback,
+  CALLBACK,
+  fakeEnv,
+  linkMailbox,
+  mailboxOwner,
+  startLink,
+  useFakeMicrosoft,
+} from './extmail.test-support.js';
 
 const fake = useFakeMicrosoft();
 const t = useTestApp({ env: fakeEnv(fake) });
 
-const credentialCount = async () => Number((await t.deps.db.selectFrom('extmail_credentials').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+const credentialCount = async () =>
+  Number(
+    (
+      await t.deps.db
+        .selectFrom('extmail_credentials')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('POST /users/self/extmail', () => {
   it('answers the identity platform authorize URL with PKCE and a signed user::brand::redirect::signature state', async () => {
@@ -26,7 +43,9 @@ describe('POST /users/self/extmail', () => {
     expect(q.get('redirect_uri')).toBe(CALLBACK);
     expect(q.get('code_challenge_method')).toBe('S256');
     expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(q.get('scope')!.split(' ').sort()).toEqual(['Contacts.Read', 'Mail.Send', 'User.Read', 'email', 'offline_access', 'openid', 'profile'].sort());
+    expect(q.get('scope')!.split(' ').sort()).toEqual(
+      ['Contacts.Read', 'Mail.Send', 'User.Read', 'email', 'offline_access', 'openid', 'profile'].sort(),
+    );
     const parts = q.get('state')!.split('::');
     expect(parts.slice(0, 3)).toEqual([owner.user, owner.brand, 'http://gable.test/']);
     expect(parts[3]).toMatch(/^[A-Za-z0-9_-]+\.\d+\.[0-9a-f]{64}$/);
@@ -40,7 +59,14 @@ describe('POST /users/self/extmail', () => {
       expect(res.json().data.redirect).toBe(redirect);
     }
     const before = await credentialCount();
-    for (const redirect of ['https://evil.example/', 'https://partner.example/after-link/../elsewhere', 'https://partner.example.evil.example/after-link', 'javascript:alert(1)', '//evil.example', 'http://gable.test@evil.example/']) {
+    for (const redirect of [
+      'https://evil.example/',
+      'https://partner.example/after-link/../elsewhere',
+      'https://partner.example.evil.example/after-link',
+      'javascript:alert(1)',
+      '//evil.example',
+      'http://gable.test@evil.example/',
+    ]) {
       const res = await startLink(t, owner, { redirect });
       expect(res.statusCode, redirect).toBe(400);
       expect(res.json()).toMatchObject({ code: 'Validation', attributes: { redirect: [expect.any(String)] } });
@@ -50,7 +76,12 @@ describe('POST /users/self/extmail', () => {
 
   it('refuses unknown scopes and bad bodies with a 400', async () => {
     const owner = await mailboxOwner(t.deps);
-    for (const payload of [{ body: ['Mail.ReadWrite'] }, { body: ['Contacts.Read', 'Files.Read'] }, { body: 'Mail.Send' }, { redirect: 42 }]) {
+    for (const payload of [
+      { body: ['Mail.ReadWrite'] },
+      { body: ['Contacts.Read', 'Files.Read'] },
+      { body: 'Mail.Send' },
+      { redirect: 42 },
+    ]) {
       const res = await startLink(t, owner, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().code).toBe('Validation');
@@ -60,7 +91,12 @@ describe('POST /users/self/extmail', () => {
   it('needs a brand the caller belongs to', async () => {
     const owner = await mailboxOwner(t.deps);
     const stranger = await mailboxOwner(t.deps);
-    const res = await t.app.inject({ method: 'POST', url: '/users/self/extmail', headers: { ...owner.headers, 'x-rechat-brand': stranger.brand }, payload: {} });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/users/self/extmail',
+      headers: { ...owner.headers, 'x-rechat-brand': stranger.brand },
+      payload: {},
+    });
     expect(res.statusCode).toBe(403);
   });
 });
@@ -68,11 +104,32 @@ describe('POST /users/self/extmail', () => {
 describe('the callback', () => {
   it('exchanges the code, reads /me and the photo, stores the credential with sealed tokens and redirects back', async () => {
     const owner = await mailboxOwner(t.deps);
-    fake.account = { id: 'remote-photo', mail: 'photo@contoso.test', displayName: 'Pat Photo', givenName: 'Pat', surname: 'Photo', photo: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]) };
-    const { back, row } = await linkMailbox(t, owner, { redirect: 'https://partner.example/after-link', body: ['Contacts.Read', 'Mail.Send'] });
+    fake.account = {
+      id: 'remote-photo',
+      mail: 'photo@contoso.test',
+      displayName: 'Pat Photo',
+      givenName: 'Pat',
+      surname: 'Photo',
+      photo: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]),
+    };
+    const { back, row } = await linkMailbox(t, owner, {
+      redirect: 'https://partner.example/after-link',
+      body: ['Contacts.Read', 'Mail.Send'],
+    });
     expect(back.headers.location).toBe('https://partner.example/after-link');
-    expect(row).toMatchObject({ remote_id: 'remote-photo', email: 'photo@contoso.test', display_name: 'Pat Photo', first_name: 'Pat', last_name: 'Photo', resource_name: 'users/remote-photo', revoked: false, provider: 'microsoft' });
-    expect(row.photo).toBe(`data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]).toString('base64')}`);
+    expect(row).toMatchObject({
+      remote_id: 'remote-photo',
+      email: 'photo@contoso.test',
+      display_name: 'Pat Photo',
+      first_name: 'Pat',
+      last_name: 'Photo',
+      resource_name: 'users/remote-photo',
+      revoked: false,
+      provider: 'microsoft',
+    });
+    expect(row.photo).toBe(
+      `data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]).toString('base64')}`,
+    );
     // The code went back with the PKCE verifier that matches the challenge (the fake checks it) and our redirect URI.
     const exchange = fake.requests.filter((r) => r.form?.get('grant_type') === 'authorization_code').at(-1)!;
     expect(exchange.form!.get('redirect_uri')).toBe(CALLBACK);
@@ -81,7 +138,9 @@ describe('the callback', () => {
     // Encryption at rest: the live refresh token is nowhere in the table's text, but the sealed value opens to it.
     const [refresh] = fake.liveRefreshTokens('remote-photo');
     expect(refresh).toBeDefined();
-    const raw = await sql<{ text: string }>`select c::text as text from extmail_credentials c where id = ${row.id}::uuid`.execute(t.deps.db);
+    const raw = await sql<{
+      text: string;
+    }>`select c::text as text from extmail_credentials c where id = ${row.id}::uuid`.execute(t.deps.db);
     expect(raw.rows[0]!.text).not.toContain(refresh);
     expect(raw.rows[0]!.text).not.toMatch(/at-[0-9a-f]{32}/);
     expect(t.deps.secrets.decrypt(row.refresh_token_sealed!)).toBe(refresh);
@@ -131,7 +190,10 @@ describe('the callback', () => {
     fake.account = { id: 'remote-other', mail: 'other@contoso.test', displayName: 'Other' };
     const other = await linkMailbox(t, owner);
     expect(other.row.id).not.toBe(first.row.id);
-    const list = await t.app.inject({ url: '/users/self/extmail?associations=extmail_credential.jobs', headers: owner.headers });
+    const list = await t.app.inject({
+      url: '/users/self/extmail?associations=extmail_credential.jobs',
+      headers: owner.headers,
+    });
     expect(list.statusCode).toBe(200);
     expect(list.json().info).toEqual({ count: 2, total: 2 });
     expect(list.json().data.map((c: { remote_id: string }) => c.remote_id)).toEqual(['remote-relink', 'remote-other']);
@@ -143,13 +205,21 @@ describe('the callback', () => {
     const link = await startLink(t, owner);
     const path = await authorizeAtProvider(link.json().data.url);
     expect((await callback(t, path)).statusCode).toBe(302);
-    const row = await t.deps.db.selectFrom('extmail_credentials').selectAll().where('remote_id', '=', 'remote-replay').executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('extmail_credentials')
+      .selectAll()
+      .where('remote_id', '=', 'remote-replay')
+      .executeTakeFirstOrThrow();
     const replay = await callback(t, path);
     expect(replay.statusCode).toBe(400);
     expect(replay.headers['content-type']).toMatch(/^text\/html/);
     expect(replay.headers.location).toBeUndefined();
     expect(replay.body).toContain('already used');
-    const after = await t.deps.db.selectFrom('extmail_credentials').selectAll().where('remote_id', '=', 'remote-replay').execute();
+    const after = await t.deps.db
+      .selectFrom('extmail_credentials')
+      .selectAll()
+      .where('remote_id', '=', 'remote-replay')
+      .execute();
     expect(after).toHaveLength(1);
     expect(after[0]!.updated_at).toEqual(row.updated_at);
   });
@@ -230,9 +300,14 @@ describe('reading and deleting credentials', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe('ResourceNotFound');
     }
-    expect((await t.app.inject({ url: '/users/self/extmail', headers: other.headers })).json().info).toEqual({ count: 0, total: 0 });
+    expect((await t.app.inject({ url: '/users/self/extmail', headers: other.headers })).json().info).toEqual({
+      count: 0,
+      total: 0,
+    });
     expect((await t.app.inject({ url: `/users/self/extmail/${row.id}`, headers: owner.headers })).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/users/self/extmail/not-a-uuid', headers: owner.headers })).statusCode).toBe(400);
+    expect((await t.app.inject({ url: '/users/self/extmail/not-a-uuid', headers: owner.headers })).statusCode).toBe(
+      400,
+    );
   });
 
   it('soft-deletes: answers the record with deleted_at, erases the tokens, and the credential is gone from reads', async () => {
@@ -242,11 +317,22 @@ describe('reading and deleting credentials', () => {
     t.clock.advance(5);
     const res = await t.app.inject({ method: 'DELETE', url: `/users/self/extmail/${row.id}`, headers: owner.headers });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ id: row.id, deleted_at: t.clock.now().toISOString(), type: 'extmail_credential' });
-    const stored = await t.deps.db.selectFrom('extmail_credentials').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    expect(res.json().data).toMatchObject({
+      id: row.id,
+      deleted_at: t.clock.now().toISOString(),
+      type: 'extmail_credential',
+    });
+    const stored = await t.deps.db
+      .selectFrom('extmail_credentials')
+      .selectAll()
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ access_token_sealed: null, refresh_token_sealed: null, access_expires_at: null });
     expect((await t.app.inject({ url: `/users/self/extmail/${row.id}`, headers: owner.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/users/self/extmail/${row.id}`, headers: owner.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/users/self/extmail/${row.id}`, headers: owner.headers }))
+        .statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ url: '/users/self/extmail', headers: owner.headers })).json().data).toEqual([]);
     // Linking the same account again makes a new credential (the deleted one stays deleted).
     const again = await linkMailbox(t, owner);
@@ -258,8 +344,16 @@ describe('without a Microsoft app configured', () => {
   const bare = useTestApp();
   it('answers 412 PreconditionFailed naming the missing setting', async () => {
     const owner = await mailboxOwner(bare.deps);
-    const res = await bare.app.inject({ method: 'POST', url: '/users/self/extmail', headers: owner.headers, payload: {} });
+    const res = await bare.app.inject({
+      method: 'POST',
+      url: '/users/self/extmail',
+      headers: owner.headers,
+      payload: {},
+    });
     expect(res.statusCode).toBe(412);
-    expect(res.json()).toMatchObject({ code: 'PreconditionFailed', message: expect.stringContaining('MICROSOFT_CLIENT_ID') });
+    expect(res.json()).toMatchObject({
+      code: 'PreconditionFailed',
+      message: expect.stringContaining('MICROSOFT_CLIENT_ID'),
+    });
   });
 });

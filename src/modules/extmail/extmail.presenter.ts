@@ -36,7 +36,17 @@ const iso = (at: Date | null): string | null => (at ? at.toISOString() : null);
 /** The credential's sync runs as `jobs` (the latest run; null before the first). */
 export function jobsOf(row: CredentialRow): JobRecord[] | null {
   if (!row.sync_status) return null;
-  return [{ type: 'extmail_job', job_name: 'sync', status: row.sync_status, queued_at: iso(row.sync_queued_at), started_at: iso(row.sync_started_at), finished_at: iso(row.sync_finished_at), error: row.sync_error }];
+  return [
+    {
+      type: 'extmail_job',
+      job_name: 'sync',
+      status: row.sync_status,
+      queued_at: iso(row.sync_queued_at),
+      started_at: iso(row.sync_started_at),
+      finished_at: iso(row.sync_finished_at),
+      error: row.sync_error,
+    },
+  ];
 }
 
 export function presentCredential(row: CredentialRow): CredentialRecord {

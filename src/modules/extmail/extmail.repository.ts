@@ -7,21 +7,45 @@ export type CredentialRow = Selectable<ExtmailCredentialsTable>;
 
 /** Marks a state nonce used; false when it already was (a replayed callback). Forgets long-expired nonces. */
 export async function consumeStateNonce(db: Kysely<DB>, nonce: string, expiresAt: Date, now: Date): Promise<boolean> {
-  const inserted = await db.insertInto('extmail_link_states').values({ nonce, expires_at: expiresAt }).onConflict((oc) => oc.column('nonce').doNothing()).returning('nonce').executeTakeFirst();
+  const inserted = await db
+    .insertInto('extmail_link_states')
+    .values({ nonce, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('nonce').doNothing())
+    .returning('nonce')
+    .executeTakeFirst();
   // A nonce past its state's expiry can never be presented again (the state is refused as expired first).
-  await db.deleteFrom('extmail_link_states').where('expires_at', '<', new Date(now.getTime() - 60_000)).execute();
+  await db
+    .deleteFrom('extmail_link_states')
+    .where('expires_at', '<', new Date(now.getTime() - 60_000))
+    .execute();
   return inserted !== undefined;
 }
 
 /** What linking writes: the credential's own columns, with the scopes as arrays (stored as JSON). */
 export type CredentialUpsert = Pick<
   CredentialRow,
-  'user' | 'brand' | 'provider' | 'remote_id' | 'email' | 'resource_name' | 'display_name' | 'first_name' | 'last_name' | 'photo' | 'access_token_sealed' | 'refresh_token_sealed' | 'access_expires_at'
+  | 'user'
+  | 'brand'
+  | 'provider'
+  | 'remote_id'
+  | 'email'
+  | 'resource_name'
+  | 'display_name'
+  | 'first_name'
+  | 'last_name'
+  | 'photo'
+  | 'access_token_sealed'
+  | 'refresh_token_sealed'
+  | 'access_expires_at'
 > & { scope: string[]; scope_summary: string[] };
 
 /** One live credential per (user, brand, provider, remote account): linking again refreshes it and un-revokes it. */
 export async function upsertCredential(db: Kysely<DB>, fields: CredentialUpsert, now: Date): Promise<CredentialRow> {
-  const values = { ...fields, scope: JSON.stringify(fields.scope), scope_summary: JSON.stringify(fields.scope_summary) };
+  const values = {
+    ...fields,
+    scope: JSON.stringify(fields.scope),
+    scope_summary: JSON.stringify(fields.scope_summary),
+  };
   return db
     .insertInto('extmail_credentials')
     .values({ ...values, revoked: false, created_at: now, updated_at: now })
@@ -40,7 +64,8 @@ export async function upsertCredential(db: Kysely<DB>, fields: CredentialUpsert,
           scope_summary: values.scope_summary,
           access_token_sealed: values.access_token_sealed,
           // A relink without a new refresh token keeps the one there is.
-          refresh_token_sealed: (eb) => eb.fn.coalesce(eb.val(values.refresh_token_sealed), eb.ref('extmail_credentials.refresh_token_sealed')),
+          refresh_token_sealed: (eb) =>
+            eb.fn.coalesce(eb.val(values.refresh_token_sealed), eb.ref('extmail_credentials.refresh_token_sealed')),
           access_expires_at: values.access_expires_at,
           revoked: false,
           updated_at: now,
@@ -57,7 +82,11 @@ export async function listCredentials(db: Kysely<DB>, user: string, brand: strin
   return query.orderBy('created_at').orderBy('id').execute();
 }
 
-export async function findCredential(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<CredentialRow | undefined> {
+export async function findCredential(
+  db: Kysely<DB>,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CredentialRow | undefined> {
   let query = db.selectFrom('extmail_credentials').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
@@ -67,7 +96,13 @@ export async function findCredential(db: Kysely<DB>, id: string, options: { forU
 export async function softDeleteCredential(db: Kysely<DB>, id: string, now: Date): Promise<CredentialRow | undefined> {
   return db
     .updateTable('extmail_credentials')
-    .set({ deleted_at: now, updated_at: now, access_token_sealed: null, refresh_token_sealed: null, access_expires_at: null })
+    .set({
+      deleted_at: now,
+      updated_at: now,
+      access_token_sealed: null,
+      refresh_token_sealed: null,
+      access_expires_at: null,
+    })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returningAll()

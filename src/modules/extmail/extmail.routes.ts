@@ -6,7 +6,14 @@ import { messagePage } from '../../web/pages.js';
 import { PAGE_STYLE_HASH } from '../../web/styles.js';
 import type { FeatureRoutes } from '../index.js';
 import { completeLink } from './callback.service.js';
-import { AssociationsQuery, AuthLink, CallbackQuery, CreateLinkBody, CredentialParams, CredentialRecord } from './extmail.schemas.js';
+import {
+  AssociationsQuery,
+  AuthLink,
+  CallbackQuery,
+  CreateLinkBody,
+  CredentialParams,
+  CredentialRecord,
+} from './extmail.schemas.js';
 import { createLink, deleteOwnCredential, getOwnCredential, listOwnCredentials } from './extmail.service.js';
 import { requestSync } from './sync.service.js';
 
@@ -45,7 +52,13 @@ export const extmailRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
     '/users/self/extmail',
     {
-      schema: { tags: TAGS, summary: 'Linked mailboxes of the caller', description: `Live credentials, oldest first. ${OWNER}`, querystring: AssociationsQuery, response: { 200: ListEnvelope(CredentialRecord), ...ERRORS } },
+      schema: {
+        tags: TAGS,
+        summary: 'Linked mailboxes of the caller',
+        description: `Live credentials, oldest first. ${OWNER}`,
+        querystring: AssociationsQuery,
+        response: { 200: ListEnvelope(CredentialRecord), ...ERRORS },
+      },
     },
     async (request) => {
       const records = await listOwnCredentials(deps, actorOf(request));
@@ -56,7 +69,14 @@ export const extmailRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
     '/users/self/extmail/:id',
     {
-      schema: { tags: TAGS, summary: 'A linked mailbox', description: OWNER, params: CredentialParams, querystring: AssociationsQuery, response: { 200: Envelope(CredentialRecord), ...ERRORS } },
+      schema: {
+        tags: TAGS,
+        summary: 'A linked mailbox',
+        description: OWNER,
+        params: CredentialParams,
+        querystring: AssociationsQuery,
+        response: { 200: Envelope(CredentialRecord), ...ERRORS },
+      },
     },
     async (request) => ok(await getOwnCredential(deps, actorOf(request), request.params.id)),
   );
@@ -99,7 +119,11 @@ export const extmailRoutes: FeatureRoutes = async (app, { deps }) => {
       const outcome = await completeLink(deps, request.query);
       reply.headers(PAGE_HEADERS);
       if (outcome.kind === 'redirect') return reply.redirect(outcome.location, 302);
-      const page = messagePage({ brand: { name: deps.config.appName, poweredBy: null }, title: outcome.title, message: outcome.message });
+      const page = messagePage({
+        brand: { name: deps.config.appName, poweredBy: null },
+        title: outcome.title,
+        message: outcome.message,
+      });
       return reply.status(outcome.status).type('text/html; charset=utf-8').send(page);
     },
   );

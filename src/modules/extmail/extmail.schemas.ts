@@ -5,9 +5,19 @@ import { LINK_SCOPES } from './scopes.js';
 import { MAX_REDIRECT_LENGTH } from './redirect.js';
 
 export const CreateLinkBody = Type.Object({
-  redirect: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_REDIRECT_LENGTH, description: 'Where the browser returns after the provider (this server’s hosts or a redirect URI registered for your client); default WEB_URL' })),
+  redirect: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_REDIRECT_LENGTH,
+      description:
+        'Where the browser returns after the provider (this server’s hosts or a redirect URI registered for your client); default WEB_URL',
+    }),
+  ),
   body: Type.Optional(
-    Type.Array(Type.Union(LINK_SCOPES.map((s) => Type.Literal(s))), { maxItems: 10, description: 'Requested scopes (the published shape sends them under `body`); default all three' }),
+    Type.Array(Type.Union(LINK_SCOPES.map((s) => Type.Literal(s))), {
+      maxItems: 10,
+      description: 'Requested scopes (the published shape sends them under `body`); default all three',
+    }),
   ),
 });
 
@@ -58,7 +68,11 @@ export const CredentialRecord = Type.Object({
 export const CredentialParams = Type.Object({ id: Type.String({ format: 'uuid', description: 'Credential id' }) });
 
 export const AssociationsQuery = Type.Object({
-  associations: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'Accepted; a credential has no associations' })),
+  associations: Type.Optional(
+    Type.Union([Type.String(), Type.Array(Type.String())], {
+      description: 'Accepted; a credential has no associations',
+    }),
+  ),
 });
 
 export const CallbackQuery = Type.Object({

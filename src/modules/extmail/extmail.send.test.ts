@@ -19,9 +19,11 @@ async function sender(scopes: string[] = ['Mail.Send']) {
   return { owner, account: id, address: `${id}@contoso.test`, credential: row.id };
 }
 
-const post = (owner: Owner, body: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/emails', headers: owner.headers, payload: body });
+const post = (owner: Owner, body: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/emails', headers: owner.headers, payload: body });
 const sendAll = () => runQueuedJobs(t.deps, ['emails.execute', 'mail.send'], { tolerateFailures: true });
-const campaign = async (owner: Owner, id: string) => (await t.app.inject({ url: `/emails/${id}`, headers: owner.headers })).json().data;
+const campaign = async (owner: Owner, id: string) =>
+  (await t.app.inject({ url: `/emails/${id}`, headers: owner.headers })).json().data;
 const sentFrom = (address: string) => fake.sent.filter((s) => s.from === address);
 
 describe('a campaign with extmail_credential', () => {
@@ -33,7 +35,10 @@ describe('a campaign with extmail_credential', () => {
       html: '<p>Hello {{ contact.first_name }}</p>',
       individual: true,
       headers: { 'X-Campaign': 'spring' },
-      to: [{ recipient_type: 'Contact', contact: ann }, { recipient_type: 'Email', email: 'walkin@example.com' }],
+      to: [
+        { recipient_type: 'Contact', contact: ann },
+        { recipient_type: 'Email', email: 'walkin@example.com' },
+      ],
       extmail_credential: s.credential,
     });
     expect(created.statusCode, created.body).toBe(200);
@@ -44,13 +49,35 @@ describe('a campaign with extmail_credential', () => {
     expect(sent).toHaveLength(2);
     const toAnn = sent.find((m) => JSON.stringify(m.message.toRecipients).includes('ann@example.com'))!;
     // The campaign's HTML, with its tracking pixel (marketing mail is tracked whichever way it leaves).
-    expect(toAnn.message).toMatchObject({ subject: 'Hi Ann', body: { contentType: 'HTML', content: expect.stringMatching(/^<p>Hello Ann<\/p>\n<img src="http:\/\/gable\.test\/mail\/open\//) }, toRecipients: [{ emailAddress: { address: 'ann@example.com' } }] });
+    expect(toAnn.message).toMatchObject({
+      subject: 'Hi Ann',
+      body: {
+        contentType: 'HTML',
+        content: expect.stringMatching(/^<p>Hello Ann<\/p>\n<img src="http:\/\/gable\.test\/mail\/open\//),
+      },
+      toRecipients: [{ emailAddress: { address: 'ann@example.com' } }],
+    });
     expect(toAnn.saveToSentItems).toBe(true);
-    expect(toAnn.message.internetMessageHeaders).toEqual(expect.arrayContaining([{ name: 'X-Campaign', value: 'spring' }, { name: 'X-Gable-Message-Id', value: expect.stringMatching(/^<[0-9a-f-]{36}@gable\.test>$/) }]));
+    expect(toAnn.message.internetMessageHeaders).toEqual(
+      expect.arrayContaining([
+        { name: 'X-Campaign', value: 'spring' },
+        { name: 'X-Gable-Message-Id', value: expect.stringMatching(/^<[0-9a-f-]{36}@gable\.test>$/) },
+      ]),
+    );
 
     const id = created.json().data.id;
-    expect(await campaign(s.owner, id)).toMatchObject({ recipients_count: 2, sent: 2, accepted: 2, rejected: 0, failure: null });
-    const ledger = await t.deps.db.selectFrom('mail_messages').select(['state', 'from_address', 'extmail_credential']).where('campaign', '=', id).execute();
+    expect(await campaign(s.owner, id)).toMatchObject({
+      recipients_count: 2,
+      sent: 2,
+      accepted: 2,
+      rejected: 0,
+      failure: null,
+    });
+    const ledger = await t.deps.db
+      .selectFrom('mail_messages')
+      .select(['state', 'from_address', 'extmail_credential'])
+      .where('campaign', '=', id)
+      .execute();
     expect(ledger).toEqual([
       { state: 'sent', from_address: s.address, extmail_credential: s.credential },
       { state: 'sent', from_address: s.address, extmail_credential: s.credential },
@@ -62,12 +89,21 @@ describe('a campaign with extmail_credential', () => {
 
   it('retries a throttled send and sends it once', async () => {
     const s = await sender();
-    const created = await post(s.owner, { subject: 'Once', html: '<p>x</p>', to: [{ recipient_type: 'Email', email: 'once@example.com' }], extmail_credential: s.credential });
+    const created = await post(s.owner, {
+      subject: 'Once',
+      html: '<p>x</p>',
+      to: [{ recipient_type: 'Email', email: 'once@example.com' }],
+      extmail_credential: s.credential,
+    });
     expect(created.statusCode, created.body).toBe(200);
     fake.throttleNext(1, 429, '1');
     await sendAll();
     expect(sentFrom(s.address)).toHaveLength(0);
-    const [row] = await t.deps.db.selectFrom('mail_messages').select(['state', 'last_error']).where('campaign', '=', created.json().data.id).execute();
+    const [row] = await t.deps.db
+      .selectFrom('mail_messages')
+      .select(['state', 'last_error'])
+      .where('campaign', '=', created.json().data.id)
+      .execute();
     expect(row!.last_error).toContain('throttled');
     await runQueuedJobs(t.deps, ['mail.send'], { dueBy: new Date(Date.now() + 3600_000) });
     expect(sentFrom(s.address)).toHaveLength(1);
@@ -76,13 +112,30 @@ describe('a campaign with extmail_credential', () => {
 
   it('fails the message for good and revokes the credential when the provider refuses the grant', async () => {
     const s = await sender();
-    const created = await post(s.owner, { subject: 'Revoked', html: '<p>x</p>', to: [{ recipient_type: 'Email', email: 'r@example.com' }], extmail_credential: s.credential });
+    const created = await post(s.owner, {
+      subject: 'Revoked',
+      html: '<p>x</p>',
+      to: [{ recipient_type: 'Email', email: 'r@example.com' }],
+      extmail_credential: s.credential,
+    });
     fake.revokeGrants(s.account);
     await sendAll();
     expect(sentFrom(s.address)).toHaveLength(0);
-    const [row] = await t.deps.db.selectFrom('mail_messages').select(['state']).where('campaign', '=', created.json().data.id).execute();
+    const [row] = await t.deps.db
+      .selectFrom('mail_messages')
+      .select(['state'])
+      .where('campaign', '=', created.json().data.id)
+      .execute();
     expect(row!.state).toBe('failed');
-    expect((await t.deps.db.selectFrom('extmail_credentials').select('revoked').where('id', '=', s.credential).executeTakeFirstOrThrow()).revoked).toBe(true);
+    expect(
+      (
+        await t.deps.db
+          .selectFrom('extmail_credentials')
+          .select('revoked')
+          .where('id', '=', s.credential)
+          .executeTakeFirstOrThrow()
+      ).revoked,
+    ).toBe(true);
   });
 
   it('refuses a credential that is not the caller’s, lacks Mail.Send, or is revoked (400, nothing stored)', async () => {
@@ -90,22 +143,48 @@ describe('a campaign with extmail_credential', () => {
     const other = await sender();
     const readOnly = await sender(['Contacts.Read']);
     const body = { subject: 'x', html: '<p>x</p>', to: [{ recipient_type: 'Email', email: 'x@example.com' }] };
-    for (const [who, credential] of [[s.owner, other.credential], [readOnly.owner, readOnly.credential], [s.owner, '00000000-0000-4000-8000-000000000000']] as const) {
+    for (const [who, credential] of [
+      [s.owner, other.credential],
+      [readOnly.owner, readOnly.credential],
+      [s.owner, '00000000-0000-4000-8000-000000000000'],
+    ] as const) {
       const res = await post(who, { ...body, extmail_credential: credential });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().attributes).toHaveProperty('extmail_credential');
     }
-    await t.deps.db.updateTable('extmail_credentials').set({ revoked: true }).where('id', '=', other.credential).execute();
+    await t.deps.db
+      .updateTable('extmail_credentials')
+      .set({ revoked: true })
+      .where('id', '=', other.credential)
+      .execute();
     expect((await post(other.owner, { ...body, extmail_credential: other.credential })).statusCode).toBe(400);
-    expect(Number((await t.deps.db.selectFrom('email_campaigns').select((eb) => eb.fn.countAll<string>().as('n')).where('created_by', 'in', [s.owner.user, readOnly.owner.user, other.owner.user]).executeTakeFirstOrThrow()).n)).toBe(0);
+    expect(
+      Number(
+        (
+          await t.deps.db
+            .selectFrom('email_campaigns')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('created_by', 'in', [s.owner.user, readOnly.owner.user, other.owner.user])
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(0);
   });
 
   it('records a failure instead of sending when the mailbox was unlinked before the campaign ran', async () => {
     const s = await sender();
-    const created = await post(s.owner, { subject: 'Later', html: '<p>x</p>', to: [{ recipient_type: 'Email', email: 'later@example.com' }], extmail_credential: s.credential });
+    const created = await post(s.owner, {
+      subject: 'Later',
+      html: '<p>x</p>',
+      to: [{ recipient_type: 'Email', email: 'later@example.com' }],
+      extmail_credential: s.credential,
+    });
     await t.app.inject({ method: 'DELETE', url: `/users/self/extmail/${s.credential}`, headers: s.owner.headers });
     await sendAll();
-    expect(await campaign(s.owner, created.json().data.id)).toMatchObject({ sent: 0, failure: { code: 'ExtmailUnavailable' } });
+    expect(await campaign(s.owner, created.json().data.id)).toMatchObject({
+      sent: 0,
+      failure: { code: 'ExtmailUnavailable' },
+    });
     expect(sentFrom(s.address)).toHaveLength(0);
   });
 });

@@ -26,20 +26,34 @@ export interface AuthLink {
   redirect: string;
 }
 
-export async function createLink(deps: Deps, actor: Actor, brand: string, input: { redirect?: string | undefined; body?: LinkScope[] | undefined }): Promise<AuthLink> {
+export async function createLink(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  input: { redirect?: string | undefined; body?: LinkScope[] | undefined },
+): Promise<AuthLink> {
   const user = actor.userId!;
   await requireAccess(deps.db, actor, brand, 'Member', { denied: 'forbidden' });
   const provider = providerOf(deps);
   const missing = provider.missingSetting();
-  if (missing) throw errors.preconditionFailed(`Linking a mailbox is not configured on this server: ${missing} is not set`);
+  if (missing)
+    throw errors.preconditionFailed(`Linking a mailbox is not configured on this server: ${missing} is not set`);
   const redirect = input.redirect ?? `${deps.config.webUrl}/`;
   if (!(await isAllowedRedirect(deps.db, deps.config, actor.client, redirect))) {
-    throw errors.invalidField('redirect', 'must be an address on this server or a redirect URI registered for your client');
+    throw errors.invalidField(
+      'redirect',
+      'must be an address on this server or a redirect URI registered for your client',
+    );
   }
   const scopes = input.body && input.body.length > 0 ? [...new Set(input.body)] : [...LINK_SCOPES];
   const signer = stateSignerOf(deps);
   const { state, nonce } = signer.sign({ user, brand, redirect }, deps.clock.now());
-  const url = provider.authorizeUrl({ state, codeChallenge: signer.codeChallenge(nonce), redirectUri: callbackUrl(deps), scopes });
+  const url = provider.authorizeUrl({
+    state,
+    codeChallenge: signer.codeChallenge(nonce),
+    redirectUri: callbackUrl(deps),
+    scopes,
+  });
   return { type: 'extmail_auth_link', url, redirect };
 }
 
@@ -52,10 +66,16 @@ export async function listOwnCredentials(deps: Deps, actor: Actor): Promise<Cred
 }
 
 /** The caller's own live credential; anyone else's (or a deleted one) is a 404, existence not revealed. */
-export async function ownCredential(deps: Deps, actor: Actor, id: string, options: { forUpdate?: boolean } = {}): Promise<CredentialRow> {
+export async function ownCredential(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CredentialRow> {
   const row = await findCredential(deps.db, id, options);
   const bound = boundBrandOf(actor);
-  if (!row || row.user !== actor.userId || (bound !== null && row.brand !== bound)) throw errors.notFound('External mail credential');
+  if (!row || row.user !== actor.userId || (bound !== null && row.brand !== bound))
+    throw errors.notFound('External mail credential');
   return row;
 }
 

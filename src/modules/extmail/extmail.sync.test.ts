@@ -22,11 +22,21 @@ async function linked(owner?: Owner) {
   return { owner: who, account: id, credential: row.id };
 }
 
-const sync = (owner: Owner, id: string) => t.app.inject({ method: 'POST', url: `/users/self/extmail/${id}/sync`, headers: owner.headers });
-const runSyncJobs = (options: { dueBy?: Date; tolerateFailures?: boolean } = {}) => runQueuedJobs(t.deps, ['extmail.sync'], options);
-const credential = (id: string) => t.deps.db.selectFrom('extmail_credentials').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const sync = (owner: Owner, id: string) =>
+  t.app.inject({ method: 'POST', url: `/users/self/extmail/${id}/sync`, headers: owner.headers });
+const runSyncJobs = (options: { dueBy?: Date; tolerateFailures?: boolean } = {}) =>
+  runQueuedJobs(t.deps, ['extmail.sync'], options);
+const credential = (id: string) =>
+  t.deps.db.selectFrom('extmail_credentials').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const brandContacts = (brand: string) =>
-  t.deps.db.selectFrom('contacts').selectAll().where('brand', '=', brand).where('deleted_at', 'is', null).orderBy('created_at').orderBy('display_name').execute();
+  t.deps.db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('brand', '=', brand)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('display_name')
+    .execute();
 
 const person = (id: string, first: string, email: string, extra: Partial<FakeContact> = {}): FakeContact => ({
   id,
@@ -41,9 +51,23 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
     const { owner, account, credential: id } = await linked();
     fake.pageSize = 2;
     // A contact the agent already has: the mailbox's entry with the same address (any case) merges into it.
-    const existing = await t.app.inject({ method: 'POST', url: '/contacts', headers: owner.headers, payload: { first_name: 'Known', emails: ['Known@Example.com'], tags: ['vip'] } });
+    const existing = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: owner.headers,
+      payload: { first_name: 'Known', emails: ['Known@Example.com'], tags: ['vip'] },
+    });
     expect(existing.statusCode, existing.body).toBe(200);
-    fake.putContact(account, person('c1', 'Ann', 'ann@example.com', { mobilePhone: '(214) 555-0101', birthday: '1980-05-17T11:59:00Z', companyName: 'Acme', jobTitle: 'Buyer', homeAddress: { street: '1 Main St', city: 'Dallas', state: 'TX', postalCode: '75201', countryOrRegion: 'US' } }));
+    fake.putContact(
+      account,
+      person('c1', 'Ann', 'ann@example.com', {
+        mobilePhone: '(214) 555-0101',
+        birthday: '1980-05-17T11:59:00Z',
+        companyName: 'Acme',
+        jobTitle: 'Buyer',
+        homeAddress: { street: '1 Main St', city: 'Dallas', state: 'TX', postalCode: '75201', countryOrRegion: 'US' },
+      }),
+    );
     fake.putContact(account, person('c2', 'Ben', 'ben@example.com'));
     fake.putContact(account, person('c3', 'Kim', 'known@example.com', { businessPhones: ['not a number'] }));
     fake.putContact(account, person('c4', 'Dup', 'ann@example.com'));
@@ -51,7 +75,17 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
 
     const res = await sync(owner, id);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.jobs).toEqual([{ type: 'extmail_job', job_name: 'sync', status: 'queued', queued_at: expect.any(String), started_at: null, finished_at: null, error: null }]);
+    expect(res.json().data.jobs).toEqual([
+      {
+        type: 'extmail_job',
+        job_name: 'sync',
+        status: 'queued',
+        queued_at: expect.any(String),
+        started_at: null,
+        finished_at: null,
+        error: null,
+      },
+    ]);
     // Asking again while queued queues nothing more.
     expect((await sync(owner, id)).statusCode).toBe(200);
     expect(await queuedJobs(t.deps, ['extmail.sync'])).toHaveLength(1);
@@ -60,8 +94,25 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
     let rows = await brandContacts(owner.brand);
     expect(rows).toHaveLength(4); // Known (merged with c3), Ann (c1 + c4, one address), Ben, Eve
     const ann = rows.find((r) => r.first_name === 'Dup' || r.first_name === 'Ann')!;
-    expect(ann).toMatchObject({ emails: ['ann@example.com'], phone_numbers: ['+12145550101'], birthday: '1980-05-17', company: 'Acme', job_title: 'Buyer', source_type: 'Microsoft', user_id: owner.user });
-    expect(ann.address).toEqual([expect.objectContaining({ type: 'Home', line1: '1 Main St', city: 'Dallas', state: 'TX', postcode: '75201', country: 'US' })]);
+    expect(ann).toMatchObject({
+      emails: ['ann@example.com'],
+      phone_numbers: ['+12145550101'],
+      birthday: '1980-05-17',
+      company: 'Acme',
+      job_title: 'Buyer',
+      source_type: 'Microsoft',
+      user_id: owner.user,
+    });
+    expect(ann.address).toEqual([
+      expect.objectContaining({
+        type: 'Home',
+        line1: '1 Main St',
+        city: 'Dallas',
+        state: 'TX',
+        postcode: '75201',
+        country: 'US',
+      }),
+    ]);
     const known = rows.find((r) => r.id === existing.json().data.id)!;
     expect(known).toMatchObject({ first_name: 'Kim', last_name: 'Mailbox', tags: ['vip'], phone_numbers: [] });
     expect(known.emails.map((e) => e.toLowerCase())).toEqual(['known@example.com']);
@@ -72,7 +123,11 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
     expect(stored.contacts_sync_token).toMatch(/\/me\/contacts\/delta\?\$deltatoken=/);
     expect(stored.cfolders_sync_token).toMatch(/\/me\/mailFolders\/delta\?\$deltatoken=/);
     const shown = (await t.app.inject({ url: `/users/self/extmail/${id}`, headers: owner.headers })).json().data;
-    expect(shown).toMatchObject({ contacts_sync_token: stored.contacts_sync_token, cfolders_sync_token: stored.cfolders_sync_token, jobs: [expect.objectContaining({ status: 'succeeded', error: null })] });
+    expect(shown).toMatchObject({
+      contacts_sync_token: stored.contacts_sync_token,
+      cfolders_sync_token: stored.cfolders_sync_token,
+      jobs: [expect.objectContaining({ status: 'succeeded', error: null })],
+    });
     const listed = await t.app.inject({ url: '/contacts?q=mailbox', headers: owner.headers });
     expect(listed.json().info.total).toBe(4);
 
@@ -91,7 +146,10 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
     await runSyncJobs();
     rows = await brandContacts(owner.brand);
     expect(rows).toHaveLength(5);
-    expect(rows.find((r) => r.emails.includes('ben@example.com'))).toMatchObject({ first_name: 'Benjamin', job_title: 'Seller' });
+    expect(rows.find((r) => r.emails.includes('ben@example.com'))).toMatchObject({
+      first_name: 'Benjamin',
+      job_title: 'Seller',
+    });
 
     // Third round: a removal soft-deletes the imported contact.
     const ben = rows.find((r) => r.emails.includes('ben@example.com'))!;
@@ -102,7 +160,9 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
     expect(rows).toHaveLength(4);
     expect(rows.some((r) => r.id === ben.id)).toBe(false);
     expect((await t.app.inject({ url: `/contacts/${ben.id}`, headers: owner.headers })).statusCode).toBe(404);
-    expect(await t.deps.db.selectFrom('domain_events').select('event').where('subject', '=', ben.id).orderBy('id').execute()).toEqual([{ event: 'create' }, { event: 'update' }, { event: 'delete' }]);
+    expect(
+      await t.deps.db.selectFrom('domain_events').select('event').where('subject', '=', ben.id).orderBy('id').execute(),
+    ).toEqual([{ event: 'create' }, { event: 'update' }, { event: 'delete' }]);
     fake.pageSize = 100;
   });
 
@@ -125,7 +185,9 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
     await sync(owner, id);
     await runSyncJobs();
     expect(fake.liveRefreshTokens(account)).not.toContain(newRefresh);
-    expect(t.deps.secrets.decrypt((await credential(id)).refresh_token_sealed!)).toBe(fake.liveRefreshTokens(account)[0]);
+    expect(t.deps.secrets.decrypt((await credential(id)).refresh_token_sealed!)).toBe(
+      fake.liveRefreshTokens(account)[0],
+    );
   });
 
   it('marks a credential revoked when the provider refuses the refresh (invalid_grant) and tells the user', async () => {
@@ -136,14 +198,19 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
     const stored = await credential(id);
     expect(stored).toMatchObject({ revoked: true, sync_status: 'failed' });
     const shown = (await t.app.inject({ url: `/users/self/extmail/${id}`, headers: owner.headers })).json().data;
-    expect(shown).toMatchObject({ revoked: true, jobs: [expect.objectContaining({ status: 'failed', error: expect.stringContaining('revoked') })] });
+    expect(shown).toMatchObject({
+      revoked: true,
+      jobs: [expect.objectContaining({ status: 'failed', error: expect.stringContaining('revoked') })],
+    });
     const notes = await t.deps.db
       .selectFrom('notifications as n')
       .innerJoin('notification_recipients as r', 'r.notification', 'n.id')
       .select(['n.notification_type', 'n.message'])
       .where('r.user', '=', owner.user)
       .execute();
-    expect(notes).toEqual([{ notification_type: 'ExtmailCredentialRevoked', message: expect.stringContaining(stored.email) }]);
+    expect(notes).toEqual([
+      { notification_type: 'ExtmailCredentialRevoked', message: expect.stringContaining(stored.email) },
+    ]);
     const again = await sync(owner, id);
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('Conflict');
@@ -176,7 +243,10 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
     fake.garbageNext(1);
     await sync(owner, id);
     await runSyncJobs({ tolerateFailures: true });
-    expect(await credential(id)).toMatchObject({ sync_status: 'failed', sync_error: expect.stringContaining('bad_response') });
+    expect(await credential(id)).toMatchObject({
+      sync_status: 'failed',
+      sync_error: expect.stringContaining('bad_response'),
+    });
     const shown = await t.app.inject({ url: `/users/self/extmail/${id}`, headers: owner.headers });
     expect(shown.statusCode).toBe(200);
     const [retry] = await queuedJobs(t.deps, ['extmail.sync']);
@@ -197,7 +267,13 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
     expect(paused.sync_status).toBe('queued');
     expect(await brandContacts(owner.brand)).toHaveLength(2);
     await runSyncJobs();
-    expect((await brandContacts(owner.brand)).map((r) => r.first_name).sort()).toEqual(['Resume1', 'Resume2', 'Resume3', 'Resume4', 'Resume5']);
+    expect((await brandContacts(owner.brand)).map((r) => r.first_name).sort()).toEqual([
+      'Resume1',
+      'Resume2',
+      'Resume3',
+      'Resume4',
+      'Resume5',
+    ]);
     expect(await credential(id)).toMatchObject({ sync_status: 'succeeded', contacts_sync_cursor: null });
     fake.pageSize = 100;
   });

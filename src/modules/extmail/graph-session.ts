@@ -25,7 +25,8 @@ export class GraphSession {
   /** Runs `call` with a fresh access token; a refused token is refreshed once and the call repeated. */
   async run<T>(call: (accessToken: string) => Promise<T>): Promise<T> {
     const now = this.deps.clock.now();
-    if (!this.accessToken || !this.expiresAt || this.expiresAt.getTime() - EARLY_SECONDS * 1000 <= now.getTime()) await this.refresh();
+    if (!this.accessToken || !this.expiresAt || this.expiresAt.getTime() - EARLY_SECONDS * 1000 <= now.getTime())
+      await this.refresh();
     try {
       return await call(this.accessToken!);
     } catch (error) {
@@ -37,7 +38,12 @@ export class GraphSession {
 
   private async refresh(): Promise<void> {
     const { id } = this.credential;
-    const current = await this.deps.db.selectFrom('extmail_credentials').select('refresh_token_sealed').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const current = await this.deps.db
+      .selectFrom('extmail_credentials')
+      .select('refresh_token_sealed')
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!current?.refresh_token_sealed) throw new ProviderError('invalid_grant', 'No refresh token is stored');
     const tokens = await this.provider.refresh(this.deps.secrets.decrypt(current.refresh_token_sealed));
     const now = this.deps.clock.now();

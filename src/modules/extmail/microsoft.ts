@@ -4,14 +4,23 @@
 import type { Config } from '../../config.js';
 import { OutboundError, type OutboundHttp, type OutboundResponse } from '../../lib/outbound.js';
 import { BASE_SCOPES, grantedScopes } from './scopes.js';
-import { ProviderError, type AuthorizeRequest, type DeltaPage, type ExtmailProvider, type MailboxMessage, type ProviderTokens, type RemoteProfile } from './provider.js';
+import {
+  ProviderError,
+  type AuthorizeRequest,
+  type DeltaPage,
+  type ExtmailProvider,
+  type MailboxMessage,
+  type ProviderTokens,
+  type RemoteProfile,
+} from './provider.js';
 
 const TIMEOUT_MS = 20_000;
 /** Larger photos are not kept (the profile keeps working without one). */
 export const MAX_PHOTO_BYTES = 256 * 1024;
 const MAX_JSON_BYTES = 8 * 1024 * 1024;
 /** The contact fields the import maps (contact-mapping.ts); the rest is not fetched. */
-const CONTACT_FIELDS = 'givenName,middleName,surname,nickName,title,companyName,jobTitle,birthday,emailAddresses,mobilePhone,homePhones,businessPhones,homeAddress,businessAddress,otherAddress';
+const CONTACT_FIELDS =
+  'givenName,middleName,surname,nickName,title,companyName,jobTitle,birthday,emailAddresses,mobilePhone,homePhones,businessPhones,homeAddress,businessAddress,otherAddress';
 const PAGE_SIZE = 500;
 
 type Json = Record<string, unknown>;
@@ -51,7 +60,12 @@ export class MicrosoftProvider implements ExtmailProvider {
   }
 
   exchangeCode(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<ProviderTokens> {
-    return this.token({ grant_type: 'authorization_code', code: input.code, code_verifier: input.codeVerifier, redirect_uri: input.redirectUri });
+    return this.token({
+      grant_type: 'authorization_code',
+      code: input.code,
+      code_verifier: input.codeVerifier,
+      redirect_uri: input.redirectUri,
+    });
   }
 
   refresh(refreshToken: string): Promise<ProviderTokens> {
@@ -64,7 +78,11 @@ export class MicrosoftProvider implements ExtmailProvider {
   }
 
   async profile(accessToken: string): Promise<RemoteProfile> {
-    const me = await this.graphJson('GET', '/me?$select=id,displayName,givenName,surname,mail,userPrincipalName', accessToken);
+    const me = await this.graphJson(
+      'GET',
+      '/me?$select=id,displayName,givenName,surname,mail,userPrincipalName',
+      accessToken,
+    );
     const id = text(me.id);
     const email = text(me.mail) ?? text(me.userPrincipalName);
     if (!id || !email) throw new ProviderError('bad_response', 'Graph /me has no id or address');
@@ -102,7 +120,10 @@ export class MicrosoftProvider implements ExtmailProvider {
     await this.graphJson('POST', '/me/sendMail', accessToken, {
       message: {
         subject: message.subject,
-        body: message.html !== null ? { contentType: 'HTML', content: message.html } : { contentType: 'Text', content: message.text ?? '' },
+        body:
+          message.html !== null
+            ? { contentType: 'HTML', content: message.html }
+            : { contentType: 'Text', content: message.text ?? '' },
         toRecipients: recipients(message.to),
         ccRecipients: recipients(message.cc),
         bccRecipients: recipients(message.bcc),
@@ -114,7 +135,9 @@ export class MicrosoftProvider implements ExtmailProvider {
 
   /** Graph's delta protocol: `value` entries (removals carry `@removed`), then `@odata.nextLink` or `@odata.deltaLink`. */
   private async delta(accessToken: string, link: string): Promise<DeltaPage> {
-    const body = await this.graphJson('GET', link, accessToken, undefined, { prefer: `odata.maxpagesize=${PAGE_SIZE}` });
+    const body = await this.graphJson('GET', link, accessToken, undefined, {
+      prefer: `odata.maxpagesize=${PAGE_SIZE}`,
+    });
     if (!Array.isArray(body.value)) throw new ProviderError('bad_response', 'A delta page without a value list');
     const changed: Record<string, unknown>[] = [];
     const removed: string[] = [];
@@ -126,7 +149,8 @@ export class MicrosoftProvider implements ExtmailProvider {
     }
     const nextLink = text(body['@odata.nextLink']);
     const deltaLink = text(body['@odata.deltaLink']);
-    if (!nextLink && !deltaLink) throw new ProviderError('bad_response', 'A delta page with neither a next nor a delta link');
+    if (!nextLink && !deltaLink)
+      throw new ProviderError('bad_response', 'A delta page with neither a next nor a delta link');
     return { changed, removed, nextLink, deltaLink: nextLink ? null : deltaLink };
   }
 
@@ -138,26 +162,49 @@ export class MicrosoftProvider implements ExtmailProvider {
     } catch {
       return null;
     }
-    const type = String(response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (response.status !== 200 || !/^image\/(jpeg|png|gif|webp)$/.test(type) || response.body.length === 0) return null;
+    const type = String(response.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
+    if (response.status !== 200 || !/^image\/(jpeg|png|gif|webp)$/.test(type) || response.body.length === 0)
+      return null;
     return `data:${type};base64,${response.body.toString('base64')}`;
   }
 
   /** A Graph call answering JSON (`path` relative to MICROSOFT_GRAPH_URL, or an absolute nextLink/deltaLink). */
-  async graphJson(method: string, path: string, accessToken: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
+  async graphJson(
+    method: string,
+    path: string,
+    accessToken: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Json> {
     const response = await this.send(method, path, accessToken, body, MAX_JSON_BYTES, headers);
     checkGraphStatus(response);
     if (response.status === 202 || response.status === 204) return {};
     return parseJson(response);
   }
 
-  private async send(method: string, path: string, accessToken: string, body: unknown, maxBytes: number, extra: Record<string, string> = {}): Promise<OutboundResponse> {
+  private async send(
+    method: string,
+    path: string,
+    accessToken: string,
+    body: unknown,
+    maxBytes: number,
+    extra: Record<string, string> = {},
+  ): Promise<OutboundResponse> {
     const url = /^https?:\/\//.test(path) ? path : `${this.config.microsoftGraphUrl}${path}`;
-    if (!url.startsWith(`${this.config.microsoftGraphUrl}/`)) throw new ProviderError('bad_response', 'Graph sent a link outside its own address');
+    if (!url.startsWith(`${this.config.microsoftGraphUrl}/`))
+      throw new ProviderError('bad_response', 'Graph sent a link outside its own address');
     return this.call({
       method,
       url,
-      headers: { ...extra, authorization: `Bearer ${accessToken}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...extra,
+        authorization: `Bearer ${accessToken}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       maxResponseBytes: maxBytes,
     });
@@ -168,14 +215,21 @@ export class MicrosoftProvider implements ExtmailProvider {
       method: 'POST',
       url: this.endpoint('token'),
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ client_id: this.config.microsoftClientId ?? '', client_secret: this.config.microsoftClientSecret ?? '', ...fields }).toString(),
+      body: new URLSearchParams({
+        client_id: this.config.microsoftClientId ?? '',
+        client_secret: this.config.microsoftClientSecret ?? '',
+        ...fields,
+      }).toString(),
       maxResponseBytes: 64 * 1024,
     });
     if (response.status === 400 || response.status === 401) {
       const error = safeJson(response)?.error;
       // invalid_grant: the code or refresh token is expired, used or revoked (the user must link again).
       if (error === 'invalid_grant') throw new ProviderError('invalid_grant', 'The provider refused the grant');
-      throw new ProviderError('unauthorized', `The token endpoint answered ${response.status} ${typeof error === 'string' ? error : ''}`.trim());
+      throw new ProviderError(
+        'unauthorized',
+        `The token endpoint answered ${response.status} ${typeof error === 'string' ? error : ''}`.trim(),
+      );
     }
     checkGraphStatus(response);
     const body = parseJson(response);
@@ -203,17 +257,26 @@ export class MicrosoftProvider implements ExtmailProvider {
 function checkGraphStatus(response: OutboundResponse): void {
   if (response.status >= 200 && response.status < 300) return;
   if (response.status === 429 || response.status === 503) {
-    throw new ProviderError('throttled', `The provider answered ${response.status}`, retryAfter(response.headers['retry-after']));
+    throw new ProviderError(
+      'throttled',
+      `The provider answered ${response.status}`,
+      retryAfter(response.headers['retry-after']),
+    );
   }
   if (response.status === 401) throw new ProviderError('unauthorized', 'The provider refused the access token');
-  throw new ProviderError(response.status >= 500 ? 'unavailable' : 'bad_response', `The provider answered ${response.status}`);
+  throw new ProviderError(
+    response.status >= 500 ? 'unavailable' : 'bad_response',
+    `The provider answered ${response.status}`,
+  );
 }
 
 /** Retry-After in seconds (delta or HTTP date), at least 1, at most an hour; 30 when missing or unreadable. */
 export function retryAfter(header: string | string[] | undefined): number {
   const value = Array.isArray(header) ? header[0] : header;
   if (!value) return 30;
-  const seconds = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
+  const seconds = /^\d+$/.test(value.trim())
+    ? Number(value.trim())
+    : Math.ceil((Date.parse(value) - Date.now()) / 1000);
   if (!Number.isFinite(seconds)) return 30;
   return Math.min(3600, Math.max(1, seconds));
 }
@@ -233,4 +296,5 @@ function safeJson(response: OutboundResponse): Json | null {
   }
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;

@@ -8,7 +8,12 @@ import type { DB } from '../../db/types.js';
 
 export const MAX_REDIRECT_LENGTH = 2048;
 
-export async function isAllowedRedirect(db: Kysely<DB>, config: Config, client: string, redirect: string): Promise<boolean> {
+export async function isAllowedRedirect(
+  db: Kysely<DB>,
+  config: Config,
+  client: string,
+  redirect: string,
+): Promise<boolean> {
   let url: URL;
   try {
     url = new URL(redirect);
@@ -20,10 +25,19 @@ export async function isAllowedRedirect(db: Kysely<DB>, config: Config, client: 
   const own = [config.baseUrl, config.webUrl].map((base) => new URL(base).origin);
   if (own.includes(url.origin)) return true;
   if (url.protocol === 'https:' && url.port === '') {
-    const host = await db.selectFrom('brand_hostnames').select('hostname').where('hostname', '=', url.hostname.toLowerCase()).executeTakeFirst();
+    const host = await db
+      .selectFrom('brand_hostnames')
+      .select('hostname')
+      .where('hostname', '=', url.hostname.toLowerCase())
+      .executeTakeFirst();
     if (host) return true;
   }
-  const registered = await db.selectFrom('oauth_clients').select('redirect_uris').where('id', '=', client).where('deleted_at', 'is', null).executeTakeFirst();
+  const registered = await db
+    .selectFrom('oauth_clients')
+    .select('redirect_uris')
+    .where('id', '=', client)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   return registered?.redirect_uris.includes(redirect) ?? false;
 }
 

@@ -6,12 +6,20 @@ import { grantedScopes, scopeSummary } from './scopes.js';
 
 const signer = new StateSigner(Buffer.alloc(32, 7));
 const now = new Date('2026-11-24T12:00:00Z');
-const fields = { user: '6f1c2d9e-1111-4a4a-9b9b-000000000001', brand: '6f1c2d9e-2222-4a4a-9b9b-000000000002', redirect: 'http://[::1]:8080/back?a=b::c' };
+const fields = {
+  user: '6f1c2d9e-1111-4a4a-9b9b-000000000001',
+  brand: '6f1c2d9e-2222-4a4a-9b9b-000000000002',
+  redirect: 'http://[::1]:8080/back?a=b::c',
+};
 
 describe('StateSigner', () => {
   it('round-trips a redirect that itself contains ::, until it expires', () => {
     const { state, nonce } = signer.sign(fields, now);
-    expect(signer.verify(state, now)).toEqual({ ...fields, nonce, expiresAt: new Date(now.getTime() + STATE_SECONDS * 1000) });
+    expect(signer.verify(state, now)).toEqual({
+      ...fields,
+      nonce,
+      expiresAt: new Date(now.getTime() + STATE_SECONDS * 1000),
+    });
     expect(signer.verify(state, new Date(now.getTime() + STATE_SECONDS * 1000))).toBe('expired');
   });
 
@@ -19,7 +27,12 @@ describe('StateSigner', () => {
     const { state } = signer.sign(fields, now);
     expect(new StateSigner(Buffer.alloc(32, 8)).verify(state, now)).toBe('forged');
     expect(signer.verify(state.replace('/back', '/evil'), now)).toBe('forged');
-    expect(signer.verify(state.replace(/\.(\d+)\./, (_m, e: string) => `.${Number(e) + 1000}.`), now)).toBe('forged');
+    expect(
+      signer.verify(
+        state.replace(/\.(\d+)\./, (_m, e: string) => `.${Number(e) + 1000}.`),
+        now,
+      ),
+    ).toBe('forged');
     expect(signer.verify('a::b', now)).toBe('malformed');
   });
 
@@ -32,7 +45,9 @@ describe('StateSigner', () => {
 
 describe('scopes', () => {
   it('maps granted Graph permissions to the spec names and their summary', () => {
-    const scope = grantedScopes('openid profile https://graph.microsoft.com/Mail.Send https://graph.microsoft.com/Contacts.Read User.Read Mail.ReadWrite Calendars.Read');
+    const scope = grantedScopes(
+      'openid profile https://graph.microsoft.com/Mail.Send https://graph.microsoft.com/Contacts.Read User.Read Mail.ReadWrite Calendars.Read',
+    );
     expect(scope).toEqual(['Calendar', 'Contacts.Read', 'Mail.ReadWrite', 'Mail.Send']);
     expect(scopeSummary(scope)).toEqual(['profile', 'calendar', 'contacts.read', 'mail.modify', 'mail.send']);
   });
@@ -42,7 +57,12 @@ describe('Microsoft settings', () => {
   const base = { SECRET_KEY: '0f'.repeat(32), DATA_DIR: '/tmp/gable-extmail-config' };
   it('defaults to the public cloud and the common tenant', () => {
     const config = loadConfig(base);
-    expect(config).toMatchObject({ microsoftClientId: null, microsoftTenant: 'common', microsoftLoginUrl: 'https://login.microsoftonline.com', microsoftGraphUrl: 'https://graph.microsoft.com/v1.0' });
+    expect(config).toMatchObject({
+      microsoftClientId: null,
+      microsoftTenant: 'common',
+      microsoftLoginUrl: 'https://login.microsoftonline.com',
+      microsoftGraphUrl: 'https://graph.microsoft.com/v1.0',
+    });
   });
   it('refuses a bad tenant or base URL', () => {
     expect(() => loadConfig({ ...base, MICROSOFT_TENANT: 'a/b' })).toThrow(ConfigError);

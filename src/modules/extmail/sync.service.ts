@@ -21,9 +21,15 @@ import { syncTask } from './extmail.tasks.js';
 export const LEASE_SECONDS = 15 * 60;
 
 /** Marks the credential queued and enqueues its run in `trx` (nothing new when a run is already queued or running). */
-export async function queueSyncIn(trx: Transaction<DB>, deps: Deps, row: CredentialRow, startAfter?: Date): Promise<CredentialRow> {
+export async function queueSyncIn(
+  trx: Transaction<DB>,
+  deps: Deps,
+  row: CredentialRow,
+  startAfter?: Date,
+): Promise<CredentialRow> {
   const now = deps.clock.now();
-  const leaseValid = row.sync_started_at !== null && now.getTime() - row.sync_started_at.getTime() < LEASE_SECONDS * 1000;
+  const leaseValid =
+    row.sync_started_at !== null && now.getTime() - row.sync_started_at.getTime() < LEASE_SECONDS * 1000;
   if (!startAfter && (row.sync_status === 'queued' || (row.sync_status === 'running' && leaseValid))) return row;
   const queued = await trx
     .updateTable('extmail_credentials')
@@ -36,8 +42,13 @@ export async function queueSyncIn(trx: Transaction<DB>, deps: Deps, row: Credent
 }
 
 export async function requestSync(deps: Deps, actor: Actor, id: string): Promise<CredentialRecord> {
-  const gone = await deps.db.selectFrom('extmail_credentials').select(['user', 'deleted_at']).where('id', '=', id).executeTakeFirst();
-  if (gone && gone.user === actor.userId && gone.deleted_at !== null) throw errors.conflict('This mailbox was unlinked: link it again to sync it');
+  const gone = await deps.db
+    .selectFrom('extmail_credentials')
+    .select(['user', 'deleted_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (gone && gone.user === actor.userId && gone.deleted_at !== null)
+    throw errors.conflict('This mailbox was unlinked: link it again to sync it');
   return deps.db.transaction().execute(async (trx) => {
     const row = await ownCredential({ ...deps, db: trx }, actor, id, { forUpdate: true });
     if (row.revoked) throw errors.conflict('The mail provider refused this link: link the mailbox again to sync it');
@@ -54,7 +65,13 @@ export async function runSync(deps: Deps, credentialId: string, stopping: AbortS
     .where('id', '=', credentialId)
     .where('deleted_at', 'is', null)
     .where('revoked', '=', false)
-    .where((eb) => eb.or([eb('sync_status', 'is', null), eb('sync_status', '!=', 'running'), eb('sync_started_at', '<', new Date(now.getTime() - LEASE_SECONDS * 1000))]))
+    .where((eb) =>
+      eb.or([
+        eb('sync_status', 'is', null),
+        eb('sync_status', '!=', 'running'),
+        eb('sync_started_at', '<', new Date(now.getTime() - LEASE_SECONDS * 1000)),
+      ]),
+    )
     .returningAll()
     .executeTakeFirst();
   if (!claimed) return; // deleted, revoked, or another run holds the lease
@@ -81,22 +98,42 @@ export async function runSync(deps: Deps, credentialId: string, stopping: AbortS
       const retryAt = new Date(deps.clock.now().getTime() + (error.retryAfterSeconds ?? 30) * 1000);
       await deps.db.transaction().execute(async (trx) => {
         await queueSyncIn(trx, deps, { ...claimed, sync_status: 'failed' }, retryAt);
-        await trx.updateTable('extmail_credentials').set({ sync_error: `throttled by the provider: retrying after ${retryAt.toISOString()}` }).where('id', '=', credentialId).execute();
+        await trx
+          .updateTable('extmail_credentials')
+          .set({ sync_error: `throttled by the provider: retrying after ${retryAt.toISOString()}` })
+          .where('id', '=', credentialId)
+          .execute();
       });
       return;
     }
-    await finish(deps, credentialId, { sync_status: 'failed', sync_error: `${error.kind}: ${error.message}`.slice(0, 500) });
+    await finish(deps, credentialId, {
+      sync_status: 'failed',
+      sync_error: `${error.kind}: ${error.message}`.slice(0, 500),
+    });
     throw error; // the queue retries it (extmail.tasks.ts)
   }
 }
 
-async function finish(deps: Deps, id: string, fields: { sync_status: 'succeeded' | 'failed'; sync_error: string | null; last_synced_at?: Date }): Promise<void> {
+async function finish(
+  deps: Deps,
+  id: string,
+  fields: { sync_status: 'succeeded' | 'failed'; sync_error: string | null; last_synced_at?: Date },
+): Promise<void> {
   const now = deps.clock.now();
-  await deps.db.updateTable('extmail_credentials').set({ ...fields, sync_finished_at: now, updated_at: now }).where('id', '=', id).execute();
+  await deps.db
+    .updateTable('extmail_credentials')
+    .set({ ...fields, sync_finished_at: now, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Pages until the delta link (true) or until the process stops (false, cursor kept). */
-async function syncContacts(deps: Deps, session: GraphSession, credential: CredentialRow, stopping: AbortSignal): Promise<boolean> {
+async function syncContacts(
+  deps: Deps,
+  session: GraphSession,
+  credential: CredentialRow,
+  stopping: AbortSignal,
+): Promise<boolean> {
   const provider = providerOf(deps);
   let link = credential.contacts_sync_cursor ?? credential.contacts_sync_token;
   for (;;) {
@@ -114,7 +151,12 @@ async function syncMailFolders(deps: Deps, session: GraphSession, credential: Cr
   for (let pages = 0; pages < 100; pages++) {
     const page = await session.run((token) => provider.mailFoldersDelta(token, link));
     if (page.deltaLink) {
-      await deps.db.updateTable('extmail_credentials').set({ cfolders_sync_token: page.deltaLink }).where('id', '=', credential.id).where('deleted_at', 'is', null).execute();
+      await deps.db
+        .updateTable('extmail_credentials')
+        .set({ cfolders_sync_token: page.deltaLink })
+        .where('id', '=', credential.id)
+        .where('deleted_at', 'is', null)
+        .execute();
       return;
     }
     link = page.nextLink;
@@ -127,7 +169,13 @@ export async function markRevoked(deps: Deps, credential: CredentialRow): Promis
   await deps.db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable('extmail_credentials')
-      .set({ revoked: true, sync_status: 'failed', sync_error: 'revoked: the provider refused the stored grant', sync_finished_at: now, updated_at: now })
+      .set({
+        revoked: true,
+        sync_status: 'failed',
+        sync_error: 'revoked: the provider refused the stored grant',
+        sync_finished_at: now,
+        updated_at: now,
+      })
       .where('id', '=', credential.id)
       .where('revoked', '=', false)
       .returning('id')
@@ -156,7 +204,10 @@ export async function queueDueSyncs(deps: Deps, limit = 200): Promise<number> {
     .where('revoked', '=', false)
     .where((eb) =>
       eb.or([
-        eb.and([eb.or([eb('sync_status', 'is', null), eb('sync_status', 'in', ['succeeded', 'failed'])]), eb.or([eb('last_synced_at', 'is', null), eb('last_synced_at', '<', due)])]),
+        eb.and([
+          eb.or([eb('sync_status', 'is', null), eb('sync_status', 'in', ['succeeded', 'failed'])]),
+          eb.or([eb('last_synced_at', 'is', null), eb('last_synced_at', '<', due)]),
+        ]),
         eb.and([eb('sync_status', 'in', ['queued', 'running']), eb('sync_queued_at', '<', lost)]),
       ]),
     )
@@ -166,9 +217,19 @@ export async function queueDueSyncs(deps: Deps, limit = 200): Promise<number> {
   let queued = 0;
   for (const { id } of rows) {
     await deps.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('extmail_credentials').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+      const row = await trx
+        .selectFrom('extmail_credentials')
+        .selectAll()
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .forUpdate()
+        .executeTakeFirst();
       if (!row || row.revoked) return;
-      const stale = { ...row, sync_status: row.sync_status === 'queued' || row.sync_status === 'running' ? ('failed' as const) : row.sync_status };
+      const stale = {
+        ...row,
+        sync_status:
+          row.sync_status === 'queued' || row.sync_status === 'running' ? ('failed' as const) : row.sync_status,
+      };
       await queueSyncIn(trx, deps, stale);
       queued++;
     });

@@ -26,9 +26,14 @@ describe('listing events', () => {
       .execute();
 
   it('a new Active listing became available; a new Sold one records nothing', async () => {
-    const result = await ingest([sampleListing('E-NEW'), sampleListing('E-SOLD', { status: 'Sold', close_price: 440_000, close_date: 1763900000 })]);
+    const result = await ingest([
+      sampleListing('E-NEW'),
+      sampleListing('E-SOLD', { status: 'Sold', close_price: 440_000, close_date: 1763900000 }),
+    ]);
     expect(result.events).toBe(1);
-    expect(await eventsOf('E-NEW')).toEqual([{ type: 'BecameAvailable', old_status: null, new_status: 'Active', old_price: null, new_price: 450_000 }]);
+    expect(await eventsOf('E-NEW')).toEqual([
+      { type: 'BecameAvailable', old_status: null, new_status: 'Active', old_price: null, new_price: 450_000 },
+    ]);
     expect(await eventsOf('E-SOLD')).toEqual([]);
   });
 
@@ -57,7 +62,11 @@ describe('listing events', () => {
       ['BecameAvailable', null, 500_000],
       ['PriceDropped', 500_000, 480_000],
     ]);
-    const row = await t.deps.db.selectFrom('listings').select(['price', 'last_price']).where('mls_number', '=', 'E-PRICE').executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('listings')
+      .select(['price', 'last_price'])
+      .where('mls_number', '=', 'E-PRICE')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ price: 490_000, last_price: 480_000 });
   });
 
@@ -68,7 +77,9 @@ describe('listing events', () => {
     expect(both.events).toBe(2);
     const again = await ingest([sampleListing('E-BOTH', { status: 'Active Under Contract', price: 430_000 })]);
     expect(again).toMatchObject({ unchanged: 1, events: 0 });
-    const edited = await ingest([sampleListing('E-BOTH', { status: 'Active Under Contract', price: 430_000, content: 'Updated remarks' })]);
+    const edited = await ingest([
+      sampleListing('E-BOTH', { status: 'Active Under Contract', price: 430_000, content: 'Updated remarks' }),
+    ]);
     expect(edited).toMatchObject({ updated: 1, events: 0 });
     const types = (await eventsOf('E-BOTH')).map((e) => e.type).sort();
     expect(types).toEqual(['BecameAvailable', 'PriceDropped', 'StatusChanged']);

@@ -8,7 +8,11 @@
 import type { ListingWrite } from './listings.normalize.js';
 import type { NewListingEvent, StoredState } from './listings.writes.js';
 
-export function eventsFor(listing: string, before: StoredState | undefined, after: Pick<ListingWrite, 'status' | 'price'>): NewListingEvent[] {
+export function eventsFor(
+  listing: string,
+  before: StoredState | undefined,
+  after: Pick<ListingWrite, 'status' | 'price'>,
+): NewListingEvent[] {
   const event = (type: NewListingEvent['type']): NewListingEvent => ({
     listing,
     type,
@@ -19,7 +23,8 @@ export function eventsFor(listing: string, before: StoredState | undefined, afte
   });
   if (!before || before.deleted_at) return after.status === 'Active' ? [event('BecameAvailable')] : [];
   const events: NewListingEvent[] = [];
-  if (before.status !== after.status) events.push(event(after.status === 'Active' ? 'BecameAvailable' : 'StatusChanged'));
+  if (before.status !== after.status)
+    events.push(event(after.status === 'Active' ? 'BecameAvailable' : 'StatusChanged'));
   if (before.price !== null && after.price !== null && after.price < before.price) events.push(event('PriceDropped'));
   return events;
 }

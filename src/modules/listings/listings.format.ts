@@ -23,7 +23,13 @@ export function formatMoney(amount: number, currency: string): string {
   return format.format(amount);
 }
 
-function attribute(value: number, textNoLabel: string, label?: string, measurement?: string, text?: string): FormattedAttribute {
+function attribute(
+  value: number,
+  textNoLabel: string,
+  label?: string,
+  measurement?: string,
+  text?: string,
+): FormattedAttribute {
   return {
     type: 'formatted_attribute',
     text: text ?? (label ? `${textNoLabel} ${label}` : textNoLabel),
@@ -74,10 +80,18 @@ export function formatListing(listing: FormattableListing): Formatted {
   if (closed) formatted.close_price = closed;
 
   if (listing.bedroom_count !== null) {
-    formatted.beds = attribute(listing.bedroom_count, integer.format(listing.bedroom_count), plural(listing.bedroom_count, 'Bed', 'Beds'));
+    formatted.beds = attribute(
+      listing.bedroom_count,
+      integer.format(listing.bedroom_count),
+      plural(listing.bedroom_count, 'Bed', 'Beds'),
+    );
   }
   if (listing.bathroom_count !== null) {
-    formatted.baths = attribute(listing.bathroom_count, decimal.format(listing.bathroom_count), plural(listing.bathroom_count, 'Bath', 'Baths'));
+    formatted.baths = attribute(
+      listing.bathroom_count,
+      decimal.format(listing.bathroom_count),
+      plural(listing.bathroom_count, 'Bath', 'Baths'),
+    );
   }
   if (listing.square_meters !== null) {
     const meters = listing.square_meters;
@@ -87,7 +101,13 @@ export function formatListing(listing: FormattableListing): Formatted {
   }
   if (listing.lot_square_meters !== null) formatted.lot_size = lotSize(listing.lot_square_meters);
   if (listing.year_built !== null) {
-    formatted.year_built = attribute(listing.year_built, String(listing.year_built), 'Year Built', undefined, `Built in ${listing.year_built}`);
+    formatted.year_built = attribute(
+      listing.year_built,
+      String(listing.year_built),
+      'Year Built',
+      undefined,
+      `Built in ${listing.year_built}`,
+    );
   }
   Object.assign(formatted, existingClientNames(listing, formatted));
   return formatted;
@@ -103,16 +123,32 @@ function existingClientNames(listing: FormattableListing, formatted: Formatted):
   if (formatted.beds) names.bedroom_count = formatted.beds;
   if (formatted.baths) {
     names.total_bathroom_count = formatted.baths;
-    names.bathrooms = bathroomBreakdown(formatted.baths.value, listing.full_bathroom_count ?? null, listing.half_bathroom_count ?? null) ?? formatted.baths;
+    names.bathrooms =
+      bathroomBreakdown(
+        formatted.baths.value,
+        listing.full_bathroom_count ?? null,
+        listing.half_bathroom_count ?? null,
+      ) ?? formatted.baths;
   }
   if (listing.lot_square_meters !== null) {
     const feet = Math.round(listing.lot_square_meters * SQUARE_FEET_PER_SQUARE_METER);
     const acres = Math.round((listing.lot_square_meters / SQUARE_METERS_PER_ACRE) * 100) / 100;
-    names.lot_size_square_feet = attribute(feet, integer.format(feet), 'Sq Ft Lot', 'ft²', `${integer.format(feet)} ft²`);
+    names.lot_size_square_feet = attribute(
+      feet,
+      integer.format(feet),
+      'Sq Ft Lot',
+      'ft²',
+      `${integer.format(feet)} ft²`,
+    );
     names.lot_size_acres = attribute(acres, decimal.format(acres), plural(acres, 'Acre', 'Acres'), 'acres');
   }
   const parking = listing.parking_spaces_total ?? null;
-  if (parking !== null) names.parking_spaces = attribute(parking, integer.format(parking), plural(parking, 'Parking Space', 'Parking Spaces'));
+  if (parking !== null)
+    names.parking_spaces = attribute(
+      parking,
+      integer.format(parking),
+      plural(parking, 'Parking Space', 'Parking Spaces'),
+    );
   const fullAddress = listing.full_address?.trim();
   if (fullAddress) names.full_address = textAttribute(fullAddress);
   const streetAddress = listing.street_address?.trim();

@@ -12,7 +12,8 @@ describe('GET /listings/:id', () => {
   beforeAll(async () => {
     const feed = await clientHeaders(t.deps);
     await t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: feed, payload: [sampleListing('G-1')] });
-    id = (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'G-1').executeTakeFirstOrThrow()).id;
+    id = (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'G-1').executeTakeFirstOrThrow())
+      .id;
     user = bearer(await tokenFor(t.deps, (await createUser(t.deps)).id));
   });
 
@@ -40,7 +41,14 @@ describe('GET /listings/:id', () => {
       selling_agent_mui: null,
       list_office_mls_id: 'OF-1',
       cover_image_url: 'https://img.example.com/1.jpg',
-      open_houses: [{ type: 'open_house', start_time: Date.parse('2026-11-28T16:00:00Z') / 1000, end_time: Date.parse('2026-11-28T18:00:00Z') / 1000, description: 'Saturday tour' }],
+      open_houses: [
+        {
+          type: 'open_house',
+          start_time: Date.parse('2026-11-28T16:00:00Z') / 1000,
+          end_time: Date.parse('2026-11-28T18:00:00Z') / 1000,
+          description: 'Saturday tour',
+        },
+      ],
       deleted_at: null,
     });
     expect(data.property).toMatchObject({
@@ -50,14 +58,25 @@ describe('GET /listings/:id', () => {
       pool: true,
       pets: null,
       features: { interior_features: ['Fireplace'] },
-      address: { street_address: '4521 Maple Ave', full_address: '4521 Maple Ave, Dallas, TX 75219', location: { longitude: -96.81, latitude: 32.81, type: 'location' } },
+      address: {
+        street_address: '4521 Maple Ave',
+        full_address: '4521 Maple Ave, Dallas, TX 75219',
+        location: { longitude: -96.81, latitude: 32.81, type: 'location' },
+      },
     });
     expect(data.search_tsv).toBeUndefined();
   });
 
   it('formats price, beds, baths, areas and year', async () => {
     const { formatted } = (await t.app.inject({ method: 'GET', url: `/listings/${id}`, headers: user })).json().data;
-    expect(formatted.price).toEqual({ type: 'formatted_attribute', text: '$450,000', text_no_label: '$450,000', value: 450_000, label: 'Price', measurement: 'USD' });
+    expect(formatted.price).toEqual({
+      type: 'formatted_attribute',
+      text: '$450,000',
+      text_no_label: '$450,000',
+      value: 450_000,
+      label: 'Price',
+      measurement: 'USD',
+    });
     expect(formatted.beds).toMatchObject({ text: '3 Beds', text_no_label: '3', value: 3, label: 'Beds' });
     expect(formatted.baths).toMatchObject({ text: '2.5 Baths', value: 2.5 });
     expect(formatted.square_feet).toMatchObject({ text: '1,850 ft²', value: 1850, measurement: 'ft²' });
@@ -66,7 +85,10 @@ describe('GET /listings/:id', () => {
   });
 
   it('answers 404 for unknown and deleted listings, 400 for a malformed id, 401 without a token', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/listings/7f1c7a3e-0000-4000-8000-000000000000', headers: user })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/listings/7f1c7a3e-0000-4000-8000-000000000000', headers: user }))
+        .statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/listings/not-a-uuid', headers: user })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: `/listings/${id}` })).statusCode).toBe(401);
     await sql`update listings set deleted_at = now() where id = ${id}`.execute(t.deps.db);

@@ -35,7 +35,11 @@ interface PendingRecord {
   record: unknown;
 }
 
-export async function importListingsFile(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, file: string, options: ImportOptions = {}): Promise<ImportOutcome> {
+export async function importListingsFile(
+  deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
+  file: string,
+  options: ImportOptions = {},
+): Promise<ImportOutcome> {
   const started = performance.now();
   const totalBytes = statSync(file).size;
   const batchSize = options.batchSize ?? 1000;
@@ -61,12 +65,17 @@ export async function importListingsFile(deps: Pick<Deps, 'db' | 'clock' | 'queu
       byMls.set(mls, [...(byMls.get(mls) ?? []), entry]);
     }
     for (const [mls, entries] of byMls) {
-      const result = await ingestListings(deps, mls, entries.map((entry) => entry.record));
+      const result = await ingestListings(
+        deps,
+        mls,
+        entries.map((entry) => entry.record),
+      );
       outcome.created += result.created;
       outcome.updated += result.updated;
       outcome.unchanged += result.unchanged;
       outcome.events += result.events;
-      for (const failure of result.failed) problem({ line: entries[failure.index]!.line, mls_number: failure.mls_number, errors: failure.errors });
+      for (const failure of result.failed)
+        problem({ line: entries[failure.index]!.line, mls_number: failure.mls_number, errors: failure.errors });
     }
     options.onProgress?.(bytesRead, totalBytes);
   };

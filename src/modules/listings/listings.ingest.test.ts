@@ -28,12 +28,22 @@ describe('POST /mls/:mls/listings', () => {
     const { data } = res.json();
     expect(data).toMatchObject({ type: 'listing_ingest', created: 2, updated: 0, unchanged: 0 });
     expect(data.failed.map((f: { index: number }) => f.index)).toEqual([1, 2, 3, 4, 5]);
-    expect(data.failed[0]).toEqual({ index: 1, mls_number: 'V-2', errors: { status: [expect.stringContaining('must be one of Active')] } });
+    expect(data.failed[0]).toEqual({
+      index: 1,
+      mls_number: 'V-2',
+      errors: { status: [expect.stringContaining('must be one of Active')] },
+    });
     expect(Object.keys(data.failed[1].errors).sort()).toEqual(['price', 'property.bedroom_count']);
     expect(data.failed[2].mls_number).toBeNull();
     expect(data.failed[3].errors).toEqual({ list_date: ['is not a valid date-time'] });
     expect(data.failed[4].errors.mls[0]).toContain('NTREIS');
-    const stored = await t.deps.db.selectFrom('listings').select('mls_number').where('mls', '=', 'NTREIS').where('mls_number', 'like', 'V-%').orderBy('mls_number').execute();
+    const stored = await t.deps.db
+      .selectFrom('listings')
+      .select('mls_number')
+      .where('mls', '=', 'NTREIS')
+      .where('mls_number', 'like', 'V-%')
+      .orderBy('mls_number')
+      .execute();
     expect(stored.map((row) => row.mls_number)).toEqual(['V-1', 'V-6']);
   });
 
@@ -43,20 +53,43 @@ describe('POST /mls/:mls/listings', () => {
     expect((await ingest(batch)).json().data).toMatchObject({ created: 0, updated: 0, unchanged: 2, failed: [] });
     const changed = [sampleListing('I-1', { content: 'New remarks' }), sampleListing('I-2')];
     expect((await ingest(changed)).json().data).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
-    const count = await t.deps.db.selectFrom('listings').select((eb) => eb.fn.countAll<number>().as('n')).where('mls_number', 'in', ['I-1', 'I-2']).executeTakeFirstOrThrow();
+    const count = await t.deps.db
+      .selectFrom('listings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('mls_number', 'in', ['I-1', 'I-2'])
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(2);
   });
 
   it('maintains the derived columns and replaces open houses', async () => {
     await ingest([sampleListing('D-1')]);
-    const row = await t.deps.db.selectFrom('listings').selectAll().where('mls_number', '=', 'D-1').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ bathroom_count: 2.5, parking_spaces_total: 3, agent_muis: ['AG-1', 'AG-2'], office_mls_ids: ['OF-1'], street_address: '4521 Maple Ave', full_address: '4521 Maple Ave, Dallas, TX 75219' });
+    const row = await t.deps.db
+      .selectFrom('listings')
+      .selectAll()
+      .where('mls_number', '=', 'D-1')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      bathroom_count: 2.5,
+      parking_spaces_total: 3,
+      agent_muis: ['AG-1', 'AG-2'],
+      office_mls_ids: ['OF-1'],
+      street_address: '4521 Maple Ave',
+      full_address: '4521 Maple Ave, Dallas, TX 75219',
+    });
     expect(row.location).toEqual({ x: -96.81, y: 32.81 });
     expect(row.open_house_until?.toISOString()).toBe('2026-11-28T18:00:00.000Z');
     await ingest([sampleListing('D-1', { open_houses: [] })]);
-    const houses = await t.deps.db.selectFrom('listing_open_houses').select('id').where('listing', '=', row.id).execute();
+    const houses = await t.deps.db
+      .selectFrom('listing_open_houses')
+      .select('id')
+      .where('listing', '=', row.id)
+      .execute();
     expect(houses).toHaveLength(0);
-    const after = await t.deps.db.selectFrom('listings').select(['open_house_until', 'search_tsv']).where('id', '=', row.id).executeTakeFirstOrThrow();
+    const after = await t.deps.db
+      .selectFrom('listings')
+      .select(['open_house_until', 'search_tsv'])
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     expect(after.open_house_until).toBeNull();
     expect(after.search_tsv).toContain("'bungalow'");
   });
@@ -65,7 +98,11 @@ describe('POST /mls/:mls/listings', () => {
     const res = await ingest([sampleListing('DUP-1', { price: 1 }), sampleListing('DUP-1', { price: 2 })]);
     const { data } = res.json();
     expect(data).toMatchObject({ created: 1, failed: [{ index: 0, mls_number: 'DUP-1' }] });
-    const row = await t.deps.db.selectFrom('listings').select('price').where('mls_number', '=', 'DUP-1').executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('listings')
+      .select('price')
+      .where('mls_number', '=', 'DUP-1')
+      .executeTakeFirstOrThrow();
     expect(row.price).toBe(2);
   });
 
@@ -73,7 +110,10 @@ describe('POST /mls/:mls/listings', () => {
     const user = await createUser(t.deps);
     expect((await ingest([sampleListing('A-1')], bearer(await tokenFor(t.deps, user.id)))).statusCode).toBe(403);
     expect((await ingest([sampleListing('A-1')], await clientHeaders(t.deps, 'partner'))).statusCode).toBe(403);
-    const partner = await ingest([sampleListing('A-1', { padding: 'x'.repeat(2 * 1024 * 1024) })], await clientHeaders(t.deps, 'partner'));
+    const partner = await ingest(
+      [sampleListing('A-1', { padding: 'x'.repeat(2 * 1024 * 1024) })],
+      await clientHeaders(t.deps, 'partner'),
+    );
     expect(partner.statusCode).toBe(403); // refused before its (large) body is read
     const anonymous = await ingest([sampleListing('A-1')], {});
     expect(anonymous.statusCode).toBe(401);
@@ -86,7 +126,12 @@ describe('POST /mls/:mls/listings', () => {
     expect((await ingest([padded, ...large.slice(1)])).statusCode).toBe(200);
     const huge = [sampleListing('BIG', { padding: 'x'.repeat(8 * 1024 * 1024) })];
     expect((await ingest(huge)).statusCode).toBe(413);
-    const malformed = await t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: { ...feed, 'content-type': 'application/json' }, payload: '[{"mls_number": ' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/mls/NTREIS/listings',
+      headers: { ...feed, 'content-type': 'application/json' },
+      payload: '[{"mls_number": ',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ code: 'BadRequest' });
     expect((await ingest({ mls_number: 'X' })).statusCode).toBe(400);

@@ -9,14 +9,25 @@ import { normalizeListing, type NormalizedListing } from './listings.normalize.j
 import type { IngestFailure, IngestResult } from './listings.schemas.js';
 import { MATCH_BATCH, matchEventsTask } from '../saved-searches/matching.tasks.js';
 import { writeListingRecords } from './listings.stored-record.js';
-import { insertEvents, lockChanging, replaceOpenHouses, upsertListings, type NewListingEvent } from './listings.writes.js';
+import {
+  insertEvents,
+  lockChanging,
+  replaceOpenHouses,
+  upsertListings,
+  type NewListingEvent,
+} from './listings.writes.js';
 
 export interface IngestOptions {
   /** Record listing events (default true). Bulk synthetic seeding turns them off: nothing "hit the market". */
   events?: boolean;
 }
 
-export async function ingestListings(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, mls: string, records: unknown[], options: IngestOptions = {}): Promise<IngestResult> {
+export async function ingestListings(
+  deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
+  mls: string,
+  records: unknown[],
+  options: IngestOptions = {},
+): Promise<IngestResult> {
   const failed: IngestFailure[] = [];
   const valid = new Map<string, { index: number; listing: NormalizedListing }>();
   records.forEach((record, index) => {
@@ -34,26 +45,52 @@ export async function ingestListings(deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
   failed.sort((a, b) => a.index - b.index);
 
   const listings = [...valid.values()].map((entry) => entry.listing);
-  const written = listings.length === 0 ? { created: 0, updated: 0, events: 0 } : await writeBatch(deps, mls, listings, options.events ?? true);
+  const written =
+    listings.length === 0
+      ? { created: 0, updated: 0, events: 0 }
+      : await writeBatch(deps, mls, listings, options.events ?? true);
   return { type: 'listing_ingest', ...written, unchanged: listings.length - written.created - written.updated, failed };
 }
 
-async function writeBatch(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, mls: string, listings: NormalizedListing[], recordEvents: boolean) {
+async function writeBatch(
+  deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
+  mls: string,
+  listings: NormalizedListing[],
+  recordEvents: boolean,
+) {
   const now = deps.clock.now();
   const byNumber = new Map(listings.map((listing) => [listing.row.mls_number, listing]));
   const written = await deps.db.transaction().execute(async (trx) => {
-    const before = recordEvents ? await lockChanging(trx, mls, listings.map((listing) => listing.row)) : new Map();
-    const upserted = await upsertListings(trx, listings.map((listing) => listing.row), now);
+    const before = recordEvents
+      ? await lockChanging(
+          trx,
+          mls,
+          listings.map((listing) => listing.row),
+        )
+      : new Map();
+    const upserted = await upsertListings(
+      trx,
+      listings.map((listing) => listing.row),
+      now,
+    );
     const changedIds = upserted.filter((row) => !row.inserted).map((row) => row.id);
-    const houses = upserted.flatMap((row) => byNumber.get(row.mls_number)!.openHouses.map((house) => ({ ...house, listing: row.id })));
+    const houses = upserted.flatMap((row) =>
+      byNumber.get(row.mls_number)!.openHouses.map((house) => ({ ...house, listing: row.id })),
+    );
     // New listings have no open houses to delete: only changed ones pay for the delete.
     await replaceOpenHouses(trx, changedIds, houses);
     // The record texts search pages read, written with what they show (listings.stored-record.ts).
-    await writeListingRecords(trx, upserted.map((row) => row.id));
-    const events: NewListingEvent[] = recordEvents ? upserted.flatMap((row) => eventsFor(row.id, before.get(row.mls_number), byNumber.get(row.mls_number)!.row)) : [];
+    await writeListingRecords(
+      trx,
+      upserted.map((row) => row.id),
+    );
+    const events: NewListingEvent[] = recordEvents
+      ? upserted.flatMap((row) => eventsFor(row.id, before.get(row.mls_number), byNumber.get(row.mls_number)!.row))
+      : [];
     const eventIds = await insertEvents(trx, events, now);
     // Saved-search matching runs in jobs committed with the events (decisions §5, docs/saved-searches.md).
-    for (let i = 0; i < eventIds.length; i += MATCH_BATCH) await deps.queue.enqueue(trx, matchEventsTask, { events: eventIds.slice(i, i + MATCH_BATCH) });
+    for (let i = 0; i < eventIds.length; i += MATCH_BATCH)
+      await deps.queue.enqueue(trx, matchEventsTask, { events: eventIds.slice(i, i + MATCH_BATCH) });
     const created = upserted.filter((row) => row.inserted).length;
     return { created, updated: upserted.length - created, events: events.length };
   });

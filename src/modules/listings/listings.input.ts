@@ -16,9 +16,15 @@ const Amount = Type.Number({ minimum: 0, maximum: 1e12 });
 const Count = Type.Integer({ minimum: 0, maximum: 10_000 });
 const Area = Type.Number({ minimum: 0, maximum: 1e9 });
 /** Epoch seconds (the wire format) or an ISO 8601 date-time as MLS feeds send it. */
-const Instant = Type.Union([Type.Number({ minimum: 0, maximum: 32503680000 }), Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}([T ][0-9:.]+(Z|[+-]\\d{2}:?\\d{2})?)?$' })], {
-  [MESSAGE]: 'must be epoch seconds or an ISO 8601 date-time',
-});
+const Instant = Type.Union(
+  [
+    Type.Number({ minimum: 0, maximum: 32503680000 }),
+    Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}([T ][0-9:.]+(Z|[+-]\\d{2}:?\\d{2})?)?$' }),
+  ],
+  {
+    [MESSAGE]: 'must be epoch seconds or an ISO 8601 date-time',
+  },
+);
 
 export const OpenHouseInput = Type.Object({
   start_time: Instant,
@@ -36,7 +42,12 @@ export const AddressInput = Type.Object({
   country: opt(Text(100)),
   full_address: opt(Text(500)),
   street_address: opt(Text(300)),
-  location: opt(Type.Object({ latitude: Type.Number({ minimum: -90, maximum: 90 }), longitude: Type.Number({ minimum: -180, maximum: 180 }) })),
+  location: opt(
+    Type.Object({
+      latitude: Type.Number({ minimum: -90, maximum: 90 }),
+      longitude: Type.Number({ minimum: -180, maximum: 180 }),
+    }),
+  ),
 });
 
 export const PropertyInput = Type.Object({
@@ -148,7 +159,8 @@ export function toDate(value: number | string): Date | null {
   return year >= 1 && year <= 9999 ? date : null;
 }
 
-const isoOf = (value: string) => (value.length === 10 ? `${value}T00:00:00Z` : /[Zz]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value}Z`);
+const isoOf = (value: string) =>
+  value.length === 10 ? `${value}T00:00:00Z` : /[Zz]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value}Z`;
 
 /** TypeBox errors → `{ "property.bedroom_count": ["Expected integer"] }`, one message per field. */
 function describeErrors(iterator: Iterable<ValueError>): ErrorAttributes {
@@ -157,7 +169,7 @@ function describeErrors(iterator: Iterable<ValueError>): ErrorAttributes {
     const error = explain(outer);
     const field = error.path.replace(/^\//, '').replaceAll('/', '.') || '(record)';
     if (errors[field]) continue;
-    errors[field] = [(error.schema as Record<string, unknown>)[MESSAGE] as string | undefined ?? error.message];
+    errors[field] = [((error.schema as Record<string, unknown>)[MESSAGE] as string | undefined) ?? error.message];
     if (Object.keys(errors).length >= 20) break;
   }
   return errors;

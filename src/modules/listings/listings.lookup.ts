@@ -13,7 +13,10 @@ export interface ListingSummary {
 }
 
 /** The live listing with this id, or with this MLS number (in `mls` when given; the newest when several). */
-export async function findListingSummary(db: Kysely<DB>, by: { id: string } | { mls_number: string; mls?: string | null }): Promise<ListingSummary | undefined> {
+export async function findListingSummary(
+  db: Kysely<DB>,
+  by: { id: string } | { mls_number: string; mls?: string | null },
+): Promise<ListingSummary | undefined> {
   let query = db
     .selectFrom('listings')
     .select(['id', 'mls', 'mls_number', 'status', 'price', 'full_address', 'street_address'])
@@ -25,5 +28,12 @@ export async function findListingSummary(db: Kysely<DB>, by: { id: string } | { 
   }
   const row = await query.executeTakeFirst();
   if (!row) return undefined;
-  return { id: row.id, mls: row.mls, mls_number: row.mls_number, status: row.status, price: row.price, address: row.full_address ?? row.street_address };
+  return {
+    id: row.id,
+    mls: row.mls,
+    mls_number: row.mls_number,
+    status: row.status,
+    price: row.price,
+    address: row.full_address ?? row.street_address,
+  };
 }

@@ -10,46 +10,56 @@ type Slot = (typeof AGENT_SLOTS)[number] | (typeof OFFICE_SLOTS)[number];
 type Flag = (typeof PROPERTY_FLAGS)[number];
 
 /** Address columns: written as they are stored (plain text), so their types come from the table. */
-type AddressColumn = 'street_number' | 'street_name' | 'unit_number' | 'city' | 'state' | 'postal_code' | 'country' | 'full_address' | 'street_address';
+type AddressColumn =
+  | 'street_number'
+  | 'street_name'
+  | 'unit_number'
+  | 'city'
+  | 'state'
+  | 'postal_code'
+  | 'country'
+  | 'full_address'
+  | 'street_address';
 
 /** The JSON row read by `jsonb_to_recordset` in listings.writes.ts: timestamps as ISO strings. */
-export type ListingWrite = Record<Slot | Flag, string | boolean | null> & Pick<Selectable<ListingsTable>, AddressColumn> & {
-  mls: string;
-  mls_number: string;
-  status: string;
-  price: number | null;
-  original_price: number | null;
-  last_price: number | null;
-  close_price: number | null;
-  close_date: string | null;
-  list_date: string | null;
-  currency: string;
-  office_exclusive: boolean | null;
-  content: string | null;
-  list_office_name: string | null;
-  agent_muis: string[];
-  office_mls_ids: string[];
-  property_type: string | null;
-  property_subtype: string | null;
-  bedroom_count: number | null;
-  full_bathroom_count: number | null;
-  half_bathroom_count: number | null;
-  bathroom_count: number | null;
-  square_meters: number | null;
-  lot_square_meters: number | null;
-  year_built: number | null;
-  parking_spaces_covered_total: number | null;
-  parking_spaces_uncovered_total: number | null;
-  parking_spaces_total: number | null;
-  number_of_pets_allowed: number | null;
-  features: Record<string, string[]>;
-  longitude: number | null;
-  latitude: number | null;
-  gallery_image_urls: string[];
-  cover_image_url: string | null;
-  open_house_until: string | null;
-  source_hash: string;
-};
+export type ListingWrite = Record<Slot | Flag, string | boolean | null> &
+  Pick<Selectable<ListingsTable>, AddressColumn> & {
+    mls: string;
+    mls_number: string;
+    status: string;
+    price: number | null;
+    original_price: number | null;
+    last_price: number | null;
+    close_price: number | null;
+    close_date: string | null;
+    list_date: string | null;
+    currency: string;
+    office_exclusive: boolean | null;
+    content: string | null;
+    list_office_name: string | null;
+    agent_muis: string[];
+    office_mls_ids: string[];
+    property_type: string | null;
+    property_subtype: string | null;
+    bedroom_count: number | null;
+    full_bathroom_count: number | null;
+    half_bathroom_count: number | null;
+    bathroom_count: number | null;
+    square_meters: number | null;
+    lot_square_meters: number | null;
+    year_built: number | null;
+    parking_spaces_covered_total: number | null;
+    parking_spaces_uncovered_total: number | null;
+    parking_spaces_total: number | null;
+    number_of_pets_allowed: number | null;
+    features: Record<string, string[]>;
+    longitude: number | null;
+    latitude: number | null;
+    gallery_image_urls: string[];
+    cover_image_url: string | null;
+    open_house_until: string | null;
+    source_hash: string;
+  };
 
 export interface OpenHouseWrite {
   start_time: string;
@@ -62,7 +72,8 @@ export interface NormalizedListing {
   openHouses: OpenHouseWrite[];
 }
 
-const iso = (value: number | string | null | undefined) => (value == null ? null : (toDate(value)?.toISOString() ?? null));
+const iso = (value: number | string | null | undefined) =>
+  value == null ? null : (toDate(value)?.toISOString() ?? null);
 const orNull = <T>(value: T | null | undefined): T | null => (value === undefined ? null : value);
 const blankToNull = (value: string | null | undefined) => (value == null || value.trim() === '' ? null : value.trim());
 
@@ -74,10 +85,15 @@ function sum(a: number | null, b: number | null, weightOfB = 1): number | null {
 export function normalizeListing(input: ListingInput, mls: string): NormalizedListing {
   const property = input.property ?? {};
   const address = property.address ?? {};
-  const street = [address.street_number, address.street_name, address.unit_number ? `#${address.unit_number}` : null].filter(Boolean).join(' ');
+  const street = [address.street_number, address.street_name, address.unit_number ? `#${address.unit_number}` : null]
+    .filter(Boolean)
+    .join(' ');
   const streetAddress = blankToNull(address.street_address) ?? blankToNull(street);
-  const locality = [address.city, [address.state, address.postal_code].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  const fullAddress = blankToNull(address.full_address) ?? blankToNull([streetAddress, locality].filter(Boolean).join(', '));
+  const locality = [address.city, [address.state, address.postal_code].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ');
+  const fullAddress =
+    blankToNull(address.full_address) ?? blankToNull([streetAddress, locality].filter(Boolean).join(', '));
   const full = orNull(property.full_bathroom_count);
   const half = orNull(property.half_bathroom_count);
   const covered = orNull(property.parking_spaces_covered_total);
@@ -89,12 +105,19 @@ export function normalizeListing(input: ListingInput, mls: string): NormalizedLi
     description: orNull(house.description),
   }));
   openHouses.sort((a, b) => a.start_time.localeCompare(b.start_time));
-  const openHouseUntil = openHouses.reduce<string | null>((latest, house) => (latest === null || house.end_time > latest ? house.end_time : latest), null);
+  const openHouseUntil = openHouses.reduce<string | null>(
+    (latest, house) => (latest === null || house.end_time > latest ? house.end_time : latest),
+    null,
+  );
 
-  const slotValues = (names: readonly Slot[]) => Object.fromEntries(names.map((name) => [name, blankToNull(input[name])])) as Record<Slot, string | null>;
+  const slotValues = (names: readonly Slot[]) =>
+    Object.fromEntries(names.map((name) => [name, blankToNull(input[name])])) as Record<Slot, string | null>;
   const agents = slotValues(AGENT_SLOTS);
   const offices = slotValues(OFFICE_SLOTS);
-  const flags = Object.fromEntries(PROPERTY_FLAGS.map((flag) => [flag, orNull(property[flag])])) as Record<Flag, boolean | null>;
+  const flags = Object.fromEntries(PROPERTY_FLAGS.map((flag) => [flag, orNull(property[flag])])) as Record<
+    Flag,
+    boolean | null
+  >;
 
   const row: Omit<ListingWrite, 'source_hash'> = {
     mls,
@@ -144,7 +167,10 @@ export function normalizeListing(input: ListingInput, mls: string): NormalizedLi
     cover_image_url: orNull(input.cover_image_url) ?? input.gallery_image_urls?.[0] ?? null,
     open_house_until: openHouseUntil,
   };
-  const sourceHash = createHash('sha1').update(JSON.stringify(row)).update(JSON.stringify(openHouses)).digest('base64url');
+  const sourceHash = createHash('sha1')
+    .update(JSON.stringify(row))
+    .update(JSON.stringify(openHouses))
+    .digest('base64url');
   return { row: { ...row, source_hash: sourceHash }, openHouses };
 }
 

@@ -35,7 +35,10 @@ export function daysOnMarket(row: Pick<ListingRow, 'list_date' | 'close_date' | 
 
 export function presentListing(row: ListingRow, now: Date): ListingRecord {
   const dom = daysOnMarket(row, now);
-  const slots = Object.fromEntries([...AGENT_SLOTS, ...OFFICE_SLOTS].map((slot) => [slot, row[slot]])) as Record<(typeof AGENT_SLOTS)[number] | (typeof OFFICE_SLOTS)[number], string | null>;
+  const slots = Object.fromEntries([...AGENT_SLOTS, ...OFFICE_SLOTS].map((slot) => [slot, row[slot]])) as Record<
+    (typeof AGENT_SLOTS)[number] | (typeof OFFICE_SLOTS)[number],
+    string | null
+  >;
   return {
     type: 'listing',
     id: row.id,
@@ -107,10 +110,13 @@ export function presentListing(row: ListingRow, now: Date): ListingRecord {
 }
 
 /** The embedded records a row was read with: a key is present only when it was asked for (null = none found). */
-export function embedded(row: Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>): Pick<ListingRecord, 'list_agent' | 'selling_agent' | 'mls_info'> {
+export function embedded(
+  row: Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>,
+): Pick<ListingRecord, 'list_agent' | 'selling_agent' | 'mls_info'> {
   const records: Pick<ListingRecord, 'list_agent' | 'selling_agent' | 'mls_info'> = {};
   if (row.list_agent !== undefined) records.list_agent = row.list_agent ? toAgentRecord(row.list_agent) : null;
-  if (row.selling_agent !== undefined) records.selling_agent = row.selling_agent ? toAgentRecord(row.selling_agent) : null;
+  if (row.selling_agent !== undefined)
+    records.selling_agent = row.selling_agent ? toAgentRecord(row.selling_agent) : null;
   if (row.mls_info !== undefined) records.mls_info = row.mls_info ? { type: 'mls_info', ...row.mls_info } : null;
   return records;
 }
@@ -119,7 +125,12 @@ export function embedded(row: Pick<ListingRow, 'list_agent' | 'selling_agent' | 
  * The records of these ids, in the order given; unknown or deleted ids are skipped. One query, whatever `embed`
  * asks for (the embedded records are sub-selects of that query).
  */
-export async function loadListingRecords(db: Kysely<DB>, ids: string[], now: Date, embed: ListingEmbeds = {}): Promise<ListingRecord[]> {
+export async function loadListingRecords(
+  db: Kysely<DB>,
+  ids: string[],
+  now: Date,
+  embed: ListingEmbeds = {},
+): Promise<ListingRecord[]> {
   if (ids.length === 0) return [];
   const byId = new Map((await findListingRows(db, ids, embed)).map((row) => [row.id, row]));
   return ids.flatMap((id) => {

@@ -8,18 +8,68 @@ import type { ListingsTable, MlsRegistryTable } from './listings.tables.js';
 
 /** Every column the record shows: not the tsvectors (large, internal) nor the source hash. */
 export const LISTING_COLUMNS = [
-  'id', 'mls', 'mls_number', 'status', 'price', 'original_price', 'last_price', 'close_price', 'close_date', 'list_date',
-  'currency', 'office_exclusive', 'content',
-  'list_agent_mui', 'co_list_agent_mui', 'co_list_agent2_mui', 'co_list_agent3_mui',
-  'selling_agent_mui', 'co_selling_agent_mui', 'co_selling_agent2_mui', 'co_selling_agent3_mui',
-  'list_office_mls_id', 'co_list_office_mls_id', 'selling_office_mls_id', 'co_selling_office_mls_id', 'list_office_name',
-  'property_type', 'property_subtype', 'bedroom_count', 'full_bathroom_count', 'half_bathroom_count', 'bathroom_count',
-  'square_meters', 'lot_square_meters', 'year_built', 'parking_spaces_covered_total', 'parking_spaces_uncovered_total',
-  'parking_spaces_total', 'pool', 'pets', 'application_fee', 'appliances', 'furnished', 'fenced_yard',
-  'number_of_pets_allowed', 'features',
-  'street_number', 'street_name', 'unit_number', 'city', 'state', 'postal_code', 'country', 'full_address',
-  'street_address', 'location', 'gallery_image_urls', 'cover_image_url', 'open_house_until',
-  'created_at', 'updated_at', 'deleted_at',
+  'id',
+  'mls',
+  'mls_number',
+  'status',
+  'price',
+  'original_price',
+  'last_price',
+  'close_price',
+  'close_date',
+  'list_date',
+  'currency',
+  'office_exclusive',
+  'content',
+  'list_agent_mui',
+  'co_list_agent_mui',
+  'co_list_agent2_mui',
+  'co_list_agent3_mui',
+  'selling_agent_mui',
+  'co_selling_agent_mui',
+  'co_selling_agent2_mui',
+  'co_selling_agent3_mui',
+  'list_office_mls_id',
+  'co_list_office_mls_id',
+  'selling_office_mls_id',
+  'co_selling_office_mls_id',
+  'list_office_name',
+  'property_type',
+  'property_subtype',
+  'bedroom_count',
+  'full_bathroom_count',
+  'half_bathroom_count',
+  'bathroom_count',
+  'square_meters',
+  'lot_square_meters',
+  'year_built',
+  'parking_spaces_covered_total',
+  'parking_spaces_uncovered_total',
+  'parking_spaces_total',
+  'pool',
+  'pets',
+  'application_fee',
+  'appliances',
+  'furnished',
+  'fenced_yard',
+  'number_of_pets_allowed',
+  'features',
+  'street_number',
+  'street_name',
+  'unit_number',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'full_address',
+  'street_address',
+  'location',
+  'gallery_image_urls',
+  'cover_image_url',
+  'open_house_until',
+  'created_at',
+  'updated_at',
+  'deleted_at',
 ] as const satisfies readonly (keyof ListingsTable)[];
 
 /** An open house as the listing row carries it: times already in epoch seconds (computed in SQL). */
@@ -74,13 +124,23 @@ type ListingsQuery<O> = SelectQueryBuilder<DB, 'listings', O>;
  * Adds the asked-for related records to a query of `listings` as sub-selects (no extra round trip); without any,
  * the statement is exactly the plain one.
  */
-export function selectEmbeds<O>(query: ListingsQuery<O>, embed: ListingEmbeds): ListingsQuery<O & Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>> {
+export function selectEmbeds<O>(
+  query: ListingsQuery<O>,
+  embed: ListingEmbeds,
+): ListingsQuery<O & Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>> {
   return query
     .$if(embed.listAgent === true, (qb) => qb.select((eb) => agentOfSlot(eb, 'list_agent_mui').as('list_agent')))
-    .$if(embed.sellingAgent === true, (qb) => qb.select((eb) => agentOfSlot(eb, 'selling_agent_mui').as('selling_agent')))
+    .$if(embed.sellingAgent === true, (qb) =>
+      qb.select((eb) => agentOfSlot(eb, 'selling_agent_mui').as('selling_agent')),
+    )
     .$if(embed.mlsInfo === true, (qb) =>
       qb.select((eb) =>
-        jsonObjectFrom(eb.selectFrom('mls_registry as r').select(['r.mls', 'r.name', 'r.disclaimer', 'r.logo_url']).whereRef('r.mls', '=', 'listings.mls')).as('mls_info'),
+        jsonObjectFrom(
+          eb
+            .selectFrom('mls_registry as r')
+            .select(['r.mls', 'r.name', 'r.disclaimer', 'r.logo_url'])
+            .whereRef('r.mls', '=', 'listings.mls'),
+        ).as('mls_info'),
       ),
     ) as ListingsQuery<O & Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>>;
 }
@@ -99,7 +159,11 @@ export async function findListingRows(db: Kysely<DB>, ids: string[], embed: List
       jsonArrayFrom(
         eb
           .selectFrom('listing_open_houses as o')
-          .select([epochSecondsOf('o.start_time').as('start_time'), epochSecondsOf('o.end_time').as('end_time'), 'o.description'])
+          .select([
+            epochSecondsOf('o.start_time').as('start_time'),
+            epochSecondsOf('o.end_time').as('end_time'),
+            'o.description',
+          ])
           .whereRef('o.listing', '=', 'listings.id')
           .orderBy('o.start_time'),
       ).as('open_houses'),

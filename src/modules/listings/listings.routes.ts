@@ -3,7 +3,15 @@ import type { FeatureRoutes } from '../index.js';
 import { actorOf } from '../../platform/auth.js';
 import { associationsOf } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
-import { IngestBody, IngestResult, INGEST_BODY_LIMIT_BYTES, ListingParams, ListingRecord, MAX_INGEST_BATCH, MlsParams } from './listings.schemas.js';
+import {
+  IngestBody,
+  IngestResult,
+  INGEST_BODY_LIMIT_BYTES,
+  ListingParams,
+  ListingRecord,
+  MAX_INGEST_BATCH,
+  MlsParams,
+} from './listings.schemas.js';
 import { listingEmbedsOf } from './listings.presenter.js';
 import { getListing, ingestFromFeed, requireFeedClient } from './listings.service.js';
 

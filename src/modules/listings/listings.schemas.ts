@@ -4,11 +4,36 @@ import { Type, type Static } from '@sinclair/typebox';
 import { EpochSeconds, Nullable, Uuid } from '../../platform/schemas.js';
 import { Agent } from '../users/users.schemas.js';
 
-export const LISTING_STATUSES = ['Active', 'Coming Soon', 'Active Under Contract', 'Pending', 'Sold', 'Leased', 'Temp Off Market', 'Withdrawn', 'Expired', 'Cancelled'] as const;
+export const LISTING_STATUSES = [
+  'Active',
+  'Coming Soon',
+  'Active Under Contract',
+  'Pending',
+  'Sold',
+  'Leased',
+  'Temp Off Market',
+  'Withdrawn',
+  'Expired',
+  'Cancelled',
+] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
-export const AGENT_SLOTS = ['list_agent_mui', 'co_list_agent_mui', 'co_list_agent2_mui', 'co_list_agent3_mui', 'selling_agent_mui', 'co_selling_agent_mui', 'co_selling_agent2_mui', 'co_selling_agent3_mui'] as const;
-export const OFFICE_SLOTS = ['list_office_mls_id', 'co_list_office_mls_id', 'selling_office_mls_id', 'co_selling_office_mls_id'] as const;
+export const AGENT_SLOTS = [
+  'list_agent_mui',
+  'co_list_agent_mui',
+  'co_list_agent2_mui',
+  'co_list_agent3_mui',
+  'selling_agent_mui',
+  'co_selling_agent_mui',
+  'co_selling_agent2_mui',
+  'co_selling_agent3_mui',
+] as const;
+export const OFFICE_SLOTS = [
+  'list_office_mls_id',
+  'co_list_office_mls_id',
+  'selling_office_mls_id',
+  'co_selling_office_mls_id',
+] as const;
 export const PROPERTY_FLAGS = ['pool', 'pets', 'application_fee', 'appliances', 'furnished', 'fenced_yard'] as const;
 
 const NullableString = Nullable(Type.String());
@@ -63,7 +88,11 @@ export const Formatted = Type.Object(
 );
 export type Formatted = Static<typeof Formatted>;
 
-export const LocationOut = Type.Object({ longitude: Type.Number(), latitude: Type.Number(), type: Type.Literal('location') });
+export const LocationOut = Type.Object({
+  longitude: Type.Number(),
+  latitude: Type.Number(),
+  type: Type.Literal('location'),
+});
 
 export const ListingAddress = Type.Object({
   type: Type.Literal('address'),
@@ -100,8 +129,12 @@ export const ListingProperty = Type.Object({
   appliances: NullableBoolean,
   furnished: NullableBoolean,
   fenced_yard: NullableBoolean,
-  features: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Feature lists by name, e.g. {"interior_features": ["Fireplace"]}' }),
-  description: Nullable(Type.String({ description: 'The remarks (`content` of the listing), under the name existing clients read' })),
+  features: Type.Record(Type.String(), Type.Array(Type.String()), {
+    description: 'Feature lists by name, e.g. {"interior_features": ["Fireplace"]}',
+  }),
+  description: Nullable(
+    Type.String({ description: 'The remarks (`content` of the listing), under the name existing clients read' }),
+  ),
   address: ListingAddress,
 });
 
@@ -118,14 +151,20 @@ export const MlsInfo = Type.Object(
     type: Type.Literal('mls_info'),
     mls: Type.String(),
     name: Type.String(),
-    disclaimer: Nullable(Type.String({ description: 'Shown next to the MLS\'s listings; a {{currentYear}} placeholder is kept as written for the client to fill in' })),
+    disclaimer: Nullable(
+      Type.String({
+        description:
+          "Shown next to the MLS's listings; a {{currentYear}} placeholder is kept as written for the client to fill in",
+      }),
+    ),
     logo_url: Nullable(Type.String()),
   },
   { title: 'MlsInfo' },
 );
 export type MlsInfo = Static<typeof MlsInfo>;
 
-const slots = <K extends string>(names: readonly K[]) => Object.fromEntries(names.map((name) => [name, NullableString])) as Record<K, typeof NullableString>;
+const slots = <K extends string>(names: readonly K[]) =>
+  Object.fromEntries(names.map((name) => [name, NullableString])) as Record<K, typeof NullableString>;
 
 export const ListingRecord = Type.Object(
   {
@@ -142,17 +181,35 @@ export const ListingRecord = Type.Object(
     close_date: Nullable(EpochSeconds),
     list_date: Nullable(EpochSeconds),
     dom: Nullable(Type.Integer({ description: 'Days on market: list_date to close_date (closed) or now' })),
-    cdom: Nullable(Type.Integer({ description: 'Cumulative days on market (equals dom: relisting history is not kept)' })),
+    cdom: Nullable(
+      Type.Integer({ description: 'Cumulative days on market (equals dom: relisting history is not kept)' }),
+    ),
     currency: Type.String(),
     office_exclusive: NullableBoolean,
     content: NullableString,
     ...slots(AGENT_SLOTS),
     ...slots(OFFICE_SLOTS),
     list_office_name: NullableString,
-    list_agent: Type.Optional(Type.Union([Agent, Type.Null()], { description: 'The agent of list_agent_mui (same MLS): on GET /listings/:id, and on search pages with associations[]=listing.list_agent' })),
-    selling_agent: Type.Optional(Type.Union([Agent, Type.Null()], { description: 'The agent of selling_agent_mui: on GET /listings/:id, and with associations[]=listing.selling_agent' })),
-    mls_info: Type.Optional(Type.Union([MlsInfo, Type.Null()], { description: 'With associations[]=listing.mls_info; null when the MLS is not in the registry' })),
-    location: Type.Union([Type.Object({ latitude: Type.Number(), longitude: Type.Number() }), Type.Null()], { description: 'property.address.location, at the top level where existing clients read it' }),
+    list_agent: Type.Optional(
+      Type.Union([Agent, Type.Null()], {
+        description:
+          'The agent of list_agent_mui (same MLS): on GET /listings/:id, and on search pages with associations[]=listing.list_agent',
+      }),
+    ),
+    selling_agent: Type.Optional(
+      Type.Union([Agent, Type.Null()], {
+        description:
+          'The agent of selling_agent_mui: on GET /listings/:id, and with associations[]=listing.selling_agent',
+      }),
+    ),
+    mls_info: Type.Optional(
+      Type.Union([MlsInfo, Type.Null()], {
+        description: 'With associations[]=listing.mls_info; null when the MLS is not in the registry',
+      }),
+    ),
+    location: Type.Union([Type.Object({ latitude: Type.Number(), longitude: Type.Number() }), Type.Null()], {
+      description: 'property.address.location, at the top level where existing clients read it',
+    }),
     property: ListingProperty,
     gallery_image_urls: Type.Array(Type.String()),
     cover_image_url: NullableString,
@@ -167,7 +224,9 @@ export const ListingRecord = Type.Object(
 export type ListingRecord = Static<typeof ListingRecord>;
 
 export const ListingParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
-export const MlsParams = Type.Object({ mls: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }) });
+export const MlsParams = Type.Object({
+  mls: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
+});
 
 export const MAX_INGEST_BATCH = 1000;
 export const INGEST_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -189,7 +248,14 @@ const EXAMPLE_RECORD = {
     full_bathroom_count: 2,
     square_meters: 171.87,
     features: { interior_features: ['Fireplace'] },
-    address: { street_number: '4521', street_name: 'Maple Ave', city: 'Dallas', state: 'TX', postal_code: '75219', location: { latitude: 32.81, longitude: -96.81 } },
+    address: {
+      street_number: '4521',
+      street_name: 'Maple Ave',
+      city: 'Dallas',
+      state: 'TX',
+      postal_code: '75219',
+      location: { latitude: 32.81, longitude: -96.81 },
+    },
   },
 };
 

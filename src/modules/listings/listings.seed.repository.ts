@@ -28,9 +28,23 @@ export async function upsertAgentPool(db: Kysely<DB>, mls: string, agents: SeedA
     office_mui: agent.office_mlsid,
   }));
   for (let i = 0; i < rows.length; i += 1000) {
-    await db.insertInto('agents').values(rows.slice(i, i + 1000) as never).onConflict((oc) => oc.columns(['mls', 'mlsid']).doNothing()).execute();
+    await db
+      .insertInto('agents')
+      .values(rows.slice(i, i + 1000) as never)
+      .onConflict((oc) => oc.columns(['mls', 'mlsid']).doNothing())
+      .execute();
   }
-  const ids = await db.selectFrom('agents').select('id').where('mls', '=', mls).where('mlsid', 'in', agents.map((agent) => agent.mlsid)).orderBy('mlsid').execute();
+  const ids = await db
+    .selectFrom('agents')
+    .select('id')
+    .where('mls', '=', mls)
+    .where(
+      'mlsid',
+      'in',
+      agents.map((agent) => agent.mlsid),
+    )
+    .orderBy('mlsid')
+    .execute();
   return ids.map((row) => row.id);
 }
 
@@ -41,13 +55,19 @@ export async function linkUsersWithoutAgent(db: Kysely<DB>, agentIds: string[]):
     .selectFrom('users')
     .select('id')
     .where('deleted_at', 'is', null)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('user_agents').select('agent').whereRef('user_agents.user', '=', 'users.id'))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('user_agents').select('agent').whereRef('user_agents.user', '=', 'users.id'))),
+    )
     .orderBy('created_at')
     .orderBy('id')
     .limit(agentIds.length)
     .execute();
   if (users.length === 0) return 0;
-  await db.insertInto('user_agents').values(users.map((user, i) => ({ user: user.id, agent: agentIds[i]! }))).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('user_agents')
+    .values(users.map((user, i) => ({ user: user.id, agent: agentIds[i]! })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   return users.length;
 }
 
@@ -79,7 +99,11 @@ export async function findSeedBoundary(db: Kysely<DB>, idOrTitle: string): Promi
 }
 
 /** Which of these candidate points lie inside the boundary (holes honoured): their positions in the input. */
-export async function pointsInside(db: Kysely<DB>, boundary: string, points: { x: number; y: number }[]): Promise<number[]> {
+export async function pointsInside(
+  db: Kysely<DB>,
+  boundary: string,
+  points: { x: number; y: number }[],
+): Promise<number[]> {
   if (points.length === 0) return [];
   const { rows } = await sql<{ i: number }>`
     select (c.ordinality - 1)::int as i
@@ -90,6 +114,9 @@ export async function pointsInside(db: Kysely<DB>, boundary: string, points: { x
 }
 
 export async function countListings(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('listings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('listings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -7,7 +7,14 @@ import { errors } from '../../errors.js';
 import { ingestListings } from './listings.ingest.js';
 import { METROS, type Metro } from './listings.places.js';
 import { SeededRandom } from './listings.random.js';
-import { countListings, findSeedBoundary, linkUsersWithoutAgent, pointsInside, upsertAgentPool, type SeedBoundary } from './listings.seed.repository.js';
+import {
+  countListings,
+  findSeedBoundary,
+  linkUsersWithoutAgent,
+  pointsInside,
+  upsertAgentPool,
+  type SeedBoundary,
+} from './listings.seed.repository.js';
 import { syntheticListing, syntheticName, type SyntheticPlace } from './listings.synthetic.js';
 
 export interface SeedOptions {
@@ -35,7 +42,10 @@ export interface SeedOutcome {
 export const DEFAULT_SEED_MLS = 'GABLE';
 const USERS_LINKED_AT_MOST = 5;
 
-export async function seedListings(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, options: SeedOptions): Promise<SeedOutcome> {
+export async function seedListings(
+  deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
+  options: SeedOptions,
+): Promise<SeedOutcome> {
   const started = performance.now();
   const mls = options.mls ?? DEFAULT_SEED_MLS;
   const seed = options.seed ?? 1;
@@ -56,8 +66,18 @@ export async function seedListings(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, o
     const size = Math.min(batchSize, options.count - first);
     // One PRNG per batch, seeded by (seed, batch): batches are independent, so they may run concurrently.
     const random = new SeededRandom(seed * 1_000_003 + first);
-    const places = boundary ? await placesInBoundary(deps, boundary, random, size) : Array.from({ length: size }, () => placeInMetro(random, random.weighted(METROS)));
-    const records = places.map((place, i) => syntheticListing(random, place, { mls, mlsNumber: `S${seed}-${first + i}`, agents: muis, offices: pool.offices, now }));
+    const places = boundary
+      ? await placesInBoundary(deps, boundary, random, size)
+      : Array.from({ length: size }, () => placeInMetro(random, random.weighted(METROS)));
+    const records = places.map((place, i) =>
+      syntheticListing(random, place, {
+        mls,
+        mlsNumber: `S${seed}-${first + i}`,
+        agents: muis,
+        offices: pool.offices,
+        now,
+      }),
+    );
     const result = await ingestListings(deps, mls, records, { events: false });
     if (result.failed.length > 0) throw new Error(`synthetic record rejected: ${JSON.stringify(result.failed[0])}`);
     totals.created += result.created;
@@ -68,9 +88,11 @@ export async function seedListings(deps: Pick<Deps, 'db' | 'clock' | 'queue'>, o
   };
   const starts = Array.from({ length: Math.ceil(options.count / batchSize) }, (_, i) => i * batchSize);
   const lanes = Math.max(1, options.concurrency ?? 1);
-  await Promise.all(Array.from({ length: lanes }, async (_, lane) => {
-    for (let i = lane; i < starts.length; i += lanes) await writeBatch(starts[i]!);
-  }));
+  await Promise.all(
+    Array.from({ length: lanes }, async (_, lane) => {
+      for (let i = lane; i < starts.length; i += lanes) await writeBatch(starts[i]!);
+    }),
+  );
   return { mls, ...totals, agents: agentIds.length, linkedUsers, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -97,31 +119,52 @@ function placeInMetro(random: SeededRandom, metro: Metro): SyntheticPlace {
   const distanceKm = metro.radiusKm * Math.sqrt(random.next());
   const angle = random.between(0, 2 * Math.PI);
   const latitude = metro.latitude + (distanceKm * Math.cos(angle)) / 111.32;
-  const longitude = metro.longitude + (distanceKm * Math.sin(angle)) / (111.32 * Math.cos((metro.latitude * Math.PI) / 180));
+  const longitude =
+    metro.longitude + (distanceKm * Math.sin(angle)) / (111.32 * Math.cos((metro.latitude * Math.PI) / 180));
   // Farther out is cheaper: up to −35 % at the edge of the area.
   const pricePerSquareMeter = metro.pricePerSquareMeter * (1 - 0.35 * (distanceKm / metro.radiusKm));
-  return { longitude, latitude, city: metro.city, state: metro.state, postalCode: `${random.pick(metro.zipPrefixes)}${String(random.integer(1, 99)).padStart(2, '0')}`, pricePerSquareMeter };
+  return {
+    longitude,
+    latitude,
+    city: metro.city,
+    state: metro.state,
+    postalCode: `${random.pick(metro.zipPrefixes)}${String(random.integer(1, 99)).padStart(2, '0')}`,
+    pricePerSquareMeter,
+  };
 }
 
 /** Rejection sampling in the boundary's bounding box; the containment test runs in SQL, a round at a time. */
-async function placesInBoundary(deps: Pick<Deps, 'db'>, boundary: SeedBoundary, random: SeededRandom, size: number): Promise<SyntheticPlace[]> {
+async function placesInBoundary(
+  deps: Pick<Deps, 'db'>,
+  boundary: SeedBoundary,
+  random: SeededRandom,
+  size: number,
+): Promise<SyntheticPlace[]> {
   const places: SyntheticPlace[] = [];
   const named = boundary.boundary_type === 'city' || boundary.boundary_type === 'neighborhood';
   for (let round = 0; places.length < size; round++) {
     if (round > 50) throw errors.badRequest(`Boundary "${boundary.title}" is too small to sample points in`);
-    const candidates = Array.from({ length: Math.max(256, (size - places.length) * 2) }, () => ({ x: random.between(boundary.minX, boundary.maxX), y: random.between(boundary.minY, boundary.maxY) }));
+    const candidates = Array.from({ length: Math.max(256, (size - places.length) * 2) }, () => ({
+      x: random.between(boundary.minX, boundary.maxX),
+      y: random.between(boundary.minY, boundary.maxY),
+    }));
     for (const i of await pointsInside(deps.db, boundary.id, candidates)) {
       if (places.length === size) break;
       const point = candidates[i]!;
       // Near a known metro, the point takes its city, ZIP prefix and prices; elsewhere the boundary names it.
-      const metro = METROS.reduce((best, candidate) => (distance(candidate, point) < distance(best, point) ? candidate : best));
+      const metro = METROS.reduce((best, candidate) =>
+        distance(candidate, point) < distance(best, point) ? candidate : best,
+      );
       const local = distance(metro, point) < 0.6;
       places.push({
         longitude: point.x,
         latitude: point.y,
         city: named || !local ? boundary.title : metro.city,
         state: boundary.state ?? (local ? metro.state : ''),
-        postalCode: boundary.boundary_type === 'postal_code' ? boundary.title : `${local ? random.pick(metro.zipPrefixes) : String(random.integer(100, 999))}${String(random.integer(1, 99)).padStart(2, '0')}`,
+        postalCode:
+          boundary.boundary_type === 'postal_code'
+            ? boundary.title
+            : `${local ? random.pick(metro.zipPrefixes) : String(random.integer(100, 999))}${String(random.integer(1, 99)).padStart(2, '0')}`,
         pricePerSquareMeter: local ? metro.pricePerSquareMeter : 1800,
       });
     }
@@ -129,7 +172,8 @@ async function placesInBoundary(deps: Pick<Deps, 'db'>, boundary: SeedBoundary, 
   return places;
 }
 
-const distance = (metro: Metro, point: { x: number; y: number }) => Math.hypot(metro.longitude - point.x, metro.latitude - point.y);
+const distance = (metro: Metro, point: { x: number; y: number }) =>
+  Math.hypot(metro.longitude - point.x, metro.latitude - point.y);
 
 /**
  * First start in embedded mode: a few thousand listings when there are none (after the demo users exist). The
@@ -143,7 +187,15 @@ export const listingsStep: FirstStartStep = {
 
 async function seedListingsOnFirstStart(deps: Deps): Promise<void> {
   const outcome = await seedListings(deps, { count: FIRST_START_LISTINGS });
-  deps.log.info({ listings: outcome.created, agents: outcome.agents, linked_users: outcome.linkedUsers, seconds: Math.round(outcome.seconds * 10) / 10 }, 'empty database: seeded synthetic listings (npx gable seed listings --help)');
+  deps.log.info(
+    {
+      listings: outcome.created,
+      agents: outcome.agents,
+      linked_users: outcome.linkedUsers,
+      seconds: Math.round(outcome.seconds * 10) / 10,
+    },
+    'empty database: seeded synthetic listings (npx gable seed listings --help)',
+  );
 }
 
 export const FIRST_START_LISTINGS = 3000;

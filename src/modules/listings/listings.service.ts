@@ -11,7 +11,11 @@ import type { IngestResult, ListingRecord } from './listings.schemas.js';
  * record always embeds its list and selling agents (one statement either way); `embed` adds what was asked.
  */
 export async function getListing(deps: Deps, id: string, embed: ListingEmbeds = {}): Promise<ListingRecord> {
-  const [record] = await loadListingRecords(deps.db, [id], deps.clock.now(), { ...embed, listAgent: true, sellingAgent: true });
+  const [record] = await loadListingRecords(deps.db, [id], deps.clock.now(), {
+    ...embed,
+    listAgent: true,
+    sellingAgent: true,
+  });
   if (!record) throw errors.notFound('Listing');
   return record;
 }

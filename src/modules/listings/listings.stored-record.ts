@@ -71,7 +71,9 @@ export async function writeListingRecords(db: Kysely<DB>, ids: string[]): Promis
     select r.listing, ${RECORD_VERSION}, l.updated_at, r.record
     from unnest(${rows.map((row) => row.id)}::uuid[], string_to_array(${texts.join('\n')}::text, chr(10))) as r(listing, record)
     join listings l on l.id = r.listing
-    on conflict (listing) do update set version = excluded.version, listing_updated_at = excluded.listing_updated_at, record = excluded.record`.execute(db);
+    on conflict (listing) do update set version = excluded.version, listing_updated_at = excluded.listing_updated_at, record = excluded.record`.execute(
+    db,
+  );
   return Number(result.numAffectedRows ?? rows.length);
 }
 
@@ -81,19 +83,29 @@ export async function writeListingRecords(db: Kysely<DB>, ids: string[]): Promis
  * listings.stored-record.test.ts). One statement when every stored text is current; listings without one are
  * presented from their columns by a second.
  */
-export async function loadListingRecordTexts(db: Kysely<DB>, ids: string[], now: Date, embed: ListingEmbeds = {}): Promise<string[]> {
+export async function loadListingRecordTexts(
+  db: Kysely<DB>,
+  ids: string[],
+  now: Date,
+  embed: ListingEmbeds = {},
+): Promise<string[]> {
   if (ids.length === 0) return [];
   const query = db
     .selectFrom('listings')
     .leftJoin('listing_records as s', (join) =>
-      join.onRef('s.listing', '=', 'listings.id').on('s.version', '=', RECORD_VERSION).onRef('s.listing_updated_at', '=', 'listings.updated_at'),
+      join
+        .onRef('s.listing', '=', 'listings.id')
+        .on('s.version', '=', RECORD_VERSION)
+        .onRef('s.listing_updated_at', '=', 'listings.updated_at'),
     )
     .select(['listings.id', 'listings.list_date', 'listings.close_date', 'listings.status', 's.record'])
     .where(sql<boolean>`listings.id = any(${ids}::uuid[])`)
     .where('listings.deleted_at', 'is', null);
   const rows = await selectEmbeds(query, embed).execute();
   const unstored = rows.filter((row) => row.record === null).map((row) => row.id);
-  const presented = new Map((await findListingRows(db, unstored, embed)).map((row) => [row.id, stringifyRecord(presentListing(row, now))]));
+  const presented = new Map(
+    (await findListingRows(db, unstored, embed)).map((row) => [row.id, stringifyRecord(presentListing(row, now))]),
+  );
   const texts = new Map(
     rows.map((row) => {
       if (row.record === null) return [row.id, presented.get(row.id)];
@@ -129,7 +141,9 @@ export async function otherVersionIds(db: Kysely<DB>, limit: number): Promise<st
 export async function rewriteListingRecords(db: Kysely<DB>, ids: string[]): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const written = await writeListingRecords(trx, ids);
-    await sql`delete from listing_records where listing = any(${ids}::uuid[]) and version <> ${RECORD_VERSION}`.execute(trx);
+    await sql`delete from listing_records where listing = any(${ids}::uuid[]) and version <> ${RECORD_VERSION}`.execute(
+      trx,
+    );
     return written;
   });
 }
@@ -138,23 +152,87 @@ export async function rewriteListingRecords(db: Kysely<DB>, ids: string[]): Prom
 function sampleRows(): ListingRow[] {
   const at = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
   const full: ListingRow = {
-    id: '00000000-0000-4000-8000-000000000001', mls: 'SAMPLE', mls_number: 'S-1', status: 'Sold',
-    price: 1_234_567, original_price: 1_300_000, last_price: 1_250_000, close_price: 1_200_000, close_date: at, list_date: at,
-    currency: 'USD', office_exclusive: false, content: 'Remarks',
-    list_agent_mui: 'A1', co_list_agent_mui: 'A2', co_list_agent2_mui: 'A3', co_list_agent3_mui: 'A4',
-    selling_agent_mui: 'A5', co_selling_agent_mui: 'A6', co_selling_agent2_mui: 'A7', co_selling_agent3_mui: 'A8',
-    list_office_mls_id: 'O1', co_list_office_mls_id: 'O2', selling_office_mls_id: 'O3', co_selling_office_mls_id: 'O4', list_office_name: 'Office',
-    property_type: 'Residential', property_subtype: 'House', bedroom_count: 1, full_bathroom_count: 2, half_bathroom_count: 1, bathroom_count: 2.5,
-    square_meters: 171.87, lot_square_meters: 5000, year_built: 1999, parking_spaces_covered_total: 1, parking_spaces_uncovered_total: 1,
-    parking_spaces_total: 2, pool: true, pets: false, application_fee: true, appliances: false, furnished: true, fenced_yard: false,
-    number_of_pets_allowed: 2, features: { Heating: ['Gas'] } as ListingRow['features'],
-    street_number: '1', street_name: 'Main St', unit_number: '2', city: 'Dallas', state: 'TX', postal_code: '75201', country: 'US',
-    full_address: '1 Main St #2, Dallas, TX 75201', street_address: '1 Main St #2', location: { x: -96.8, y: 32.8 } as ListingRow['location'],
-    gallery_image_urls: ['https://img.example.com/1.jpg'], cover_image_url: 'https://img.example.com/1.jpg', open_house_until: at,
-    created_at: at, updated_at: at, deleted_at: null,
+    id: '00000000-0000-4000-8000-000000000001',
+    mls: 'SAMPLE',
+    mls_number: 'S-1',
+    status: 'Sold',
+    price: 1_234_567,
+    original_price: 1_300_000,
+    last_price: 1_250_000,
+    close_price: 1_200_000,
+    close_date: at,
+    list_date: at,
+    currency: 'USD',
+    office_exclusive: false,
+    content: 'Remarks',
+    list_agent_mui: 'A1',
+    co_list_agent_mui: 'A2',
+    co_list_agent2_mui: 'A3',
+    co_list_agent3_mui: 'A4',
+    selling_agent_mui: 'A5',
+    co_selling_agent_mui: 'A6',
+    co_selling_agent2_mui: 'A7',
+    co_selling_agent3_mui: 'A8',
+    list_office_mls_id: 'O1',
+    co_list_office_mls_id: 'O2',
+    selling_office_mls_id: 'O3',
+    co_selling_office_mls_id: 'O4',
+    list_office_name: 'Office',
+    property_type: 'Residential',
+    property_subtype: 'House',
+    bedroom_count: 1,
+    full_bathroom_count: 2,
+    half_bathroom_count: 1,
+    bathroom_count: 2.5,
+    square_meters: 171.87,
+    lot_square_meters: 5000,
+    year_built: 1999,
+    parking_spaces_covered_total: 1,
+    parking_spaces_uncovered_total: 1,
+    parking_spaces_total: 2,
+    pool: true,
+    pets: false,
+    application_fee: true,
+    appliances: false,
+    furnished: true,
+    fenced_yard: false,
+    number_of_pets_allowed: 2,
+    features: { Heating: ['Gas'] } as ListingRow['features'],
+    street_number: '1',
+    street_name: 'Main St',
+    unit_number: '2',
+    city: 'Dallas',
+    state: 'TX',
+    postal_code: '75201',
+    country: 'US',
+    full_address: '1 Main St #2, Dallas, TX 75201',
+    street_address: '1 Main St #2',
+    location: { x: -96.8, y: 32.8 } as ListingRow['location'],
+    gallery_image_urls: ['https://img.example.com/1.jpg'],
+    cover_image_url: 'https://img.example.com/1.jpg',
+    open_house_until: at,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
     open_houses: [{ start_time: 1, end_time: 2, description: 'Tour' }],
   };
   const small = { ...full, lot_square_meters: 100, bedroom_count: 3, bathroom_count: 1, half_bathroom_count: 0 };
-  const empty = Object.fromEntries(Object.entries(full).map(([key, value]) => [key, value === null || key === 'id' || key === 'mls' || key === 'mls_number' || key === 'status' || key === 'currency' || key === 'created_at' || key === 'updated_at' ? value : Array.isArray(value) ? [] : null])) as ListingRow;
+  const empty = Object.fromEntries(
+    Object.entries(full).map(([key, value]) => [
+      key,
+      value === null ||
+      key === 'id' ||
+      key === 'mls' ||
+      key === 'mls_number' ||
+      key === 'status' ||
+      key === 'currency' ||
+      key === 'created_at' ||
+      key === 'updated_at'
+        ? value
+        : Array.isArray(value)
+          ? []
+          : null,
+    ]),
+  ) as ListingRow;
   return [full, small, empty];
 }

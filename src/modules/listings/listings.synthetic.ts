@@ -2,14 +2,30 @@
 // gives the same data. Sizes drive beds and baths, price follows size and place, statuses are weighted like a
 // live market (mostly Active; Sold ones carry close_price and close_date), some listings hold open houses.
 import type { ListingStatus } from './listings.schemas.js';
-import { FIRST_NAMES, LAST_NAMES, PROPERTY_KINDS, REMARK_CLOSINGS, REMARK_FEATURES, REMARK_OPENINGS, STREET_NAMES, STREET_SUFFIXES } from './listings.places.js';
+import {
+  FIRST_NAMES,
+  LAST_NAMES,
+  PROPERTY_KINDS,
+  REMARK_CLOSINGS,
+  REMARK_FEATURES,
+  REMARK_OPENINGS,
+  STREET_NAMES,
+  STREET_SUFFIXES,
+} from './listings.places.js';
 import type { SeededRandom } from './listings.random.js';
 
 const DAY = 86_400;
 const STATUSES: { status: ListingStatus; weight: number }[] = [
-  { status: 'Active', weight: 62 }, { status: 'Coming Soon', weight: 3 }, { status: 'Active Under Contract', weight: 6 },
-  { status: 'Pending', weight: 9 }, { status: 'Sold', weight: 14 }, { status: 'Leased', weight: 2 },
-  { status: 'Temp Off Market', weight: 1 }, { status: 'Withdrawn', weight: 1 }, { status: 'Expired', weight: 1 }, { status: 'Cancelled', weight: 1 },
+  { status: 'Active', weight: 62 },
+  { status: 'Coming Soon', weight: 3 },
+  { status: 'Active Under Contract', weight: 6 },
+  { status: 'Pending', weight: 9 },
+  { status: 'Sold', weight: 14 },
+  { status: 'Leased', weight: 2 },
+  { status: 'Temp Off Market', weight: 1 },
+  { status: 'Withdrawn', weight: 1 },
+  { status: 'Expired', weight: 1 },
+  { status: 'Cancelled', weight: 1 },
 ];
 
 export interface SyntheticPlace {
@@ -32,10 +48,15 @@ export interface SyntheticContext {
 }
 
 /** To a multiple of `step`; a decimal step divides, so 36.271917 does not come out as 36.271916999999995. */
-const round = (value: number, step: number) => (step >= 1 ? Math.round(value / step) * step : Math.round(value / step) / Math.round(1 / step));
+const round = (value: number, step: number) =>
+  step >= 1 ? Math.round(value / step) * step : Math.round(value / step) / Math.round(1 / step);
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
-export function syntheticListing(random: SyntheticRandom, place: SyntheticPlace, context: SyntheticContext): Record<string, unknown> {
+export function syntheticListing(
+  random: SyntheticRandom,
+  place: SyntheticPlace,
+  context: SyntheticContext,
+): Record<string, unknown> {
   const kind = random.weighted(PROPERTY_KINDS);
   const lease = kind.type === 'Residential Lease';
   const land = kind.type === 'Land';
@@ -45,7 +66,10 @@ export function syntheticListing(random: SyntheticRandom, place: SyntheticPlace,
 
   const squareMeters = land ? null : round(kind.medianSquareMeters * Math.exp(0.35 * random.normal()), 0.01);
   const lotSquareMeters = kind.lot ? round((land ? 4000 : 600) * Math.exp(0.6 * random.normal()), 1) : null;
-  const bedrooms = squareMeters === null ? null : clamp(Math.round(squareMeters / 55 + random.between(-0.7, 0.7)), kind.type === 'Commercial' ? 0 : 1, 8);
+  const bedrooms =
+    squareMeters === null
+      ? null
+      : clamp(Math.round(squareMeters / 55 + random.between(-0.7, 0.7)), kind.type === 'Commercial' ? 0 : 1, 8);
   const fullBaths = bedrooms === null ? null : clamp(Math.round(bedrooms * 0.6 + random.between(-0.4, 0.6)), 1, 6);
   const halfBaths = fullBaths === null ? null : random.chance(0.45) ? 1 : 0;
 
@@ -61,11 +85,15 @@ export function syntheticListing(random: SyntheticRandom, place: SyntheticPlace,
 
   const streetNumber = String(random.integer(100, 9899));
   const streetName = `${random.pick(STREET_NAMES)} ${random.pick(STREET_SUFFIXES)}`;
-  const unitNumber = kind.subtype === 'RES-Condo' || kind.subtype === 'LSE-Apartment' ? String(random.integer(101, 2420)) : null;
+  const unitNumber =
+    kind.subtype === 'RES-Condo' || kind.subtype === 'LSE-Apartment' ? String(random.integer(101, 2420)) : null;
   const agent = () => random.pick(context.agents);
   const office = () => random.pick(context.offices);
   const sellingSide = closed || status === 'Pending' || status === 'Active Under Contract';
-  const photos = Array.from({ length: random.integer(4, 12) }, (_, i) => `https://images.gable.example/${context.mls}/${context.mlsNumber}/${i + 1}.jpg`);
+  const photos = Array.from(
+    { length: random.integer(4, 12) },
+    (_, i) => `https://images.gable.example/${context.mls}/${context.mlsNumber}/${i + 1}.jpg`,
+  );
   // Drawn in the order the record's fields used to draw them, so a seed keeps giving the same listings.
   const officeExclusive = random.chance(0.02);
   const content = remarks(random, kind.subtype, place.city);
@@ -104,7 +132,14 @@ export function syntheticListing(random: SyntheticRandom, place: SyntheticPlace,
       square_meters: squareMeters,
       lot_square_meters: lotSquareMeters,
       year_built: land ? null : clamp(Math.round(1995 + 22 * random.normal()), 1900, 2026),
-      parking_spaces_covered_total: land ? null : random.weighted([{ n: 0, weight: 2 }, { n: 1, weight: 3 }, { n: 2, weight: 6 }, { n: 3, weight: 1 }]).n,
+      parking_spaces_covered_total: land
+        ? null
+        : random.weighted([
+            { n: 0, weight: 2 },
+            { n: 1, weight: 3 },
+            { n: 2, weight: 6 },
+            { n: 3, weight: 1 },
+          ]).n,
       parking_spaces_uncovered_total: land ? null : random.integer(0, 2),
       pool: land ? null : random.chance(0.18),
       pets: lease ? random.chance(0.6) : null,
@@ -134,7 +169,10 @@ export function syntheticOfficeName(officeMlsId: string): string {
 }
 
 /** The slice of SeededRandom the generator needs (tests may pass their own). */
-export type SyntheticRandom = Pick<SeededRandom, 'next' | 'between' | 'integer' | 'chance' | 'pick' | 'weighted' | 'normal'>;
+export type SyntheticRandom = Pick<
+  SeededRandom,
+  'next' | 'between' | 'integer' | 'chance' | 'pick' | 'weighted' | 'normal'
+>;
 
 function remarks(random: SyntheticRandom, subtype: string, city: string): string {
   const home = subtype.replace(/^[A-Z]+-/, '').toLowerCase();
@@ -145,12 +183,20 @@ function remarks(random: SyntheticRandom, subtype: string, city: string): string
 }
 
 /** ~20 % of listings on the market hold open houses: mostly in the coming 10 days, some already past. */
-function openHouses(random: SyntheticRandom, status: ListingStatus, now: number): { start_time: number; end_time: number; description: string }[] {
+function openHouses(
+  random: SyntheticRandom,
+  status: ListingStatus,
+  now: number,
+): { start_time: number; end_time: number; description: string }[] {
   if ((status !== 'Active' && status !== 'Coming Soon') || !random.chance(0.2)) return [];
   return Array.from({ length: random.integer(1, 2) }, () => {
     const day = Math.floor(now / DAY) + random.integer(-5, 10);
     const start = day * DAY + random.integer(15, 20) * 3600; // 15:00–20:00 UTC ≈ US daytime
-    return { start_time: start, end_time: start + random.pick([2, 3]) * 3600, description: random.pick(['Open house', 'Weekend open house', 'Broker open', 'Twilight tour']) };
+    return {
+      start_time: start,
+      end_time: start + random.pick([2, 3]) * 3600,
+      description: random.pick(['Open house', 'Weekend open house', 'Broker open', 'Twilight tour']),
+    };
   });
 }
 

@@ -10,7 +10,10 @@ import { chunkRowsOf, defineTask } from '../../jobs/task.js';
 import { otherVersionIds, rewriteListingRecords } from './listings.stored-record.js';
 
 /** Each step (`batch` listings) is its own transaction: a run cut short keeps what it wrote. */
-export async function refreshOtherVersions(deps: Pick<Deps, 'db'>, options: { stopping?: AbortSignal; batch: number }): Promise<number> {
+export async function refreshOtherVersions(
+  deps: Pick<Deps, 'db'>,
+  options: { stopping?: AbortSignal; batch: number },
+): Promise<number> {
   const { stopping, batch } = options;
   let written = 0;
   while (!stopping?.aborted) {

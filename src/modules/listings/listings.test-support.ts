@@ -6,7 +6,14 @@ import { bearer, createClient } from '../../../test/helpers/factories.js';
 /** Authorization headers of a client-credentials token of a new client of this kind. */
 export async function clientHeaders(deps: Deps, kind: 'first_party' | 'partner' = 'first_party') {
   const client = await createClient(deps, kind);
-  const token = await issueNewFamily(deps.db, deps.clock, { user: null, client: client.id, brand: null, grantType: 'client_credentials', mfaValidated: false, withRefreshToken: false });
+  const token = await issueNewFamily(deps.db, deps.clock, {
+    user: null,
+    client: client.id,
+    brand: null,
+    grantType: 'client_credentials',
+    mfaValidated: false,
+    withRefreshToken: false,
+  });
   return bearer(token);
 }
 
@@ -26,7 +33,9 @@ export function sampleListing(mlsNumber: string, fields: Record<string, unknown>
     selling_agent_mui: null,
     list_office_mls_id: 'OF-1',
     gallery_image_urls: ['https://img.example.com/1.jpg', 'https://img.example.com/2.jpg'],
-    open_houses: [{ start_time: '2026-11-28T16:00:00Z', end_time: '2026-11-28T18:00:00Z', description: 'Saturday tour' }],
+    open_houses: [
+      { start_time: '2026-11-28T16:00:00Z', end_time: '2026-11-28T18:00:00Z', description: 'Saturday tour' },
+    ],
     property: {
       property_type: 'Residential',
       property_subtype: 'RES-Single Family',

@@ -8,23 +8,65 @@ import type { ListingEventType } from './listings.tables.js';
 
 /** Columns copied as they are from the JSON row, with their SQL types. */
 const PLAIN_COLUMNS: [keyof ListingWrite, string][] = [
-  ['mls', 'text'], ['mls_number', 'text'], ['status', 'text'], ['price', 'numeric'], ['original_price', 'numeric'],
-  ['close_price', 'numeric'], ['close_date', 'timestamptz'], ['list_date', 'timestamptz'], ['currency', 'text'],
-  ['office_exclusive', 'boolean'], ['content', 'text'],
-  ['list_agent_mui', 'text'], ['co_list_agent_mui', 'text'], ['co_list_agent2_mui', 'text'], ['co_list_agent3_mui', 'text'],
-  ['selling_agent_mui', 'text'], ['co_selling_agent_mui', 'text'], ['co_selling_agent2_mui', 'text'], ['co_selling_agent3_mui', 'text'],
-  ['list_office_mls_id', 'text'], ['co_list_office_mls_id', 'text'], ['selling_office_mls_id', 'text'], ['co_selling_office_mls_id', 'text'],
+  ['mls', 'text'],
+  ['mls_number', 'text'],
+  ['status', 'text'],
+  ['price', 'numeric'],
+  ['original_price', 'numeric'],
+  ['close_price', 'numeric'],
+  ['close_date', 'timestamptz'],
+  ['list_date', 'timestamptz'],
+  ['currency', 'text'],
+  ['office_exclusive', 'boolean'],
+  ['content', 'text'],
+  ['list_agent_mui', 'text'],
+  ['co_list_agent_mui', 'text'],
+  ['co_list_agent2_mui', 'text'],
+  ['co_list_agent3_mui', 'text'],
+  ['selling_agent_mui', 'text'],
+  ['co_selling_agent_mui', 'text'],
+  ['co_selling_agent2_mui', 'text'],
+  ['co_selling_agent3_mui', 'text'],
+  ['list_office_mls_id', 'text'],
+  ['co_list_office_mls_id', 'text'],
+  ['selling_office_mls_id', 'text'],
+  ['co_selling_office_mls_id', 'text'],
   ['list_office_name', 'text'],
-  ['agent_muis', 'text[]'], ['office_mls_ids', 'text[]'],
-  ['property_type', 'text'], ['property_subtype', 'text'], ['bedroom_count', 'integer'], ['full_bathroom_count', 'integer'],
-  ['half_bathroom_count', 'integer'], ['bathroom_count', 'numeric'], ['square_meters', 'double precision'],
-  ['lot_square_meters', 'double precision'], ['year_built', 'integer'], ['parking_spaces_covered_total', 'integer'],
-  ['parking_spaces_uncovered_total', 'integer'], ['parking_spaces_total', 'integer'],
-  ['pool', 'boolean'], ['pets', 'boolean'], ['application_fee', 'boolean'], ['appliances', 'boolean'], ['furnished', 'boolean'],
-  ['fenced_yard', 'boolean'], ['number_of_pets_allowed', 'integer'], ['features', 'jsonb'],
-  ['street_number', 'text'], ['street_name', 'text'], ['unit_number', 'text'], ['city', 'text'], ['state', 'text'],
-  ['postal_code', 'text'], ['country', 'text'], ['full_address', 'text'], ['street_address', 'text'],
-  ['gallery_image_urls', 'text[]'], ['cover_image_url', 'text'], ['open_house_until', 'timestamptz'], ['source_hash', 'text'],
+  ['agent_muis', 'text[]'],
+  ['office_mls_ids', 'text[]'],
+  ['property_type', 'text'],
+  ['property_subtype', 'text'],
+  ['bedroom_count', 'integer'],
+  ['full_bathroom_count', 'integer'],
+  ['half_bathroom_count', 'integer'],
+  ['bathroom_count', 'numeric'],
+  ['square_meters', 'double precision'],
+  ['lot_square_meters', 'double precision'],
+  ['year_built', 'integer'],
+  ['parking_spaces_covered_total', 'integer'],
+  ['parking_spaces_uncovered_total', 'integer'],
+  ['parking_spaces_total', 'integer'],
+  ['pool', 'boolean'],
+  ['pets', 'boolean'],
+  ['application_fee', 'boolean'],
+  ['appliances', 'boolean'],
+  ['furnished', 'boolean'],
+  ['fenced_yard', 'boolean'],
+  ['number_of_pets_allowed', 'integer'],
+  ['features', 'jsonb'],
+  ['street_number', 'text'],
+  ['street_name', 'text'],
+  ['unit_number', 'text'],
+  ['city', 'text'],
+  ['state', 'text'],
+  ['postal_code', 'text'],
+  ['country', 'text'],
+  ['full_address', 'text'],
+  ['street_address', 'text'],
+  ['gallery_image_urls', 'text[]'],
+  ['cover_image_url', 'text'],
+  ['open_house_until', 'timestamptz'],
+  ['source_hash', 'text'],
 ];
 
 /**
@@ -32,7 +74,8 @@ const PLAIN_COLUMNS: [keyof ListingWrite, string][] = [
  * computed in an inner query (`offset 0` keeps the planner from inlining it, which would parse them twice) and
  * `search_tsv` concatenates them with the identifiers.
  */
-const VECTORS = sql.raw(`to_tsvector('english', concat_ws(' ', r.full_address, r.street_address, r.city, r.state, r.postal_code)) as address_vector,
+const VECTORS =
+  sql.raw(`to_tsvector('english', concat_ws(' ', r.full_address, r.street_address, r.city, r.state, r.postal_code)) as address_vector,
   to_tsvector('english', coalesce(r.content, '')) as content_vector`);
 
 /** Columns computed in SQL from the row (r.*): the point and the three text-search vectors. */
@@ -41,14 +84,34 @@ const COMPUTED: [string, string][] = [
   ['address_tsv', 'r.address_vector'],
   ['content_tsv', 'r.content_vector'],
   // what the free-text `search` criterion sees: identifiers, property type, address and remarks
-  ['search_tsv', `to_tsvector('english', concat_ws(' ', r.mls_number, r.property_type, r.property_subtype)) || r.address_vector || r.content_vector`],
+  [
+    'search_tsv',
+    `to_tsvector('english', concat_ws(' ', r.mls_number, r.property_type, r.property_subtype)) || r.address_vector || r.content_vector`,
+  ],
 ];
 
-const RECORDSET = [...PLAIN_COLUMNS.map(([name, type]) => `${name} ${type}`), 'last_price numeric', 'longitude double precision', 'latitude double precision'].join(', ');
-const INSERT_COLUMNS = [...PLAIN_COLUMNS.map(([name]) => name), 'last_price', ...COMPUTED.map(([name]) => name), 'created_at', 'updated_at'];
-const SELECT_VALUES = [...PLAIN_COLUMNS.map(([name]) => `r.${name}`), 'r.last_price', ...COMPUTED.map(([, expression]) => expression)];
+const RECORDSET = [
+  ...PLAIN_COLUMNS.map(([name, type]) => `${name} ${type}`),
+  'last_price numeric',
+  'longitude double precision',
+  'latitude double precision',
+].join(', ');
+const INSERT_COLUMNS = [
+  ...PLAIN_COLUMNS.map(([name]) => name),
+  'last_price',
+  ...COMPUTED.map(([name]) => name),
+  'created_at',
+  'updated_at',
+];
+const SELECT_VALUES = [
+  ...PLAIN_COLUMNS.map(([name]) => `r.${name}`),
+  'r.last_price',
+  ...COMPUTED.map(([, expression]) => expression),
+];
 const UPDATES = [
-  ...PLAIN_COLUMNS.filter(([name]) => name !== 'mls' && name !== 'mls_number').map(([name]) => `${name} = excluded.${name}`),
+  ...PLAIN_COLUMNS.filter(([name]) => name !== 'mls' && name !== 'mls_number').map(
+    ([name]) => `${name} = excluded.${name}`,
+  ),
   ...COMPUTED.map(([name]) => `${name} = excluded.${name}`),
   // last_price: the feed's value, else the price before this change (kept while the price stays)
   `last_price = coalesce(excluded.last_price, case when listings.price is distinct from excluded.price then listings.price else listings.last_price end)`,
@@ -76,7 +139,11 @@ export interface StoredState {
  * against it). Rows whose stored hash equals the incoming one are neither locked nor returned: the upsert
  * will skip them, and locking a row is a write.
  */
-export async function lockChanging(db: Kysely<DB>, mls: string, incoming: { mls_number: string; source_hash: string }[]): Promise<Map<string, StoredState>> {
+export async function lockChanging(
+  db: Kysely<DB>,
+  mls: string,
+  incoming: { mls_number: string; source_hash: string }[],
+): Promise<Map<string, StoredState>> {
   // Sorted, so two concurrent batches lock shared rows in the same order (no deadlock).
   const sorted = [...incoming].sort((a, b) => (a.mls_number < b.mls_number ? -1 : a.mls_number > b.mls_number ? 1 : 0));
   const { rows } = await sql<StoredState>`select l.id, l.mls_number, l.status, l.price, l.deleted_at
@@ -104,12 +171,19 @@ export async function upsertListings(db: Kysely<DB>, rows: ListingWrite[], now: 
 }
 
 /** Deletes the open houses of `listingIds` (listings that changed) and inserts `houses` (of any listing). */
-export async function replaceOpenHouses(db: Kysely<DB>, listingIds: string[], houses: (OpenHouseWrite & { listing: string })[]): Promise<void> {
-  if (listingIds.length > 0) await sql`delete from listing_open_houses where listing = any(${listingIds}::uuid[])`.execute(db);
+export async function replaceOpenHouses(
+  db: Kysely<DB>,
+  listingIds: string[],
+  houses: (OpenHouseWrite & { listing: string })[],
+): Promise<void> {
+  if (listingIds.length > 0)
+    await sql`delete from listing_open_houses where listing = any(${listingIds}::uuid[])`.execute(db);
   if (houses.length === 0) return;
   await sql`insert into listing_open_houses (listing, start_time, end_time, description)
     select r.listing, r.start_time, r.end_time, r.description
-    from jsonb_to_recordset(${JSON.stringify(houses)}::jsonb) as r(listing uuid, start_time timestamptz, end_time timestamptz, description text)`.execute(db);
+    from jsonb_to_recordset(${JSON.stringify(houses)}::jsonb) as r(listing uuid, start_time timestamptz, end_time timestamptz, description text)`.execute(
+    db,
+  );
 }
 
 export interface NewListingEvent {
@@ -124,6 +198,10 @@ export interface NewListingEvent {
 /** Records the events; returns their ids (saved-search matching is enqueued with them). */
 export async function insertEvents(db: Kysely<DB>, events: NewListingEvent[], now: Date): Promise<string[]> {
   if (events.length === 0) return [];
-  const rows = await db.insertInto('listing_events').values(events.map((event) => ({ ...event, created_at: now }))).returning('id').execute();
+  const rows = await db
+    .insertInto('listing_events')
+    .values(events.map((event) => ({ ...event, created_at: now })))
+    .returning('id')
+    .execute();
   return rows.map((row) => row.id);
 }

@@ -14,9 +14,25 @@ describe('gable admin mls', () => {
 
   it('sets an MLS (disclaimer verbatim, {{currentYear}} kept), changes only what is given, and lists it', async () => {
     const disclaimer = 'Listings © {{currentYear}} NTREIS. Information deemed reliable but not guaranteed.';
-    const created = await run('mls', 'set', 'NTREIS', '--name', 'North Texas MLS', '--disclaimer', disclaimer, '--logo-url', 'https://ntreis.example/logo.png', '--json');
+    const created = await run(
+      'mls',
+      'set',
+      'NTREIS',
+      '--name',
+      'North Texas MLS',
+      '--disclaimer',
+      disclaimer,
+      '--logo-url',
+      'https://ntreis.example/logo.png',
+      '--json',
+    );
     expect(created.exitCode).toBeUndefined();
-    expect(JSON.parse(created.out)).toEqual({ mls: 'NTREIS', name: 'North Texas MLS', disclaimer, logo_url: 'https://ntreis.example/logo.png' });
+    expect(JSON.parse(created.out)).toEqual({
+      mls: 'NTREIS',
+      name: 'North Texas MLS',
+      disclaimer,
+      logo_url: 'https://ntreis.example/logo.png',
+    });
 
     const renamed = await run('mls', 'set', 'NTREIS', '--name', 'NTREIS');
     expect(renamed.out).toBe('set MLS NTREIS "NTREIS", with a disclaimer, logo https://ntreis.example/logo.png');
@@ -30,12 +46,29 @@ describe('gable admin mls', () => {
 
   it('explains operator mistakes, exits 1 and writes nothing', async () => {
     const before = await listMlsRegistry(t.deps.db);
-    expect(await run('mls', 'set', 'NEWMLS', '--disclaimer', 'x')).toMatchObject({ exitCode: 1, err: 'error: name is required for an MLS not in the registry yet (NEWMLS)' });
-    expect(await run('mls', 'set', 'NEWMLS', '--name', 'New', '--logo-url', 'javascript:alert(1)')).toMatchObject({ exitCode: 1, err: expect.stringContaining('logo_url must be an http(s) URL') });
-    expect(await run('mls', 'set', 'NEWMLS', '--name', 'New', '--logo-url', 'not a url')).toMatchObject({ exitCode: 1 });
-    expect(await run('mls', 'set', 'bad mls!', '--name', 'x')).toMatchObject({ exitCode: 1, err: expect.stringContaining('mls must be') });
-    expect(await run('mls', 'set', 'NEWMLS', '--name', '  ')).toMatchObject({ exitCode: 1, err: expect.stringContaining('name must be') });
-    expect(await run('mls', 'set', 'NEWMLS')).toMatchObject({ exitCode: 1, err: expect.stringContaining('nothing to set') });
+    expect(await run('mls', 'set', 'NEWMLS', '--disclaimer', 'x')).toMatchObject({
+      exitCode: 1,
+      err: 'error: name is required for an MLS not in the registry yet (NEWMLS)',
+    });
+    expect(await run('mls', 'set', 'NEWMLS', '--name', 'New', '--logo-url', 'javascript:alert(1)')).toMatchObject({
+      exitCode: 1,
+      err: expect.stringContaining('logo_url must be an http(s) URL'),
+    });
+    expect(await run('mls', 'set', 'NEWMLS', '--name', 'New', '--logo-url', 'not a url')).toMatchObject({
+      exitCode: 1,
+    });
+    expect(await run('mls', 'set', 'bad mls!', '--name', 'x')).toMatchObject({
+      exitCode: 1,
+      err: expect.stringContaining('mls must be'),
+    });
+    expect(await run('mls', 'set', 'NEWMLS', '--name', '  ')).toMatchObject({
+      exitCode: 1,
+      err: expect.stringContaining('name must be'),
+    });
+    expect(await run('mls', 'set', 'NEWMLS')).toMatchObject({
+      exitCode: 1,
+      err: expect.stringContaining('nothing to set'),
+    });
     expect(await listMlsRegistry(t.deps.db)).toEqual(before);
   });
 

@@ -9,10 +9,20 @@ import { listMls, setMls } from './mls-registry.service.js';
 /** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
 export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;
 
-const view = (row: MlsRegistryRow) => ({ mls: row.mls, name: row.name, disclaimer: row.disclaimer, logo_url: row.logo_url });
+const view = (row: MlsRegistryRow) => ({
+  mls: row.mls,
+  name: row.name,
+  disclaimer: row.disclaimer,
+  logo_url: row.logo_url,
+});
 
-export function registerMlsCommands(admin: Command, withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run)): void {
-  const mls = admin.command('mls').description("MLS registry: each MLS's name, disclaimer and logo (a listing's mls_info)");
+export function registerMlsCommands(
+  admin: Command,
+  withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run),
+): void {
+  const mls = admin
+    .command('mls')
+    .description("MLS registry: each MLS's name, disclaimer and logo (a listing's mls_info)");
 
   mls
     .command('set')
@@ -27,7 +37,9 @@ export function registerMlsCommands(admin: Command, withCommandDeps: CommandDeps
         withCommandDeps(async (deps) => {
           const row = await setMls(deps.db, name, options, deps.clock.now());
           if (options.json) return print(view(row), true);
-          console.log(`set MLS ${row.mls} "${row.name}"${row.disclaimer ? ', with a disclaimer' : ''}${row.logo_url ? `, logo ${row.logo_url}` : ''}`);
+          console.log(
+            `set MLS ${row.mls} "${row.name}"${row.disclaimer ? ', with a disclaimer' : ''}${row.logo_url ? `, logo ${row.logo_url}` : ''}`,
+          );
         }),
       );
     });
@@ -40,8 +52,12 @@ export function registerMlsCommands(admin: Command, withCommandDeps: CommandDeps
       await withCommandDeps(async (deps) => {
         const rows = (await listMls(deps.db)).map(view);
         if (options.json) return print(rows, true);
-        if (rows.length === 0) return void console.log('no MLS registered: gable admin mls set NTREIS --name "North Texas MLS"');
-        for (const row of rows) console.log(`${row.mls}  ${row.name}${row.disclaimer ? '  (disclaimer)' : ''}${row.logo_url ? `  ${row.logo_url}` : ''}`);
+        if (rows.length === 0)
+          return void console.log('no MLS registered: gable admin mls set NTREIS --name "North Texas MLS"');
+        for (const row of rows)
+          console.log(
+            `${row.mls}  ${row.name}${row.disclaimer ? '  (disclaimer)' : ''}${row.logo_url ? `  ${row.logo_url}` : ''}`,
+          );
       });
     });
 }

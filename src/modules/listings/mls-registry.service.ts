@@ -4,7 +4,13 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { DEFAULT_SEED_MLS } from './listings.seed.js';
-import { insertMlsIfMissing, listMlsRegistry, upsertMls, type MlsRegistryChanges, type MlsRegistryRow } from './mls-registry.repository.js';
+import {
+  insertMlsIfMissing,
+  listMlsRegistry,
+  upsertMls,
+  type MlsRegistryChanges,
+  type MlsRegistryRow,
+} from './mls-registry.repository.js';
 
 /** The same names listings use (`POST /mls/:mls/listings`). */
 const MLS_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -22,7 +28,8 @@ export interface MlsSettings {
 
 /** Creates or changes an MLS's registry row; a new MLS needs a name. Operator mistakes are 400s. */
 export async function setMls(db: Kysely<DB>, mls: string, settings: MlsSettings, now: Date): Promise<MlsRegistryRow> {
-  if (!MLS_NAME.test(mls)) throw errors.invalidField('mls', 'must be 1–64 letters, digits, "_", "." or "-" (the MLS of its listings)');
+  if (!MLS_NAME.test(mls))
+    throw errors.invalidField('mls', 'must be 1–64 letters, digits, "_", "." or "-" (the MLS of its listings)');
   const changes: MlsRegistryChanges = {};
   if (settings.name !== undefined) {
     const name = settings.name.trim();
@@ -30,11 +37,13 @@ export async function setMls(db: Kysely<DB>, mls: string, settings: MlsSettings,
     changes.name = name;
   }
   if (settings.disclaimer !== undefined) {
-    if (settings.disclaimer.length > MAX_DISCLAIMER || settings.disclaimer.includes('\u0000')) throw errors.invalidField('disclaimer', `must be at most ${MAX_DISCLAIMER} characters of text`);
+    if (settings.disclaimer.length > MAX_DISCLAIMER || settings.disclaimer.includes('\u0000'))
+      throw errors.invalidField('disclaimer', `must be at most ${MAX_DISCLAIMER} characters of text`);
     changes.disclaimer = settings.disclaimer === '' ? null : settings.disclaimer;
   }
   if (settings.logoUrl !== undefined) changes.logo_url = settings.logoUrl === '' ? null : httpUrl(settings.logoUrl);
-  if (Object.keys(changes).length === 0) throw errors.badRequest('nothing to set: give --name, --disclaimer or --logo-url');
+  if (Object.keys(changes).length === 0)
+    throw errors.badRequest('nothing to set: give --name, --disclaimer or --logo-url');
   const row = await upsertMls(db, mls, changes, now);
   if (!row) throw errors.invalidField('name', `is required for an MLS not in the registry yet (${mls})`);
   return row;
@@ -51,7 +60,8 @@ function httpUrl(value: string): string {
   } catch {
     throw errors.invalidField('logo_url', 'must be an http(s) URL');
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || value.length > MAX_URL) throw errors.invalidField('logo_url', `must be an http(s) URL of at most ${MAX_URL} characters`);
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || value.length > MAX_URL)
+    throw errors.invalidField('logo_url', `must be an http(s) URL of at most ${MAX_URL} characters`);
   return value;
 }
 

@@ -32,7 +32,11 @@ describe('POST /users/self/mfa/setup and /verify', () => {
     const secret = url.searchParams.get('secret')!;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/); // 160 bits in base32
     expect(data.mfa_qr_code).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
-    const row = await t.deps.db.selectFrom('users').select(['mfa_secret', 'mfa_enabled']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('users')
+      .select(['mfa_secret', 'mfa_enabled'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.mfa_enabled).toBe(false);
     expect(row.mfa_secret).not.toContain(secret);
     expect(t.deps.secrets.decrypt(row.mfa_secret!)).toBe(secret);
@@ -73,7 +77,11 @@ describe('POST /users/self/mfa/setup and /verify', () => {
     }
     const missing = await post('/users/self/mfa/verify', token, {});
     expect(missing.json()).toMatchObject({ http: 400, code: 'Validation', attributes: { token: ['is required'] } });
-    const row = await t.deps.db.selectFrom('users').select('mfa_enabled').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('users')
+      .select('mfa_enabled')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.mfa_enabled).toBe(false);
   });
 
@@ -81,7 +89,11 @@ describe('POST /users/self/mfa/setup and /verify', () => {
     const { token } = await newUser();
     const withoutSetup = await post('/users/self/mfa/verify', token, { token: '123456' });
     expect(withoutSetup.statusCode).toBe(409);
-    expect(withoutSetup.json()).toMatchObject({ http: 409, code: 'Conflict', message: 'MFA is not set up: call POST /users/self/mfa/setup first' });
+    expect(withoutSetup.json()).toMatchObject({
+      http: 409,
+      code: 'Conflict',
+      message: 'MFA is not set up: call POST /users/self/mfa/setup first',
+    });
     const mfaUrl = (await post('/users/self/mfa/setup', token)).json().data.mfa_url;
     await post('/users/self/mfa/verify', token, { token: totpCode(t, mfaUrl) });
     expect((await post('/users/self/mfa/setup', token)).statusCode).toBe(409);
@@ -91,7 +103,11 @@ describe('POST /users/self/mfa/setup and /verify', () => {
 
   it('refuses a client-credentials token (no user)', async () => {
     const { token } = await newUser();
-    const family = await t.deps.db.selectFrom('access_tokens').select('family').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const family = await t.deps.db
+      .selectFrom('access_tokens')
+      .select('family')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
     await t.deps.db.updateTable('token_families').set({ user: null }).where('id', '=', family.family).execute();
     expect((await post('/users/self/mfa/setup', token)).statusCode).toBe(403);
   });

@@ -3,12 +3,26 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 
 export function findMfaState(db: Kysely<DB>, userId: string) {
-  return db.selectFrom('users').select(['email', 'mfa_enabled', 'mfa_secret']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['email', 'mfa_enabled', 'mfa_secret'])
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** A new (or replacement) secret, not yet enabled; the step history belongs to the old secret and goes with it. */
-export async function storePendingSecret(db: Kysely<DB>, userId: string, encryptedSecret: string, now: Date): Promise<void> {
-  await db.updateTable('users').set({ mfa_secret: encryptedSecret, mfa_enabled: false, mfa_last_step: null, updated_at: now }).where('id', '=', userId).execute();
+export async function storePendingSecret(
+  db: Kysely<DB>,
+  userId: string,
+  encryptedSecret: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ mfa_secret: encryptedSecret, mfa_enabled: false, mfa_last_step: null, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
 }
 
 /**
@@ -30,5 +44,9 @@ export async function enableMfa(db: Kysely<DB>, userId: string, now: Date): Prom
 }
 
 export async function clearMfa(db: Kysely<DB>, userId: string, now: Date): Promise<void> {
-  await db.updateTable('users').set({ mfa_enabled: false, mfa_secret: null, mfa_last_step: null, updated_at: now }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ mfa_enabled: false, mfa_secret: null, mfa_last_step: null, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
 }

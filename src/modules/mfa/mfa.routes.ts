@@ -25,7 +25,8 @@ export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Set up TOTP multi-factor authentication',
-        description: 'Returns the user with `mfa_url` (otpauth:// URI) and `mfa_qr_code` (PNG data URI); MFA stays disabled until verified. 409 when already enabled.',
+        description:
+          'Returns the user with `mfa_url` (otpauth:// URI) and `mfa_qr_code` (PNG data URI); MFA stays disabled until verified. 409 when already enabled.',
         response: { 200: Envelope(UserRecord), ...MFA_ERRORS },
       },
     },
@@ -38,7 +39,8 @@ export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Enable MFA with a first authenticator code',
-        description: 'Enables MFA and marks the current login (token family) validated. A wrong or reused code answers 400 with attributes.token.',
+        description:
+          'Enables MFA and marks the current login (token family) validated. A wrong or reused code answers 400 with attributes.token.',
         body: MfaCodeBody,
         response: { 200: Envelope(UserRecord), ...CODE_ERRORS },
       },
@@ -54,7 +56,8 @@ export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Validate this login with an authenticator code',
-        description: 'Needed once per login (token family) when MFA is enabled; until then every other request answers 401 MFARequired.',
+        description:
+          'Needed once per login (token family) when MFA is enabled; until then every other request answers 401 MFARequired.',
         body: MfaCodeBody,
         response: { 204: Type.Null({ description: 'Login validated' }), ...CODE_ERRORS },
       },

@@ -26,14 +26,16 @@ export interface MfaCaller {
  * enable or remove it: a partner enrolling its own secret would lock the user out of every other login.
  */
 function requireAccountLogin(caller: MfaCaller): void {
-  if (caller.boundBrand) throw errors.forbidden('MFA settings need a first-party login: a partner token acts only in its brand');
+  if (caller.boundBrand)
+    throw errors.forbidden('MFA settings need a first-party login: a partner token acts only in its brand');
 }
 
 /** Starts (or restarts) set-up: a new secret, not yet enabled. 409 once MFA is enabled. */
 export async function setupMfa(deps: Deps, caller: MfaCaller): Promise<UserRecord> {
   requireAccountLogin(caller);
   const state = await mfaState(deps, caller.userId);
-  if (state.mfa_enabled) throw errors.conflict('MFA is already enabled: disable it with DELETE /users/self/mfa before setting it up again');
+  if (state.mfa_enabled)
+    throw errors.conflict('MFA is already enabled: disable it with DELETE /users/self/mfa before setting it up again');
   const secret = newTotpSecret();
   await storePendingSecret(deps.db, caller.userId, deps.secrets.encrypt(secret), deps.clock.now());
   const mfaUrl = totpUri(deps.config.appName, state.email, secret);
@@ -45,7 +47,8 @@ export async function setupMfa(deps: Deps, caller: MfaCaller): Promise<UserRecor
 export async function verifyMfa(deps: Deps, caller: MfaCaller, token: string): Promise<UserRecord> {
   requireAccountLogin(caller);
   const state = await mfaState(deps, caller.userId);
-  if (state.mfa_enabled) throw errors.conflict('MFA is already enabled: use POST /users/self/mfa/validate to validate a new login');
+  if (state.mfa_enabled)
+    throw errors.conflict('MFA is already enabled: use POST /users/self/mfa/validate to validate a new login');
   if (!state.mfa_secret) throw errors.conflict('MFA is not set up: call POST /users/self/mfa/setup first');
   await checkCode(deps, caller, state.mfa_secret, token);
   await deps.db.transaction().execute(async (trx) => {
@@ -67,7 +70,8 @@ export async function validateMfa(deps: Deps, caller: MfaCaller, token: string):
  */
 export async function checkUserTotp(deps: Deps, who: CodeChecker, token: string): Promise<void> {
   const state = await mfaState(deps, who.userId);
-  if (!state.mfa_enabled || !state.mfa_secret) throw errors.conflict('MFA is not enabled for this user: nothing to validate');
+  if (!state.mfa_enabled || !state.mfa_secret)
+    throw errors.conflict('MFA is not enabled for this user: nothing to validate');
   await checkCode(deps, who, state.mfa_secret, token);
 }
 
@@ -88,18 +92,21 @@ export type CodeChecker = Pick<MfaCaller, 'userId' | 'ip'>;
  * The IP key is the one the password checks use: someone holding many stolen passwords cannot spray codes
  * across the accounts from one address without hitting it.
  */
-async function checkCode(deps: Deps, { userId, ip }: CodeChecker, encryptedSecret: string, token: string): Promise<void> {
-  const keys: AttemptKey[] = [
-    attemptKey('mfa', userId, ACCOUNT_POLICY),
-    attemptKey('ip', ip, IP_POLICY),
-  ];
+async function checkCode(
+  deps: Deps,
+  { userId, ip }: CodeChecker,
+  encryptedSecret: string,
+  token: string,
+): Promise<void> {
+  const keys: AttemptKey[] = [attemptKey('mfa', userId, ACCOUNT_POLICY), attemptKey('ip', ip, IP_POLICY)];
   const limiter = new AttemptLimiter(deps.db, deps.clock);
   // Counted as a failure up front (refunded on success), so parallel guesses cannot outrun the limit.
   await limiter.claim(keys);
   const step = matchingStep(deps.secrets.decrypt(encryptedSecret), token.trim(), deps.clock.now());
   if (step === null) throw errors.invalidField('token', 'is not a valid authenticator code');
   // A replay is as suspicious as a wrong code: it stays counted too.
-  if (!(await consumeStep(deps.db, userId, step))) throw errors.invalidField('token', 'has already been used: wait for the next code');
+  if (!(await consumeStep(deps.db, userId, step)))
+    throw errors.invalidField('token', 'has already been used: wait for the next code');
   await limiter.refund(keys);
 }
 

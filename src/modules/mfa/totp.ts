@@ -23,6 +23,12 @@ export function totpUri(issuer: string, accountName: string, secretBase32: strin
 export function matchingStep(secretBase32: string, token: string, now: Date): number | null {
   if (!/^\d{6}$/.test(token)) return null;
   const timestamp = now.getTime();
-  const delta = TOTP.validate({ token, secret: Secret.fromBase32(secretBase32), ...SETTINGS, timestamp, window: DRIFT_STEPS });
+  const delta = TOTP.validate({
+    token,
+    secret: Secret.fromBase32(secretBase32),
+    ...SETTINGS,
+    timestamp,
+    window: DRIFT_STEPS,
+  });
   return delta === null ? null : TOTP.counter({ period: SETTINGS.period, timestamp }) + delta;
 }

@@ -13,8 +13,15 @@ describe('the feed page written by PostgreSQL', () => {
   const t = useTestApp();
   let listing: string;
   beforeAll(async () => {
-    await t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: await clientHeaders(t.deps), payload: [sampleListing('J-1')] });
-    listing = (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'J-1').executeTakeFirstOrThrow()).id;
+    await t.app.inject({
+      method: 'POST',
+      url: '/mls/NTREIS/listings',
+      headers: await clientHeaders(t.deps),
+      payload: [sampleListing('J-1')],
+    });
+    listing = (
+      await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'J-1').executeTakeFirstOrThrow()
+    ).id;
   });
 
   it('answers for every notification exactly what GET /notifications/:id answers', async () => {
@@ -26,11 +33,26 @@ describe('the feed page written by PostgreSQL', () => {
     const variants = [
       {},
       {
-        action: 'BecameAvailable', object: actor.id, object_class: 'User', subject: listing, subject_class: 'Listing',
-        title: 'New "listing" \\ here', message: 'Ünïcødé 🏠 "quoted" \u0001 control, </script>', sound: 'default', app: 'rechat',
-        data: { nested: { list: [1, 2.5, null, true], text: 'tab\there', lookalike }, empty: {} }, exclude: [missing],
-        auxiliary_object: randomUUID(), auxiliary_object_class: 'Room', auxiliary_subject: randomUUID(), auxiliary_subject_class: 'Deal',
-        extra_object_class: 'Contact', extra_subject_class: 'Brand', room: randomUUID(), recommendation: randomUUID(), phone_number: '+12145550100',
+        action: 'BecameAvailable',
+        object: actor.id,
+        object_class: 'User',
+        subject: listing,
+        subject_class: 'Listing',
+        title: 'New "listing" \\ here',
+        message: 'Ünïcødé 🏠 "quoted" \u0001 control, </script>',
+        sound: 'default',
+        app: 'rechat',
+        data: { nested: { list: [1, 2.5, null, true], text: 'tab\there', lookalike }, empty: {} },
+        exclude: [missing],
+        auxiliary_object: randomUUID(),
+        auxiliary_object_class: 'Room',
+        auxiliary_subject: randomUUID(),
+        auxiliary_subject_class: 'Deal',
+        extra_object_class: 'Contact',
+        extra_subject_class: 'Brand',
+        room: randomUUID(),
+        recommendation: randomUUID(),
+        phone_number: '+12145550100',
         transports: ['push', 'email'],
       },
       { object: missing, object_class: 'User', subject: missing, subject_class: 'Listing', message: lookalike },
@@ -43,7 +65,9 @@ describe('the feed page written by PostgreSQL', () => {
     }
     // Timestamps with microseconds, and one before 1970: both paths keep milliseconds the way a JS Date does.
     await sql`update notification_recipients set seen_at = '2026-01-02 03:04:05.678999+00', acked_at = '1969-12-31 23:59:59.9995+00',
-      delivered_at = '2026-03-04 05:06:07.000001+00' where "user" = ${reader.id} and seq = (select min(seq) from notification_recipients where "user" = ${reader.id})`.execute(t.deps.db);
+      delivered_at = '2026-03-04 05:06:07.000001+00' where "user" = ${reader.id} and seq = (select min(seq) from notification_recipients where "user" = ${reader.id})`.execute(
+      t.deps.db,
+    );
     await sql`update notifications n set created_at = '2026-05-06 07:08:09.123456+00' from notification_recipients r
       where r.notification = n.id and r."user" = ${reader.id} and n.message = ${lookalike}`.execute(t.deps.db);
     // A notification changed after it was written (nothing does today; the feed's stored part must follow).
@@ -87,7 +111,11 @@ describe('the feed page written by PostgreSQL', () => {
     const reader = await feedUser(t.deps);
     for (let i = 0; i < 3; i++) await sendNotification(t.deps, [reader.id], { message: `m${i}` });
     const body = await feedJson(t.deps, reader.id, { start: 1, limit: 1 }, null, (value) => JSON.stringify(value));
-    expect(JSON.parse(body)).toMatchObject({ code: 'OK', data: [{ message: 'm1' }], info: { count: 1, total: 3, new: 3 } });
+    expect(JSON.parse(body)).toMatchObject({
+      code: 'OK',
+      data: [{ message: 'm1' }],
+      info: { count: 1, total: 3, new: 3 },
+    });
     // A query string the bearer read cannot take as given is answered by the schema, with nothing read for it.
     expect((await t.app.inject({ url: '/notifications?limit=abc', headers: reader.headers })).statusCode).toBe(400);
   });

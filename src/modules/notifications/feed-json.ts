@@ -13,7 +13,10 @@ import { loadEmbeddedRecords } from './notifications.presenter.js';
 export type Serialize = (value: Record<string, unknown>, schema: TSchema) => string;
 
 /** `"<nonce>U<user id>"` / `"<nonce>L<listing id>"`: ids as PostgreSQL writes a uuid. */
-const MARKERS = new RegExp(`"${MARKER_NONCE}([UL])([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"`, 'g');
+const MARKERS = new RegExp(
+  `"${MARKER_NONCE}([UL])([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"`,
+  'g',
+);
 
 export async function feedBody(db: Kysely<DB>, page: FeedPageJson, now: Date, serialize: Serialize): Promise<string> {
   const data = page.page.includes(MARKER_NONCE) ? await embedRecords(db, page.page, now, serialize) : page.page;
@@ -28,6 +31,8 @@ async function embedRecords(db: Kysely<DB>, page: string, now: Date, serialize: 
   const { users, listings } = await loadEmbeddedRecords(db, [...userIds], [...listingIds], now);
   return page.replace(MARKERS, (_, kind: string, id: string) => {
     const record = kind === 'U' ? users.get(id) : listings.get(id);
-    return record === undefined ? '' : serialize(record as unknown as Record<string, unknown>, kind === 'U' ? UserRecord : ListingRecord);
+    return record === undefined
+      ? ''
+      : serialize(record as unknown as Record<string, unknown>, kind === 'U' ? UserRecord : ListingRecord);
   });
 }

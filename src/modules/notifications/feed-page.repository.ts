@@ -72,7 +72,9 @@ export const findBearerWithFeedPage = preparedQuery<[Buffer, number, number, str
   [Buffer.alloc(32), -1, -2, 'nonce-stand-in'],
   (db, tokenHash, start, limit, nonce) =>
     bearerQuery(db, tokenHash)
-      .leftJoinLateral(feedPageJsonQuery(sql.ref<string | null>('f.user'), start, limit, nonce).as('fp'), (join) => join.onTrue())
+      .leftJoinLateral(feedPageJsonQuery(sql.ref<string | null>('f.user'), start, limit, nonce).as('fp'), (join) =>
+        join.onTrue(),
+      )
       .selectAll('fp') as unknown as Compilable<BearerWithFeedPage>,
 );
 
@@ -80,5 +82,8 @@ export const findBearerWithFeedPage = preparedQuery<[Buffer, number, number, str
 export const feedPageJson = preparedQuery<[string, number, number, string], FeedPageJson>(
   'notifications.feed-page-json',
   ['00000000-0000-0000-0000-0000000feed1', -3, -4, 'nonce-stand-in-2'],
-  (db, user, start, limit, nonce) => db.selectFrom(feedPageJsonQuery(sql`${user}::uuid`, start, limit, nonce).as('fp')).selectAll() as unknown as Compilable<FeedPageJson>,
+  (db, user, start, limit, nonce) =>
+    db
+      .selectFrom(feedPageJsonQuery(sql`${user}::uuid`, start, limit, nonce).as('fp'))
+      .selectAll() as unknown as Compilable<FeedPageJson>,
 );

@@ -44,7 +44,8 @@ function parseTestNotification(body: unknown): TestNotification {
     if (value.length > MAX_TEXT) throw errors.badRequest(`--${field} is over ${MAX_TEXT} characters`);
     return value;
   };
-  if (typeof input.user !== 'string' || input.user.trim() === '') throw errors.badRequest('A user id or email is required');
+  if (typeof input.user !== 'string' || input.user.trim() === '')
+    throw errors.badRequest('A user id or email is required');
   return { user: input.user, message: text('message', false)!, title: text('title', true) };
 }
 
@@ -52,7 +53,13 @@ export async function sendTestNotification(deps: Deps, input: TestNotification):
   const user = await findLiveUserByRef(deps.db, input.user);
   if (!user) throw errors.notFound(`User ${input.user}`);
   const sent = await deps.db.transaction().execute((trx) =>
-    notify(trx, deps, { recipients: [user.id], action: 'Tested', notification_type: 'OperatorTested', message: input.message, title: input.title ?? null }),
+    notify(trx, deps, {
+      recipients: [user.id],
+      action: 'Tested',
+      notification_type: 'OperatorTested',
+      message: input.message,
+      title: input.title ?? null,
+    }),
   );
   const devices = (await tokensOf(deps.db, [user.id])).length;
   const pushes = await deliveriesOf(deps.db, sent!.id);
@@ -70,7 +77,8 @@ export async function sendTestNotification(deps: Deps, input: TestNotification):
 }
 
 /** The operator action `notify` of a running embedded server. */
-export const notifyOperatorAction: OperatorAction = (deps, body) => sendTestNotification(deps, parseTestNotification(body));
+export const notifyOperatorAction: OperatorAction = (deps, body) =>
+  sendTestNotification(deps, parseTestNotification(body));
 
 interface NotifyOptions {
   message: string;
@@ -78,10 +86,15 @@ interface NotifyOptions {
   json?: boolean;
 }
 
-export function registerNotifyCommand(program: Command, withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run)): void {
+export function registerNotifyCommand(
+  program: Command,
+  withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run),
+): void {
   program
     .command('notify')
-    .description("send a test notification to a user's feed, live stream and registered devices (through the running server while an embedded one holds DATA_DIR)")
+    .description(
+      "send a test notification to a user's feed, live stream and registered devices (through the running server while an embedded one holds DATA_DIR)",
+    )
     .argument('<user>', 'user id or email')
     .requiredOption('--message <text>', 'the notification text')
     .option('--title <text>', 'a title')
@@ -89,12 +102,19 @@ export function registerNotifyCommand(program: Command, withCommandDeps: Command
     .action(async (ref: string, options: NotifyOptions) => {
       await reportOperatorErrors(async () => {
         const input = parseTestNotification({ user: ref, message: options.message, title: options.title });
-        const result = await runHereOrOnServer(withCommandDeps, (deps) => sendTestNotification(deps, input), 'notify', input);
+        const result = await runHereOrOnServer(
+          withCommandDeps,
+          (deps) => sendTestNotification(deps, input),
+          'notify',
+          input,
+        );
         if (options.json) return console.log(JSON.stringify(result, null, 2));
         console.log(`notified ${result.email}: notification ${result.notification} is in their feed`);
         console.log(
           `${result.devices} registered device(s): ${result.pushes_queued} push(es) queued for the workers` +
-            (result.pushes_skipped > 0 ? `, ${result.pushes_skipped} skipped (${result.skipped_providers.join(', ')} not configured)` : ''),
+            (result.pushes_skipped > 0
+              ? `, ${result.pushes_skipped} skipped (${result.skipped_providers.join(', ')} not configured)`
+              : ''),
         );
       });
     });

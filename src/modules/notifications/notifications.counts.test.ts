@@ -33,7 +33,10 @@ describe('notification feed counters', () => {
     const bob = await feedUser(t.deps);
     expect(await counts(alice.id)).toEqual({ total: 0, unseen: 0 });
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await sendNotification(t.deps, i % 2 === 0 ? [alice.id, bob.id] : [alice.id], { message: `n${i}` }))!.id);
+    for (let i = 0; i < 6; i++)
+      ids.push(
+        (await sendNotification(t.deps, i % 2 === 0 ? [alice.id, bob.id] : [alice.id], { message: `n${i}` }))!.id,
+      );
     expect(await counts(alice.id)).toEqual({ total: 6, unseen: 6 });
     expect(await counts(bob.id)).toEqual({ total: 3, unseen: 3 });
 
@@ -54,16 +57,24 @@ describe('notification feed counters', () => {
         insert into notifications (action, notification_type, message, transports) select 'Tested', 'BulkTested', 'bulk ' || n, '{}' from generate_series(1, 50) as n returning id, message
       )
       insert into notification_recipients (notification, "user", seen_at)
-      select id, u, case when right(message, 1) in ('0', '5') then now() end from created, unnest(${[alice.id, bob.id]}::uuid[]) as u`.execute(t.deps.db);
+      select id, u, case when right(message, 1) in ('0', '5') then now() end from created, unnest(${[alice.id, bob.id]}::uuid[]) as u`.execute(
+      t.deps.db,
+    );
     expect(await counts(alice.id)).toEqual({ total: 53, unseen: 40 });
     expect(await counts(bob.id)).toEqual(await recount(t.deps, bob.id));
 
     await deleteNotifications(t.deps, alice.id, null);
     expect(await counts(alice.id)).toEqual({ total: 0, unseen: 0 });
     // A hard delete (none of ours does it) keeps them right too.
-    await t.deps.db.deleteFrom('notification_recipients').where('user', '=', bob.id).where('seen_at', 'is', null).execute();
+    await t.deps.db
+      .deleteFrom('notification_recipients')
+      .where('user', '=', bob.id)
+      .where('seen_at', 'is', null)
+      .execute();
     expect(await counts(bob.id)).toEqual(await recount(t.deps, bob.id));
-    expect((await t.app.inject({ url: '/notifications', headers: bob.headers })).json().info).toMatchObject(await recount(t.deps, bob.id).then((c) => ({ total: c.total, new: c.unseen })));
+    expect((await t.app.inject({ url: '/notifications', headers: bob.headers })).json().info).toMatchObject(
+      await recount(t.deps, bob.id).then((c) => ({ total: c.total, new: c.unseen })),
+    );
   });
 
   it('never decrements twice when two transactions mark the same notification seen at once', async () => {

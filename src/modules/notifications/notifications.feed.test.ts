@@ -11,7 +11,10 @@ describe('notification feed', () => {
   const feed = async (headers: Record<string, string>, query = '') => {
     const res = await t.app.inject({ url: `/notifications${query}`, headers });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { data: { id: string; message: string; seen: boolean; seen_at: number | null; acked_at: number | null }[]; info: { count: number; total: number; new: number } };
+    return res.json() as {
+      data: { id: string; message: string; seen: boolean; seen_at: number | null; acked_at: number | null }[];
+      info: { count: number; total: number; new: number };
+    };
   };
 
   it('lists newest first with info.new counted over every page, and pages by start/limit (default 20, at most 200)', async () => {
@@ -48,14 +51,20 @@ describe('notification feed', () => {
     expect(list.info.new).toBe(2);
     const seenA = list.data.find((n) => n.message === 'a')!;
     expect(seenA).toMatchObject({ seen: true, acked_at: expect.any(Number), seen_at: expect.any(Number) });
-    expect((await t.app.inject({ method: 'PATCH', url: '/notifications/seen', headers: bob.headers })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'PATCH', url: '/notifications/seen', headers: bob.headers })).statusCode).toBe(
+      204,
+    );
     list = await feed(bob.headers);
     expect(list.info.new).toBe(0);
     expect(list.data.every((n) => n.seen)).toBe(true);
     expect(list.data.filter((n) => n.acked_at !== null).map((n) => n.message)).toEqual(['a']);
     // seeing again changes nothing
-    expect((await t.app.inject({ method: 'PATCH', url: `/notifications/${a!.id}/seen`, headers: bob.headers })).statusCode).toBe(204);
-    expect((await t.app.inject({ url: `/notifications/${a!.id}`, headers: bob.headers })).json().data.seen_at).toBe(seenA.seen_at);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: `/notifications/${a!.id}/seen`, headers: bob.headers })).statusCode,
+    ).toBe(204);
+    expect((await t.app.inject({ url: `/notifications/${a!.id}`, headers: bob.headers })).json().data.seen_at).toBe(
+      seenA.seen_at,
+    );
   });
 
   it('answers 404 for another user’s notification on every route, and changes nothing of it', async () => {
@@ -63,12 +72,21 @@ describe('notification feed', () => {
     const other = await feedUser(t.deps);
     const sent = await sendNotification(t.deps, [owner.id]);
     const id = sent!.id;
-    for (const [method, url] of [['GET', `/notifications/${id}`], ['PATCH', `/notifications/${id}/seen`], ['DELETE', `/notifications/${id}`]] as const) {
+    for (const [method, url] of [
+      ['GET', `/notifications/${id}`],
+      ['PATCH', `/notifications/${id}/seen`],
+      ['DELETE', `/notifications/${id}`],
+    ] as const) {
       const res = await t.app.inject({ method, url, headers: other.headers });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json()).toMatchObject({ http: 404, code: 'ResourceNotFound' });
     }
-    const bulk = await t.app.inject({ method: 'DELETE', url: '/notifications', headers: other.headers, payload: { notifications: [id] } });
+    const bulk = await t.app.inject({
+      method: 'DELETE',
+      url: '/notifications',
+      headers: other.headers,
+      payload: { notifications: [id] },
+    });
     expect(bulk.statusCode).toBe(404);
     const mine = (await t.app.inject({ url: `/notifications/${id}`, headers: owner.headers })).json().data;
     expect(mine).toMatchObject({ id, type: 'notification', seen: false, deleted_at: null });
@@ -83,16 +101,35 @@ describe('notification feed', () => {
     const shared = await sendNotification(t.deps, [carol.id, dave.id], { message: 'shared' });
     const x = await sendNotification(t.deps, [carol.id], { message: 'x' });
     const y = await sendNotification(t.deps, [carol.id], { message: 'y' });
-    expect((await t.app.inject({ method: 'DELETE', url: `/notifications/${shared!.id}`, headers: carol.headers })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/notifications/${shared!.id}`, headers: carol.headers }))
+        .statusCode,
+    ).toBe(204);
     expect((await t.app.inject({ url: `/notifications/${shared!.id}`, headers: carol.headers })).statusCode).toBe(404);
     expect((await feed(dave.headers)).info.total).toBe(1);
-    const partly = await t.app.inject({ method: 'DELETE', url: '/notifications', headers: carol.headers, payload: { notifications: [x!.id, shared!.id] } });
+    const partly = await t.app.inject({
+      method: 'DELETE',
+      url: '/notifications',
+      headers: carol.headers,
+      payload: { notifications: [x!.id, shared!.id] },
+    });
     expect(partly.statusCode).toBe(404);
     expect((await feed(carol.headers)).info).toEqual({ count: 2, total: 2, new: 2 });
-    expect((await t.app.inject({ method: 'DELETE', url: '/notifications', headers: carol.headers, payload: { notifications: [x!.id] } })).statusCode).toBe(204);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: '/notifications',
+          headers: carol.headers,
+          payload: { notifications: [x!.id] },
+        })
+      ).statusCode,
+    ).toBe(204);
     expect((await feed(carol.headers)).data.map((n) => n.message)).toEqual(['y']);
     expect(y).not.toBeNull();
-    expect((await t.app.inject({ method: 'DELETE', url: '/notifications', headers: carol.headers })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'DELETE', url: '/notifications', headers: carol.headers })).statusCode).toBe(
+      204,
+    );
     expect((await feed(carol.headers)).info).toEqual({ count: 0, total: 0, new: 0 });
     expect((await feed(dave.headers)).info.total).toBe(1);
   });
@@ -110,11 +147,20 @@ describe('notification feed', () => {
     ).rejects.toThrow('the change failed');
     expect((await feed(erin.headers)).info.total).toBe(0);
     const sent = await sendNotification(t.deps, [erin.id, erin.id, actor.id, gone.id], {
-      action: 'BecameAvailable', subject_class: 'Listing', object_class: 'User', object: actor.id, exclude: [actor.id], message: 'm',
+      action: 'BecameAvailable',
+      subject_class: 'Listing',
+      object_class: 'User',
+      object: actor.id,
+      exclude: [actor.id],
+      message: 'm',
     });
     expect(sent!.recipients.map((r) => r.user)).toEqual([erin.id]);
     const [record] = (await feed(erin.headers)).data as unknown as Record<string, unknown>[];
-    expect(record).toMatchObject({ notification_type: 'ListingBecameAvailableUser', exclude: [actor.id], transports: ['push'] });
+    expect(record).toMatchObject({
+      notification_type: 'ListingBecameAvailableUser',
+      exclude: [actor.id],
+      transports: ['push'],
+    });
     expect(record!.objects).toEqual([expect.objectContaining({ id: actor.id, type: 'user' })]);
     expect(await sendNotification(t.deps, [actor.id], { exclude: [actor.id] })).toBeNull();
   });
@@ -122,22 +168,56 @@ describe('notification feed', () => {
   describe('with a listing subject', () => {
     let listing: string;
     beforeAll(async () => {
-      await t.app.inject({ method: 'POST', url: '/mls/NTREIS/listings', headers: await clientHeaders(t.deps), payload: [sampleListing('N-1')] });
-      listing = (await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'N-1').executeTakeFirstOrThrow()).id;
+      await t.app.inject({
+        method: 'POST',
+        url: '/mls/NTREIS/listings',
+        headers: await clientHeaders(t.deps),
+        payload: [sampleListing('N-1')],
+      });
+      listing = (
+        await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'N-1').executeTakeFirstOrThrow()
+      ).id;
     });
 
     it('embeds the listing record in subjects and keeps every field of spec 2.10', async () => {
       const frank = await feedUser(t.deps);
       const sent = await sendNotification(t.deps, [frank.id], {
-        action: 'BecameAvailable', subject: listing, subject_class: 'Listing', object: frank.id, object_class: 'User',
-        message: '4521 Maple Ave just hit the market', title: 'New listing', data: { k: 1 }, sound: 'default', app: 'rechat',
+        action: 'BecameAvailable',
+        subject: listing,
+        subject_class: 'Listing',
+        object: frank.id,
+        object_class: 'User',
+        message: '4521 Maple Ave just hit the market',
+        title: 'New listing',
+        data: { k: 1 },
+        sound: 'default',
+        app: 'rechat',
       });
       const res = await t.app.inject({ url: `/notifications/${sent!.id}`, headers: frank.headers });
       expect(res.statusCode).toBe(200);
       const record = res.json().data;
       expect(record.subjects).toEqual([expect.objectContaining({ id: listing, type: 'listing' })]);
-      expect(record).toMatchObject({ title: 'New listing', data: { k: 1 }, sound: 'default', app: 'rechat', seen: false, room: null, recommendations: null });
-      for (const field of ['auxiliary_object_class', 'auxiliary_object', 'auxiliary_subject', 'auxiliary_subject_class', 'extra_subject_class', 'extra_object_class', 'recommendation', 'phone_number', 'created_at', 'updated_at']) {
+      expect(record).toMatchObject({
+        title: 'New listing',
+        data: { k: 1 },
+        sound: 'default',
+        app: 'rechat',
+        seen: false,
+        room: null,
+        recommendations: null,
+      });
+      for (const field of [
+        'auxiliary_object_class',
+        'auxiliary_object',
+        'auxiliary_subject',
+        'auxiliary_subject_class',
+        'extra_subject_class',
+        'extra_object_class',
+        'recommendation',
+        'phone_number',
+        'created_at',
+        'updated_at',
+      ]) {
         expect(record, field).toHaveProperty(field);
       }
     });

@@ -21,13 +21,20 @@ export async function presentFeed(db: Kysely<DB>, rows: FeedRow[], now: Date): P
 }
 
 /** The records a page embeds: its `User` objects and `Listing` subjects, by id (a missing one is absent). */
-export async function loadEmbeddedRecords(db: Kysely<DB>, userIds: string[], listingIds: string[], now: Date): Promise<{ users: Map<string, UserRecord>; listings: Map<string, ListingRecord> }> {
+export async function loadEmbeddedRecords(
+  db: Kysely<DB>,
+  userIds: string[],
+  listingIds: string[],
+  now: Date,
+): Promise<{ users: Map<string, UserRecord>; listings: Map<string, ListingRecord> }> {
   const [users, listings] = await Promise.all([
     Promise.all(userIds.map((id) => userRowQuery(db, id).executeTakeFirst())),
     loadListingRecords(db, listingIds, now),
   ]);
   return {
-    users: new Map<string, UserRecord>(users.flatMap((row) => (row ? [[row.id, toUserRecord(row, now)] as const] : []))),
+    users: new Map<string, UserRecord>(
+      users.flatMap((row) => (row ? [[row.id, toUserRecord(row, now)] as const] : [])),
+    ),
     listings: new Map<string, ListingRecord>(listings.map((l) => [l.id, l])),
   };
 }
@@ -37,7 +44,11 @@ export async function loadEmbeddedRecords(db: Kysely<DB>, userIds: string[], lis
  * 2026-11-28T0600 and T0900, and feed-page.repository.ts): a field changed here must change there, with a migration that
  * replaces the trigger function and rewrites the rows; feed-json.test.ts fails until both agree.
  */
-function presentRow(row: FeedRow, users: Map<string, UserRecord>, listings: Map<string, ListingRecord>): NotificationRecord {
+function presentRow(
+  row: FeedRow,
+  users: Map<string, UserRecord>,
+  listings: Map<string, ListingRecord>,
+): NotificationRecord {
   const user = row.object_class === 'User' && row.object ? users.get(row.object) : undefined;
   const listing = row.subject_class === 'Listing' && row.subject ? listings.get(row.subject) : undefined;
   return {

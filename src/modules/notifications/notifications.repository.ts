@@ -9,7 +9,9 @@ import type { NotificationsTable } from './notifications.tables.js';
 export const STREAM_CHANNEL = 'gable_notifications';
 
 export type NotificationRow = Selectable<NotificationsTable>;
-export type NewNotification = Omit<NotificationRow, 'id' | 'updated_at' | 'deleted_at' | 'data' | 'record_head'> & { data: Record<string, unknown> | null };
+export type NewNotification = Omit<NotificationRow, 'id' | 'updated_at' | 'deleted_at' | 'data' | 'record_head'> & {
+  data: Record<string, unknown> | null;
+};
 
 /** A notification as one recipient sees it: the shared row plus their own state of it. */
 export interface FeedRow extends NotificationRow {
@@ -29,11 +31,29 @@ export async function insertNotification(db: Kysely<DB>, row: NewNotification): 
 
 /** The columns a notification is written with, and their types (for unnestRows). */
 const NOTIFICATION_COLUMNS = {
-  id: 'uuid', action: 'text', notification_type: 'text', message: 'text', title: 'text',
-  object: 'uuid', object_class: 'text', subject: 'uuid', subject_class: 'text',
-  auxiliary_object: 'uuid', auxiliary_object_class: 'text', auxiliary_subject: 'uuid', auxiliary_subject_class: 'text',
-  extra_object_class: 'text', extra_subject_class: 'text', room: 'uuid', recommendation: 'uuid',
-  exclude: 'uuid[]', data: 'jsonb', sound: 'text', app: 'text', transports: 'text[]', phone_number: 'text',
+  id: 'uuid',
+  action: 'text',
+  notification_type: 'text',
+  message: 'text',
+  title: 'text',
+  object: 'uuid',
+  object_class: 'text',
+  subject: 'uuid',
+  subject_class: 'text',
+  auxiliary_object: 'uuid',
+  auxiliary_object_class: 'text',
+  auxiliary_subject: 'uuid',
+  auxiliary_subject_class: 'text',
+  extra_object_class: 'text',
+  extra_subject_class: 'text',
+  room: 'uuid',
+  recommendation: 'uuid',
+  exclude: 'uuid[]',
+  data: 'jsonb',
+  sound: 'text',
+  app: 'text',
+  transports: 'text[]',
+  phone_number: 'text',
   created_at: 'timestamptz',
 } as const satisfies Record<keyof NewNotification | 'id', string>;
 
@@ -45,13 +65,20 @@ export async function insertNotifications(db: Kysely<DB>, rows: (NewNotification
   if (rows.length === 0) return;
   const { select, from, column } = unnestRows(rows, NOTIFICATION_COLUMNS);
   const names = Object.keys(NOTIFICATION_COLUMNS).map((name) => sql.id(name));
-  await sql`insert into notifications (${sql.join(names)}, updated_at) select ${select}, ${column('created_at')} from ${from}`.execute(db);
+  await sql`insert into notifications (${sql.join(names)}, updated_at) select ${select}, ${column('created_at')} from ${from}`.execute(
+    db,
+  );
 }
 
 /** The live users among `ids` (a deleted user gets nothing). */
 export async function liveUsers(db: Kysely<DB>, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('users').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -61,7 +88,11 @@ export async function liveUsers(db: Kysely<DB>, ids: string[]): Promise<string[]
  * one array parameter, building and escaping them cost more in Node than the rows' insert). Feed positions are
  * drawn, and announced, in the order of `rows`.
  */
-export async function insertAnnouncedRecipients(db: Kysely<DB>, rows: { notification: string; user: string }[], at: Date): Promise<{ notification: string; user: string; seq: number }[]> {
+export async function insertAnnouncedRecipients(
+  db: Kysely<DB>,
+  rows: { notification: string; user: string }[],
+  at: Date,
+): Promise<{ notification: string; user: string; seq: number }[]> {
   if (rows.length === 0) return [];
   // One array parameter per column (a VALUES list bound three per row); seq is drawn in the arrays' order.
   const { select, from } = unnestRows(rows, { notification: 'uuid', user: 'uuid' });
@@ -109,7 +140,11 @@ export async function feedAfter(db: Kysely<DB>, user: string, seq: number, limit
 
 /** The recipient's newest feed position (0 for an empty feed). */
 export async function latestSeq(db: Kysely<DB>, user: string): Promise<number> {
-  const row = await db.selectFrom('notification_recipients').select((eb) => eb.fn.max('seq').as('seq')).where('user', '=', user).executeTakeFirst();
+  const row = await db
+    .selectFrom('notification_recipients')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('user', '=', user)
+    .executeTakeFirst();
   return Number(row?.seq ?? 0);
 }
 
@@ -125,7 +160,11 @@ export async function findFeedRow(db: Kysely<DB>, user: string, id: string): Pro
  * `notifications.deleted_at` (a feature that ever withdraws one for everybody must set its recipients' too).
  */
 export async function feedCounts(db: Kysely<DB>, user: string): Promise<{ total: number; unseen: number }> {
-  const row = await db.selectFrom('notification_counts').select(['total', 'unseen']).where('user', '=', user).executeTakeFirst();
+  const row = await db
+    .selectFrom('notification_counts')
+    .select(['total', 'unseen'])
+    .where('user', '=', user)
+    .executeTakeFirst();
   return { total: Number(row?.total ?? 0), unseen: Number(row?.unseen ?? 0) };
 }
 
@@ -134,10 +173,19 @@ export async function unseenCount(db: Kysely<DB>, user: string): Promise<number>
 }
 
 /** Marks one notification (or, with `id` null, every unseen one) seen; `ack` also acknowledges it. Answers rows changed. */
-export async function markSeen(db: Kysely<DB>, user: string, id: string | null, at: Date, ack: boolean): Promise<number> {
+export async function markSeen(
+  db: Kysely<DB>,
+  user: string,
+  id: string | null,
+  at: Date,
+  ack: boolean,
+): Promise<number> {
   let query = db
     .updateTable('notification_recipients')
-    .set({ seen_at: sql<Date>`coalesce(seen_at, ${at})`, ...(ack ? { acked_at: sql<Date>`coalesce(acked_at, ${at})` } : {}) })
+    .set({
+      seen_at: sql<Date>`coalesce(seen_at, ${at})`,
+      ...(ack ? { acked_at: sql<Date>`coalesce(acked_at, ${at})` } : {}),
+    })
     .where('user', '=', user)
     .where('deleted_at', 'is', null);
   query = id === null ? query.where('seen_at', 'is', null) : query.where('notification', '=', id);
@@ -163,7 +211,9 @@ export async function lockFeed(db: Kysely<DB>, user: string): Promise<void> {
  * each recipient's own changes.
  */
 export async function lockFeeds(db: Kysely<DB>, users: RawBuilder<unknown>): Promise<void> {
-  await sql`select c."user" from notification_counts c where c."user" in (${users}) order by c."user" for update of c`.execute(db);
+  await sql`select c."user" from notification_counts c where c."user" in (${users}) order by c."user" for update of c`.execute(
+    db,
+  );
 }
 
 /** Locks and returns which of `ids` are in the recipient's live feed. */
@@ -182,7 +232,11 @@ export async function ownedIds(db: Kysely<DB>, user: string, ids: string[]): Pro
 
 /** Removes notifications from the recipient's feed (theirs only: other recipients keep theirs). */
 export async function deleteFromFeed(db: Kysely<DB>, user: string, ids: string[] | null, at: Date): Promise<number> {
-  let query = db.updateTable('notification_recipients').set({ deleted_at: at }).where('user', '=', user).where('deleted_at', 'is', null);
+  let query = db
+    .updateTable('notification_recipients')
+    .set({ deleted_at: at })
+    .where('user', '=', user)
+    .where('deleted_at', 'is', null);
   if (ids !== null) query = query.where('notification', 'in', ids);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -5,8 +5,23 @@ import { AppError } from '../../errors.js';
 import { userIdOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
-import { DeleteNotificationsBody, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, FeedQuery, MAX_DELETE_IDS, NotificationParams, NotificationRecord } from './notifications.schemas.js';
-import { deleteNotifications, feedBearerRead, feedJson, getNotification, markSeen, type BearerWithFeed } from './notifications.service.js';
+import {
+  DeleteNotificationsBody,
+  FEED_DEFAULT_LIMIT,
+  FEED_MAX_LIMIT,
+  FeedQuery,
+  MAX_DELETE_IDS,
+  NotificationParams,
+  NotificationRecord,
+} from './notifications.schemas.js';
+import {
+  deleteNotifications,
+  feedBearerRead,
+  feedJson,
+  getNotification,
+  markSeen,
+  type BearerWithFeed,
+} from './notifications.service.js';
 
 const TAGS = ['Notifications'];
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
@@ -31,7 +46,9 @@ function staticSiblings(app: FastifyInstance) {
     const url = `/notifications/${id}`;
     const allowed = METHODS.filter((method) => app.hasRoute({ method, url }));
     if (allowed.length === 0) return;
-    throw new AppError('MethodNotAllowed', `${request.method} is not allowed on ${url}`, undefined, { allow: allowed.join(', ') });
+    throw new AppError('MethodNotAllowed', `${request.method} is not allowed on ${url}`, undefined, {
+      allow: allowed.join(', '),
+    });
   };
 }
 
@@ -46,13 +63,24 @@ export const notificationRoutes: FeatureRoutes = async (app, { deps }) => {
         summary: 'Your notifications, newest first',
         description: `\`start\`/\`limit\` (default ${FEED_DEFAULT_LIMIT}, at most ${FEED_MAX_LIMIT}). \`info.new\` is your unseen count over the whole feed, not the page; \`info.total\` counts the whole feed.`,
         querystring: FeedQuery,
-        response: { 200: ListEnvelope(NotificationRecord, { new: Type.Integer({ description: 'Unseen notifications, all pages' }) }), ...ERRORS },
+        response: {
+          200: ListEnvelope(NotificationRecord, {
+            new: Type.Integer({ description: 'Unseen notifications, all pages' }),
+          }),
+          ...ERRORS,
+        },
       },
     },
     // The body comes as JSON text (feed-json.ts), which Fastify sends as it is: the schema above describes it, and
     // its serializer writes the records embedded in it.
     async (request, reply) => {
-      const body = await feedJson(deps, userIdOf(request), request.query, request.bearerRead as BearerWithFeed | null, (value, schema) => reply.serializeInput(value, schema));
+      const body = await feedJson(
+        deps,
+        userIdOf(request),
+        request.query,
+        request.bearerRead as BearerWithFeed | null,
+        (value, schema) => reply.serializeInput(value, schema),
+      );
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );

@@ -17,7 +17,9 @@ export const NotificationRecord = Type.Object(
     id: Uuid,
     type: Type.Literal('notification'),
     action: Type.String({ description: 'What happened, e.g. BecameAvailable' }),
-    notification_type: Type.String({ description: 'subject_class + action + object_class, e.g. ListingBecameAvailableUser' }),
+    notification_type: Type.String({
+      description: 'subject_class + action + object_class, e.g. ListingBecameAvailableUser',
+    }),
     message: Type.String(),
     title: NullableString,
     object: NullableUuid,
@@ -43,8 +45,12 @@ export const NotificationRecord = Type.Object(
     seen_at: Nullable(EpochSeconds),
     acked_at: Nullable(EpochSeconds),
     delivered_at: Nullable(EpochSeconds),
-    objects: Nullable(Type.Array(UserRecord, { description: 'The object as a user record, when object_class is User' })),
-    subjects: Nullable(Type.Array(ListingRecord, { description: 'The subject as a listing record, when subject_class is Listing' })),
+    objects: Nullable(
+      Type.Array(UserRecord, { description: 'The object as a user record, when object_class is User' }),
+    ),
+    subjects: Nullable(
+      Type.Array(ListingRecord, { description: 'The subject as a listing record, when subject_class is Listing' }),
+    ),
     created_at: EpochSeconds,
     updated_at: EpochSeconds,
     deleted_at: Nullable(EpochSeconds),
@@ -62,6 +68,12 @@ export type FeedQuery = Static<typeof FeedQuery>;
 export const NotificationParams = Type.Object({ id: Uuid });
 
 export const DeleteNotificationsBody = Type.Object({
-  notifications: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: MAX_DELETE_IDS, description: 'These notifications; without it, all of yours' })),
+  notifications: Type.Optional(
+    Type.Array(Uuid, {
+      minItems: 1,
+      maxItems: MAX_DELETE_IDS,
+      description: 'These notifications; without it, all of yours',
+    }),
+  ),
 });
 export type DeleteNotificationsBody = Static<typeof DeleteNotificationsBody>;

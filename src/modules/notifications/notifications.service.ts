@@ -4,10 +4,21 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import type { BearerRead } from '../../platform/auth.js';
 import { feedBody, type Serialize } from './feed-json.js';
-import { feedPageJson, findBearerWithFeedPage, MARKER_NONCE, type BearerWithFeedPage, type FeedPageJson } from './feed-page.repository.js';
+import {
+  feedPageJson,
+  findBearerWithFeedPage,
+  MARKER_NONCE,
+  type BearerWithFeedPage,
+  type FeedPageJson,
+} from './feed-page.repository.js';
 import { presentFeed } from './notifications.presenter.js';
 import * as repo from './notifications.repository.js';
-import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type FeedQuery, type NotificationRecord } from './notifications.schemas.js';
+import {
+  FEED_DEFAULT_LIMIT,
+  FEED_MAX_LIMIT,
+  type FeedQuery,
+  type NotificationRecord,
+} from './notifications.schemas.js';
 import { MAX_START } from '../../platform/schemas.js';
 
 interface Paging {
@@ -26,7 +37,10 @@ export type BearerWithFeed = BearerWithFeedPage & { paging: Paging };
 export function feedBearerRead(deps: Deps): BearerRead {
   return async (tokenHash, request) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
-    const paging = { start: rawInteger(query.start, 0, MAX_START, 0), limit: rawInteger(query.limit, 1, FEED_MAX_LIMIT, FEED_DEFAULT_LIMIT) };
+    const paging = {
+      start: rawInteger(query.start, 0, MAX_START, 0),
+      limit: rawInteger(query.limit, 1, FEED_MAX_LIMIT, FEED_DEFAULT_LIMIT),
+    };
     const row = await findBearerWithFeedPage(deps.database, tokenHash, paging.start, paging.limit, MARKER_NONCE);
     return row && { ...row, paging };
   };
@@ -38,9 +52,21 @@ function rawInteger(value: unknown, min: number, max: number, fallback: number):
 }
 
 /** The body of GET /notifications: newest first, `info.new` the unseen count over the whole feed. */
-export async function feedJson(deps: Deps, user: string, query: FeedQuery, withBearer: BearerWithFeed | null, serialize: Serialize): Promise<string> {
-  const read = withBearer !== null && withBearer.page !== null && withBearer.paging.start === query.start && withBearer.paging.limit === query.limit;
-  const page = read ? (withBearer as FeedPageJson) : await feedPageJson(deps.database, user, query.start, query.limit, MARKER_NONCE);
+export async function feedJson(
+  deps: Deps,
+  user: string,
+  query: FeedQuery,
+  withBearer: BearerWithFeed | null,
+  serialize: Serialize,
+): Promise<string> {
+  const read =
+    withBearer !== null &&
+    withBearer.page !== null &&
+    withBearer.paging.start === query.start &&
+    withBearer.paging.limit === query.limit;
+  const page = read
+    ? (withBearer as FeedPageJson)
+    : await feedPageJson(deps.database, user, query.start, query.limit, MARKER_NONCE);
   if (!page) throw new Error('the feed page statement answers one row');
   return feedBody(deps.db, page, deps.clock.now(), serialize);
 }
@@ -70,7 +96,8 @@ export async function deleteNotifications(deps: Deps, user: string, ids: string[
     if (ids !== null) {
       wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
       const owned = await repo.ownedIds(trx, user, wanted);
-      if (owned.length !== wanted.length) throw errors.notFound(wanted.length === 1 ? 'Notification' : 'One of the notifications');
+      if (owned.length !== wanted.length)
+        throw errors.notFound(wanted.length === 1 ? 'Notification' : 'One of the notifications');
     }
     const changed = await repo.deleteFromFeed(trx, user, wanted, deps.clock.now());
     if (changed > 0) await repo.announce(trx, [{ u: user }]);

@@ -126,7 +126,9 @@ export class NotificationStreamHub {
 
   private async startListening(): Promise<void> {
     if (this.deps.database.embedded) {
-      const unlisten = await this.deps.database.listenEmbedded(repo.STREAM_CHANNEL, (payload) => this.dispatch(payload));
+      const unlisten = await this.deps.database.listenEmbedded(repo.STREAM_CHANNEL, (payload) =>
+        this.dispatch(payload),
+      );
       this.stopListening = unlisten;
       return;
     }
@@ -159,7 +161,8 @@ export class NotificationStreamHub {
       setTimeout(() => void this.reconnect(), RECONNECT_MS).unref();
       return;
     }
-    for (const set of this.subscribers.values()) for (const subscriber of set) subscriber.run(() => subscriber.catchUp());
+    for (const set of this.subscribers.values())
+      for (const subscriber of set) subscriber.run(() => subscriber.catchUp());
   }
 
   /** Ends every open stream (before the server stops accepting, so its close does not wait for them). */

@@ -9,7 +9,9 @@ export async function feedUser(deps: Deps) {
 }
 
 export async function sendNotification(deps: Deps, recipients: string[], fields: Partial<NotifyInput> = {}) {
-  return deps.db.transaction().execute((trx) => notify(trx, deps, { recipients, action: 'Tested', message: 'Hello', ...fields }));
+  return deps.db
+    .transaction()
+    .execute((trx) => notify(trx, deps, { recipients, action: 'Tested', message: 'Hello', ...fields }));
 }
 
 export interface SseEvent {

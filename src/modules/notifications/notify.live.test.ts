@@ -33,9 +33,21 @@ let headers: Record<string, string> = {};
 let server: ChildProcess | undefined;
 let mailId: string | undefined;
 
-const env = () => ({ DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent' });
-const api = (path: string, init: RequestInit = {}) => fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
-const unseen = async () => ((await (await api('/notifications')).json()) as { info: { new: number; total: number } }).info;
+const env = () => ({
+  DATA_DIR: dataDir,
+  DATABASE_URL: '',
+  PORT: String(port),
+  BASE_URL: `http://127.0.0.1:${port}`,
+  SECRET_KEY: TEST_SECRET_KEY,
+  LOG_LEVEL: 'silent',
+});
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`http://127.0.0.1:${port}${path}`, {
+    ...init,
+    headers: { ...headers, ...(init.headers as Record<string, string>) },
+  });
+const unseen = async () =>
+  ((await (await api('/notifications')).json()) as { info: { new: number; total: number } }).info;
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -55,7 +67,11 @@ beforeAll(async () => {
   mkdirSync(dataDir, { recursive: true });
   const source = inject('testDatabase');
   if (source.kind === 'pglite') {
-    const seed = await PGlite.create({ dataDir: join(dataDir, 'pgdata'), loadDataDir: new Blob([readFileSync(source.dumpFile)]), extensions: PGLITE_EXTENSIONS });
+    const seed = await PGlite.create({
+      dataDir: join(dataDir, 'pgdata'),
+      loadDataDir: new Blob([readFileSync(source.dumpFile)]),
+      extensions: PGLITE_EXTENSIONS,
+    });
     await seed.close();
   } else {
     await runGable(['migrate'], env());
@@ -70,10 +86,33 @@ beforeAll(async () => {
     // One message the embedded mail transport writes as an .eml, for `gable mail` below.
     mailId = randomUUID();
     await insertMessages(deps.db, [
-      { id: mailId, campaign: null, brand: null, contact: null, purpose: 'test', extmail_credential: null, message_id: messageIdFor(deps, mailId), from_address: deps.config.mailFrom, to_addresses: ['dana@example.com'], cc_addresses: [], bcc_addresses: [], subject: 'Open house', html: '<p>Saturday</p>', text_body: 'Saturday', headers: {}, not_before: null, at: new Date() },
+      {
+        id: mailId,
+        campaign: null,
+        brand: null,
+        contact: null,
+        purpose: 'test',
+        extmail_credential: null,
+        message_id: messageIdFor(deps, mailId),
+        from_address: deps.config.mailFrom,
+        to_addresses: ['dana@example.com'],
+        cc_addresses: [],
+        bcc_addresses: [],
+        subject: 'Open house',
+        html: '<p>Saturday</p>',
+        text_body: 'Saturday',
+        headers: {},
+        not_before: null,
+        at: new Date(),
+      },
     ]);
     await sendQueuedMessages(deps, [mailId]);
-    for (const step of firstStartSteps) await deps.db.insertInto('first_start_steps').values({ name: step.name, started_at: new Date(), completed_at: new Date() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    for (const step of firstStartSteps)
+      await deps.db
+        .insertInto('first_start_steps')
+        .values({ name: step.name, started_at: new Date(), completed_at: new Date() })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
   } finally {
     await closeDeps(deps);
     await pglite.close();
@@ -82,7 +121,8 @@ beforeAll(async () => {
   // The channel file is written once the API listens.
   const started = Date.now();
   while (!existsSync(join(dataDir, OPERATOR_CHANNEL_FILE))) {
-    if (server.exitCode !== null || Date.now() - started > 120_000) throw new Error(`gable serve did not start (exit code ${server.exitCode})`);
+    if (server.exitCode !== null || Date.now() - started > 120_000)
+      throw new Error(`gable serve did not start (exit code ${server.exitCode})`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }, 240_000);
@@ -109,7 +149,11 @@ describe('gable notify while gable serve holds the embedded database', () => {
 
       const event = await stream.next((e) => e.event === 'notification');
       expect(event.id).toBe(String(result.seq));
-      expect(JSON.parse(event.data)).toMatchObject({ id: result.notification, message: 'hi', notification_type: 'OperatorTested' });
+      expect(JSON.parse(event.data)).toMatchObject({
+        id: result.notification,
+        message: 'hi',
+        notification_type: 'OperatorTested',
+      });
       expect(JSON.parse((await stream.next((e) => e.event === 'unseen')).data)).toEqual({ new: 1 });
     } finally {
       await stream.close();
@@ -131,7 +175,10 @@ describe('gable notify while gable serve holds the embedded database', () => {
       () => null,
       (error: Failure) => error,
     );
-    expect([missing?.code, missing?.stderr.trim().split('\n').at(-1)]).toEqual([1, 'error: Message 00000000-0000-4000-8000-000000000000 not found']);
+    expect([missing?.code, missing?.stderr.trim().split('\n').at(-1)]).toEqual([
+      1,
+      'error: Message 00000000-0000-4000-8000-000000000000 not found',
+    ]);
   });
 
   it('prints the server’s refusal of a mistake as one line, exit code 1', { timeout: 60_000 }, async () => {
@@ -139,7 +186,10 @@ describe('gable notify while gable serve holds the embedded database', () => {
       () => null,
       (error: Failure) => error,
     );
-    expect([failure?.code, failure?.stderr.trim().split('\n').at(-1)]).toEqual([1, 'error: User nobody@example.com not found']);
+    expect([failure?.code, failure?.stderr.trim().split('\n').at(-1)]).toEqual([
+      1,
+      'error: User nobody@example.com not found',
+    ]);
   });
 
   it('answers only the secret of DATA_DIR/operator.json (mode 0600), only on its own port', async () => {
@@ -158,9 +208,21 @@ describe('gable notify while gable serve holds the embedded database', () => {
     expect((await call(`Bearer ${secret.slice(1)}x`)).status).toBe(401);
     expect((await call(`Bearer ${secret}`, 'GET')).status).toBe(405);
     // The API has no such route: an API client cannot reach the action.
-    expect((await api('/notify', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: '{}' })).status).toBe(404);
+    expect(
+      (
+        await api('/notify', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(404);
     expect(await unseen()).toEqual(before);
-    const empty = await fetch(`http://127.0.0.1:${channel}/notify`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify({ user: EMAIL, message: ' ' }) });
+    const empty = await fetch(`http://127.0.0.1:${channel}/notify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ user: EMAIL, message: ' ' }),
+    });
     expect(empty.status).toBe(400);
     expect(await unseen()).toEqual(before);
   });

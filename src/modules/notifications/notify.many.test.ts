@@ -18,25 +18,47 @@ async function written(deps: Deps, ids: (string | null)[], names: Map<string, st
   const position = new Map(ids.flatMap((id, i) => (id ? [[id, i] as const] : [])));
   const real = ids.filter((id) => id !== null);
   const notifications = await deps.db.selectFrom('notifications').selectAll().where('id', 'in', real).execute();
-  const recipients = await deps.db.selectFrom('notification_recipients').select(['notification', 'user', 'seq']).where('notification', 'in', real).orderBy('seq').execute();
-  const deliveries = await deps.db.selectFrom('push_deliveries').select(['notification', 'user', 'provider', 'app', 'status']).where('notification', 'in', real).execute();
+  const recipients = await deps.db
+    .selectFrom('notification_recipients')
+    .select(['notification', 'user', 'seq'])
+    .where('notification', 'in', real)
+    .orderBy('seq')
+    .execute();
+  const deliveries = await deps.db
+    .selectFrom('push_deliveries')
+    .select(['notification', 'user', 'provider', 'app', 'status'])
+    .where('notification', 'in', real)
+    .execute();
   return {
     found: ids.map((id) => id !== null),
     // record_head (the feed's stored part) holds the ids and times: feed-json.test.ts checks it.
     notifications: notifications
-      .map(({ id, created_at: _c, updated_at: _u, record_head: _j, exclude, ...rest }) => ({ ...rest, exclude: exclude?.map((user) => names.get(user) ?? user) ?? null, at: position.get(id) }))
+      .map(({ id, created_at: _c, updated_at: _u, record_head: _j, exclude, ...rest }) => ({
+        ...rest,
+        exclude: exclude?.map((user) => names.get(user) ?? user) ?? null,
+        at: position.get(id),
+      }))
       .sort((a, b) => a.at! - b.at!),
     // Each user's feed in its order (the order of one notification's recipients among themselves is not promised).
-    feed: [...names.values()].map((name) => recipients.filter((r) => names.get(r.user) === name).map((r) => position.get(r.notification))),
-    deliveries: deliveries.map((d) => `${position.get(d.notification)} ${names.get(d.user)} ${d.provider} ${d.app} ${d.status}`).sort(),
+    feed: [...names.values()].map((name) =>
+      recipients.filter((r) => names.get(r.user) === name).map((r) => position.get(r.notification)),
+    ),
+    deliveries: deliveries
+      .map((d) => `${position.get(d.notification)} ${names.get(d.user)} ${d.provider} ${d.app} ${d.status}`)
+      .sort(),
   };
 }
 
 /** The live stream's messages (the channel the stream listens to) while `run` runs, parsed. */
-async function streamMessages<T>(deps: Deps, run: () => Promise<T>, expected: (result: T) => number): Promise<{ result: T; messages: { u: string; n?: string; s?: number }[] }> {
+async function streamMessages<T>(
+  deps: Deps,
+  run: () => Promise<T>,
+  expected: (result: T) => number,
+): Promise<{ result: T; messages: { u: string; n?: string; s?: number }[] }> {
   const payloads: string[] = [];
   let stop: () => Promise<unknown>;
-  if (deps.database.embedded) stop = await deps.database.listenEmbedded(STREAM_CHANNEL, (payload) => payloads.push(payload));
+  if (deps.database.embedded)
+    stop = await deps.database.listenEmbedded(STREAM_CHANNEL, (payload) => payloads.push(payload));
   else {
     const client = new pg.Client({ connectionString: deps.config.databaseUrl ?? undefined });
     client.on('notification', (message) => payloads.push(message.payload ?? ''));
@@ -46,14 +68,21 @@ async function streamMessages<T>(deps: Deps, run: () => Promise<T>, expected: (r
   }
   const result = await run();
   // Delivered after the commit: wait until they are in (at most 2 s), then a little for any extra one.
-  for (let i = 0; i < 100 && payloads.length < expected(result); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 100 && payloads.length < expected(result); i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   await new Promise((resolve) => setTimeout(resolve, 50));
   await stop();
   return { result, messages: payloads.map((payload) => JSON.parse(payload) as { u: string; n?: string; s?: number }) };
 }
 
 describe('notifyMany', () => {
-  const t = useTestApp({ env: { VAPID_PUBLIC_KEY: VAPID.publicKey, VAPID_PRIVATE_KEY: VAPID.privateKey, VAPID_SUBJECT: 'mailto:ops@gable.test' } });
+  const t = useTestApp({
+    env: {
+      VAPID_PUBLIC_KEY: VAPID.publicKey,
+      VAPID_PRIVATE_KEY: VAPID.privateKey,
+      VAPID_SUBJECT: 'mailto:ops@gable.test',
+    },
+  });
 
   it('writes the rows, feed order, pushes and nulls of one notify() per input', async () => {
     const run = async (many: boolean) => {
@@ -64,11 +93,29 @@ describe('notifyMany', () => {
       await addDevice(t.deps, alice.id, 'webpush', `https://push.example.com/${alice.id}/a`);
       await addDevice(t.deps, alice.id, 'fcm', `fcm-${alice.id}`, 'other');
       await addDevice(t.deps, bob.id, 'webpush', `https://push.example.com/${bob.id}/b`);
-      const names = new Map([[alice.id, 'alice'], [bob.id, 'bob'], [gone.id, 'gone']]);
+      const names = new Map([
+        [alice.id, 'alice'],
+        [bob.id, 'bob'],
+        [gone.id, 'gone'],
+      ]);
       const inputs: NotifyInput[] = [
-        { recipients: [alice.id, bob.id, alice.id.toUpperCase()], action: 'BecameAvailable', message: 'one', subject: SUBJECT, subject_class: 'Listing', data: { n: 1 } },
+        {
+          recipients: [alice.id, bob.id, alice.id.toUpperCase()],
+          action: 'BecameAvailable',
+          message: 'one',
+          subject: SUBJECT,
+          subject_class: 'Listing',
+          data: { n: 1 },
+        },
         { recipients: [gone.id], action: 'PriceDropped', message: 'nobody left' },
-        { recipients: [bob.id, alice.id], action: 'StatusChanged', message: 'two', exclude: [bob.id], title: 'T', app: 'other' },
+        {
+          recipients: [bob.id, alice.id],
+          action: 'StatusChanged',
+          message: 'two',
+          exclude: [bob.id],
+          title: 'T',
+          app: 'other',
+        },
         { recipients: [alice.id], action: 'Tested', message: 'no push', transports: [] },
         { recipients: [bob.id], action: 'Tested', message: 'excluded', exclude: [bob.id.toUpperCase()] },
         { recipients: [bob.id, alice.id], action: 'Tested', message: 'three', data: null },
@@ -88,9 +135,22 @@ describe('notifyMany', () => {
       const ids = results.map((r) => r?.id ?? null);
       const recipients = results.map((r) => r?.recipients.map((x) => names.get(x.user)).sort() ?? null);
       // Each user's stream messages in the order sent: which notification, and whether it names its feed position.
-      const seqOf = new Map(results.flatMap((r) => r?.recipients.map((x) => [`${r.id} ${x.user}`, x.seq] as const) ?? []));
-      const stream = [...names].map(([user, name]) => `${name}: ${messages.filter((m) => m.u === user).map((m) => `${ids.indexOf(m.n!)}${m.s === seqOf.get(`${m.n} ${m.u}`) ? '' : ' (wrong seq)'}`).join(', ')}`);
-      return { ...(await written(t.deps, ids, names)), recipients, stream, jobs: (await pushJobs(t.deps)).length - jobsBefore };
+      const seqOf = new Map(
+        results.flatMap((r) => r?.recipients.map((x) => [`${r.id} ${x.user}`, x.seq] as const) ?? []),
+      );
+      const stream = [...names].map(
+        ([user, name]) =>
+          `${name}: ${messages
+            .filter((m) => m.u === user)
+            .map((m) => `${ids.indexOf(m.n!)}${m.s === seqOf.get(`${m.n} ${m.u}`) ? '' : ' (wrong seq)'}`)
+            .join(', ')}`,
+      );
+      return {
+        ...(await written(t.deps, ids, names)),
+        recipients,
+        stream,
+        jobs: (await pushJobs(t.deps)).length - jobsBefore,
+      };
     };
     const each = await run(false);
     const many = await run(true);
@@ -104,10 +164,21 @@ describe('notifyMany', () => {
   it('answers nulls and writes nothing when no input has a recipient', async () => {
     const gone = await feedUser(t.deps);
     await t.deps.db.updateTable('users').set({ deleted_at: new Date() }).where('id', '=', gone.id).execute();
-    const before = await t.deps.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    const results = await t.deps.db.transaction().execute((trx) => notifyMany(trx, t.deps, [{ recipients: [gone.id], action: 'Tested', message: 'x' }, { recipients: [], action: 'Tested', message: 'y' }]));
+    const before = await t.deps.db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const results = await t.deps.db.transaction().execute((trx) =>
+      notifyMany(trx, t.deps, [
+        { recipients: [gone.id], action: 'Tested', message: 'x' },
+        { recipients: [], action: 'Tested', message: 'y' },
+      ]),
+    );
     expect(results).toEqual([null, null]);
-    const after = await t.deps.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.deps.db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 });

@@ -57,16 +57,31 @@ export const DEFAULT_TRANSPORTS = ['push'] as const;
  * Writes the notification and one feed row per recipient in `trx`, and announces each to the live stream.
  * Answers null (and writes nothing) when no recipient is left.
  */
-export async function notify(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'config' | 'queue' | 'metrics'>, input: NotifyInput): Promise<Notified | null> {
+export async function notify(
+  trx: Transaction<DB>,
+  deps: Pick<Deps, 'clock' | 'config' | 'queue' | 'metrics'>,
+  input: NotifyInput,
+): Promise<Notified | null> {
   const excluded = checkedExclusions(input);
   const wanted = [...new Set(input.recipients.map((id) => id.toLowerCase()))].filter((id) => !excluded.has(id));
   const users = await repo.liveUsers(trx, wanted);
   if (users.length === 0) return null;
   const at = deps.clock.now();
   const row = await repo.insertNotification(trx, newNotification(input, excluded, at));
-  const inserted = await repo.insertAnnouncedRecipients(trx, users.map((user) => ({ notification: row.id, user })), at);
+  const inserted = await repo.insertAnnouncedRecipients(
+    trx,
+    users.map((user) => ({ notification: row.id, user })),
+    at,
+  );
   const recipients = inserted.map(({ user, seq }) => ({ user, seq }));
-  if (row.transports.includes('push')) await enqueuePushes(trx, deps, row, recipients.map((r) => r.user), at);
+  if (row.transports.includes('push'))
+    await enqueuePushes(
+      trx,
+      deps,
+      row,
+      recipients.map((r) => r.user),
+      at,
+    );
   return { id: row.id, recipients };
 }
 
@@ -75,27 +90,48 @@ export async function notify(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'c
  * each input in turn, in a fixed number of statements (saved-search delivery writes hundreds per job). Answers one
  * entry per input, null where no recipient was left.
  */
-export async function notifyMany(trx: Transaction<DB>, deps: Pick<Deps, 'clock' | 'config' | 'queue' | 'metrics'>, inputs: readonly NotifyInput[]): Promise<(Notified | null)[]> {
+export async function notifyMany(
+  trx: Transaction<DB>,
+  deps: Pick<Deps, 'clock' | 'config' | 'queue' | 'metrics'>,
+  inputs: readonly NotifyInput[],
+): Promise<(Notified | null)[]> {
   const wanted = inputs.map((input) => {
     const excluded = checkedExclusions(input);
-    return { excluded, users: [...new Set(input.recipients.map((id) => id.toLowerCase()))].filter((id) => !excluded.has(id)) };
+    return {
+      excluded,
+      users: [...new Set(input.recipients.map((id) => id.toLowerCase()))].filter((id) => !excluded.has(id)),
+    };
   });
   const live = new Set(await repo.liveUsers(trx, [...new Set(wanted.flatMap((w) => w.users))]));
   const at = deps.clock.now();
   // Ids chosen here, so each input finds its row and its recipients whatever order the inserts return them in.
   const planned = inputs.map((input, i) => {
     const users = wanted[i]!.users.filter((user) => live.has(user));
-    return users.length === 0 ? null : { id: uuidV7(at.getTime()), users, row: newNotification(input, wanted[i]!.excluded, at) };
+    return users.length === 0
+      ? null
+      : { id: uuidV7(at.getTime()), users, row: newNotification(input, wanted[i]!.excluded, at) };
   });
   const written = planned.filter((p) => p !== null);
   if (written.length === 0) return planned.map(() => null);
-  await repo.insertNotifications(trx, written.map((p) => ({ ...p.row, id: p.id })));
+  await repo.insertNotifications(
+    trx,
+    written.map((p) => ({ ...p.row, id: p.id })),
+  );
   const pushed = written.filter(({ row }) => row.transports.includes('push'));
-  await enqueuePushesMany(trx, deps, pushed.map(({ id, row, users }) => ({ notification: { id, app: row.app }, users })), at);
+  await enqueuePushesMany(
+    trx,
+    deps,
+    pushed.map(({ id, row, users }) => ({ notification: { id, app: row.app }, users })),
+    at,
+  );
   // Feed positions in the order notify() would have given them: recipients inserted, and announced, in input
   // order. Last: this insert takes the recipients' counter locks (a trigger), held until commit, and other
   // deliveries to the same users wait for them.
-  const seqs = await repo.insertAnnouncedRecipients(trx, written.flatMap((p) => p.users.map((user) => ({ notification: p.id, user }))), at);
+  const seqs = await repo.insertAnnouncedRecipients(
+    trx,
+    written.flatMap((p) => p.users.map((user) => ({ notification: p.id, user }))),
+    at,
+  );
   const recipientsOf = new Map<string, { user: string; seq: number }[]>();
   for (const r of seqs) {
     const recipients = recipientsOf.get(r.notification);
@@ -106,14 +142,16 @@ export async function notifyMany(trx: Transaction<DB>, deps: Pick<Deps, 'clock' 
 }
 
 function checkedExclusions(input: NotifyInput): Set<string> {
-  if (input.action.trim() === '' || input.message.trim() === '') throw new Error('notify: action and message must not be empty');
+  if (input.action.trim() === '' || input.message.trim() === '')
+    throw new Error('notify: action and message must not be empty');
   return new Set((input.exclude ?? []).map((id) => id.toLowerCase()));
 }
 
 function newNotification(input: NotifyInput, excluded: Set<string>, at: Date): repo.NewNotification {
   return {
     action: input.action,
-    notification_type: input.notification_type ?? `${input.subject_class ?? ''}${input.action}${input.object_class ?? ''}`,
+    notification_type:
+      input.notification_type ?? `${input.subject_class ?? ''}${input.action}${input.object_class ?? ''}`,
     message: input.message,
     title: input.title ?? null,
     object: input.object ?? null,

@@ -26,7 +26,11 @@ const MAX_ANSWER_BYTES = 16 * 1024;
 export function apnsPayload(message: PushMessage) {
   const aps = message.silent
     ? { 'content-available': 1, badge: message.badge }
-    : { alert: { ...(message.title ? { title: message.title } : {}), body: message.body }, badge: message.badge, ...(message.sound ? { sound: message.sound } : {}) };
+    : {
+        alert: { ...(message.title ? { title: message.title } : {}), body: message.body },
+        badge: message.badge,
+        ...(message.sound ? { sound: message.sound } : {}),
+      };
   return { aps, ...message.data };
 }
 
@@ -76,14 +80,20 @@ export class ApnsSender implements PushSender {
     if (status === 200) return { outcome: 'sent', status };
     const reason = reasonOf(answer.body);
     const error = `HTTP ${status}: ${reason ?? answer.body.slice(0, 200)}`;
-    if (status === 410 || (status === 400 && reason === 'BadDeviceToken')) return { outcome: 'dead_token', status, error };
+    if (status === 410 || (status === 400 && reason === 'BadDeviceToken'))
+      return { outcome: 'dead_token', status, error };
     return retryOrFail(status, parseRetryAfter(answer.headers['retry-after'], this.clock.now()), error);
   }
 
   private providerToken(): string {
     const now = this.clock.now().getTime();
     if (!this.jwt || now >= this.jwt.renewAt) {
-      const token = signJwt('ES256', this.key, { kid: this.config.keyId }, { iss: this.config.teamId, iat: Math.floor(now / 1000) });
+      const token = signJwt(
+        'ES256',
+        this.key,
+        { kid: this.config.keyId },
+        { iss: this.config.teamId, iat: Math.floor(now / 1000) },
+      );
       this.jwt = { token, renewAt: now + TOKEN_LIFETIME_MS };
     }
     return this.jwt.token;
@@ -120,7 +130,13 @@ export class ApnsSender implements PushSender {
         if (size > MAX_ANSWER_BYTES) return fail('too_large', `answer larger than ${MAX_ANSWER_BYTES} bytes`);
         chunks.push(chunk);
       });
-      stream.on('end', () => resolve({ status: Number(answerHeaders[':status'] ?? 0), headers: answerHeaders, body: Buffer.concat(chunks).toString('utf8') }));
+      stream.on('end', () =>
+        resolve({
+          status: Number(answerHeaders[':status'] ?? 0),
+          headers: answerHeaders,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       stream.on('error', (error) => fail('network', error.message));
       stream.end(JSON.stringify(apnsPayload(message)));
     });
@@ -139,7 +155,10 @@ export class ApnsSender implements PushSender {
     const target = await this.outbound.check(this.config.url);
     const host = bareHost(target.url.hostname);
     const pinned: LookupFunction = (_hostname, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+      if ((options as { all?: boolean }).all)
+        (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+          { address: target.address, family: target.family },
+        ]);
       else callback(null, target.address, target.family);
     };
     const session = http2.connect(target.url.origin, {

@@ -25,10 +25,16 @@ describe('push credentials per app', () => {
   let brokerageWebPush: FakeWebPush;
   // Registered before useTestApp: the fakes run (and `env` is filled) before the app is built.
   beforeAll(async () => {
-    [mainFcm, brokerageFcm] = [await startFakeFcm(dir, { projectId: 'rechat-main' }), await startFakeFcm(dir, { projectId: 'brokerage-project' })];
+    [mainFcm, brokerageFcm] = [
+      await startFakeFcm(dir, { projectId: 'rechat-main' }),
+      await startFakeFcm(dir, { projectId: 'brokerage-project' }),
+    ];
     sharedApns = await startFakeApns(dir);
     brokerageApns = await startFakeApns(dir, { topic: 'com.brokerage.app', keyId: 'BROKERKEY1', teamId: 'BROKTEAM01' });
-    [sharedWebPush, brokerageWebPush] = [await startFakeWebPush(SHARED_VAPID.publicKey), await startFakeWebPush(BROKERAGE_VAPID.publicKey)];
+    [sharedWebPush, brokerageWebPush] = [
+      await startFakeWebPush(SHARED_VAPID.publicKey),
+      await startFakeWebPush(BROKERAGE_VAPID.publicKey),
+    ];
     Object.assign(env, {
       WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
       PUSH_APPS: 'brokerage-ios,other.app',
@@ -47,19 +53,31 @@ describe('push credentials per app', () => {
   });
   const t = useTestApp({ env });
   afterAll(async () => {
-    for (const fake of [mainFcm, brokerageFcm, sharedApns, brokerageApns, sharedWebPush, brokerageWebPush]) await fake.close();
+    for (const fake of [mainFcm, brokerageFcm, sharedApns, brokerageApns, sharedWebPush, brokerageWebPush])
+      await fake.close();
     rmSync(dir, { recursive: true, force: true });
   });
   beforeEach(() => t.clock.set(new Date(Date.now() + 3600_000)));
-  const run = () => runQueuedJobs(t.deps, ['notifications.push'], { dueBy: new Date(Math.max(t.clock.now().getTime(), Date.now()) + 1000) });
+  const run = () =>
+    runQueuedJobs(t.deps, ['notifications.push'], {
+      dueBy: new Date(Math.max(t.clock.now().getTime(), Date.now()) + 1000),
+    });
 
   it("pushes each device with its own app's APNs key and topic, FCM project and VAPID keys, else the shared ones", async () => {
     const user = await feedUser(t.deps);
     const apns = { rechat: apnsToken(), brokerage: apnsToken(), other: apnsToken() };
     const fcm = { rechat: fcmToken(), brokerage: fcmToken(), other: fcmToken() };
-    const web = { rechat: sharedWebPush.subscribe(), brokerage: brokerageWebPush.subscribe(), other: sharedWebPush.subscribe() };
+    const web = {
+      rechat: sharedWebPush.subscribe(),
+      brokerage: brokerageWebPush.subscribe(),
+      other: sharedWebPush.subscribe(),
+    };
     const tokens = new Map<string, string>();
-    for (const [key, app] of [['rechat', 'rechat'], ['brokerage', 'brokerage-ios'], ['other', 'other.app']] as const) {
+    for (const [key, app] of [
+      ['rechat', 'rechat'],
+      ['brokerage', 'brokerage-ios'],
+      ['other', 'other.app'],
+    ] as const) {
       tokens.set(await addDevice(t.deps, user.id, 'apns', apns[key], app), `apns ${app}`);
       tokens.set(await addDevice(t.deps, user.id, 'fcm', fcm[key], app), `fcm ${app}`);
       tokens.set(await addDevice(t.deps, user.id, 'webpush', web[key].json, app), `webpush ${app}`);
@@ -67,9 +85,12 @@ describe('push credentials per app', () => {
     const sent = await sendNotification(t.deps, [user.id], { message: 'Offer accepted', title: 'Deal' });
     await run();
 
-    for (const fake of [mainFcm, brokerageFcm, sharedApns, brokerageApns, sharedWebPush, brokerageWebPush]) expect(fake.problems).toEqual([]);
+    for (const fake of [mainFcm, brokerageFcm, sharedApns, brokerageApns, sharedWebPush, brokerageWebPush])
+      expect(fake.problems).toEqual([]);
     // APNs: brokerage-ios with its own key (the fake checks the signature, kid, iss and topic); the others shared.
-    expect(brokerageApns.accepted.map((m) => [m.device, m.headers['apns-topic']])).toEqual([[apns.brokerage, 'com.brokerage.app']]);
+    expect(brokerageApns.accepted.map((m) => [m.device, m.headers['apns-topic']])).toEqual([
+      [apns.brokerage, 'com.brokerage.app'],
+    ]);
     expect(sharedApns.accepted.map((m) => m.device).sort()).toEqual([apns.rechat, apns.other].sort());
     expect(sharedApns.accepted.every((m) => m.headers['apns-topic'] === 'com.example.gable')).toBe(true);
     // FCM: each project gets its own app's device; other.app has no FCM at all.
@@ -114,7 +135,8 @@ describe('push credentials per app', () => {
 
   it("answers each app's VAPID public key, the main app's by default", async () => {
     const user = await feedUser(t.deps);
-    const key = async (query: string) => t.app.inject({ method: 'GET', url: `/notifications/vapid-public-key${query}`, headers: user.headers });
+    const key = async (query: string) =>
+      t.app.inject({ method: 'GET', url: `/notifications/vapid-public-key${query}`, headers: user.headers });
     expect((await key('')).json().data.public_key).toBe(SHARED_VAPID.publicKey);
     expect((await key('?app=rechat')).json().data.public_key).toBe(SHARED_VAPID.publicKey);
     expect((await key('?app=brokerage-ios')).json().data.public_key).toBe(BROKERAGE_VAPID.publicKey);

@@ -9,7 +9,10 @@ import { addDevice, deliveriesOf, vapidKeys } from './push.test-support.js';
 
 const VAPID = vapidKeys();
 const subscription = () =>
-  JSON.stringify({ endpoint: `https://push.example.com/${randomUUID()}`, keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) } });
+  JSON.stringify({
+    endpoint: `https://push.example.com/${randomUUID()}`,
+    keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+  });
 
 describe('push batching', () => {
   const t = useTestApp({ env: { VAPID_PUBLIC_KEY: VAPID.publicKey, VAPID_PRIVATE_KEY: VAPID.privateKey } });
@@ -30,13 +33,29 @@ describe('push batching', () => {
     expect(rows[2]!.unseen).toBe(3);
 
     const at = t.deps.clock.now();
-    const push = (id: string, expected: number) => markSent(t.deps.db, { id, expected, attempts: expected + 1, last_status: 201, at });
+    const push = (id: string, expected: number) =>
+      markSent(t.deps.db, { id, expected, attempts: expected + 1, last_status: 201, at });
     // the same push twice (a repeated job), and one at an attempt its row is not at
-    expect(await Promise.all([push(ids[0]!, 0), push(ids[1]!, 0), push(ids[1]!, 0), push(ids[2]!, 3)])).toEqual([true, true, false, false]);
+    expect(await Promise.all([push(ids[0]!, 0), push(ids[1]!, 0), push(ids[1]!, 0), push(ids[2]!, 3)])).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     const statuses = await Promise.all(notifications.map(async (id) => (await deliveriesOf(t.deps, id))[0]!.status));
     expect(statuses).toEqual(['sent', 'sent', 'pending']);
-    const delivered = await t.deps.db.selectFrom('notification_recipients').select(['notification', 'delivered_at']).where('user', '=', user.id).execute();
-    expect(new Map(delivered.map((r) => [r.notification, r.delivered_at !== null]))).toEqual(new Map([[notifications[0], true], [notifications[1], true], [notifications[2], false]]));
+    const delivered = await t.deps.db
+      .selectFrom('notification_recipients')
+      .select(['notification', 'delivered_at'])
+      .where('user', '=', user.id)
+      .execute();
+    expect(new Map(delivered.map((r) => [r.notification, r.delivered_at !== null]))).toEqual(
+      new Map([
+        [notifications[0], true],
+        [notifications[1], true],
+        [notifications[2], false],
+      ]),
+    );
     expect(await push(ids[0]!, 0)).toBe(false); // already sent
   });
 
@@ -46,7 +65,10 @@ describe('push batching', () => {
     const sent = await sendNotification(t.deps, [user.id], { message: 'kept' });
     const good = (await deliveriesOf(t.deps, sent!.id))[0]!.id;
     // Read in the same turn: together they are one statement, which the malformed id makes fail.
-    const [bad, read] = await Promise.allSettled([deliveryForAttempt(t.deps.db, '-'.repeat(36)), deliveryForAttempt(t.deps.db, good)]);
+    const [bad, read] = await Promise.allSettled([
+      deliveryForAttempt(t.deps.db, '-'.repeat(36)),
+      deliveryForAttempt(t.deps.db, good),
+    ]);
     expect(bad.status).toBe('rejected');
     expect(read.status === 'fulfilled' ? read.value?.message : read.reason).toBe('kept');
   });

@@ -33,11 +33,21 @@ export function fcmMessage(token: string, message: PushMessage) {
       android: {
         collapse_key: message.id,
         priority: visible ? 'HIGH' : 'NORMAL',
-        ...(visible ? { notification: { notification_count: message.badge, ...(message.sound ? { sound: message.sound } : {}) } } : {}),
+        ...(visible
+          ? { notification: { notification_count: message.badge, ...(message.sound ? { sound: message.sound } : {}) } }
+          : {}),
       },
       apns: {
-        headers: { 'apns-collapse-id': message.id, 'apns-push-type': visible ? 'alert' : 'background', 'apns-priority': visible ? '10' : '5' },
-        payload: { aps: visible ? { badge: message.badge, ...(message.sound ? { sound: message.sound } : {}) } : { 'content-available': 1, badge: message.badge } },
+        headers: {
+          'apns-collapse-id': message.id,
+          'apns-push-type': visible ? 'alert' : 'background',
+          'apns-priority': visible ? '10' : '5',
+        },
+        payload: {
+          aps: visible
+            ? { badge: message.badge, ...(message.sound ? { sound: message.sound } : {}) }
+            : { 'content-available': 1, badge: message.badge },
+        },
       },
     },
   };
@@ -110,7 +120,12 @@ export class FcmSender implements PushSender {
 
   private async exchange(): Promise<string> {
     const iat = Math.floor(this.clock.now().getTime() / 1000);
-    const assertion = signJwt('RS256', this.key, {}, { iss: this.config.clientEmail, scope: SCOPE, aud: this.config.tokenUrl, iat, exp: iat + 3600 });
+    const assertion = signJwt(
+      'RS256',
+      this.key,
+      {},
+      { iss: this.config.clientEmail, scope: SCOPE, aud: this.config.tokenUrl, iat, exp: iat + 3600 },
+    );
     const response = await this.outbound.request({
       method: 'POST',
       url: this.config.tokenUrl,
@@ -121,11 +136,23 @@ export class FcmSender implements PushSender {
       purpose: 'push',
     });
     const error = `FCM token endpoint: HTTP ${response.status}: ${response.body.subarray(0, 200).toString('utf8')}`;
-    if (response.status !== 200) throw new TokenError(retryOrFail(response.status, parseRetryAfter(response.headers['retry-after'], this.clock.now()), error));
+    if (response.status !== 200)
+      throw new TokenError(
+        retryOrFail(response.status, parseRetryAfter(response.headers['retry-after'], this.clock.now()), error),
+      );
     const body = JSON.parse(response.body.toString('utf8')) as { access_token?: unknown; expires_in?: unknown };
-    if (typeof body.access_token !== 'string') throw new TokenError({ outcome: 'retry', status: null, error: 'FCM token endpoint answered no access_token', retryAfter: null });
+    if (typeof body.access_token !== 'string')
+      throw new TokenError({
+        outcome: 'retry',
+        status: null,
+        error: 'FCM token endpoint answered no access_token',
+        retryAfter: null,
+      });
     const lifetime = typeof body.expires_in === 'number' ? body.expires_in : 3600;
-    this.cached = { token: body.access_token, renewAt: this.clock.now().getTime() + Math.max(0, lifetime - RENEW_BEFORE_SECONDS) * 1000 };
+    this.cached = {
+      token: body.access_token,
+      renewAt: this.clock.now().getTime() + Math.max(0, lifetime - RENEW_BEFORE_SECONDS) * 1000,
+    };
     return body.access_token;
   }
 }
@@ -143,5 +170,7 @@ function errorCodes(text: string): string[] {
 export function outboundFailure(error: OutboundError): PushResult {
   const permanent = error.kind === 'invalid_url' || error.kind === 'refused_address';
   const text = `${error.kind}: ${error.message}`;
-  return permanent ? { outcome: 'failed', status: null, error: text } : { outcome: 'retry', status: null, error: text, retryAfter: null };
+  return permanent
+    ? { outcome: 'failed', status: null, error: text }
+    : { outcome: 'retry', status: null, error: text, retryAfter: null };
 }

@@ -20,11 +20,15 @@ describe('recording sent pushes beside feed changes', () => {
     for (let round = 0; round < 25; round++) {
       const ids: string[] = [];
       for (let i = 0; i < 8; i++) ids.push((await sendNotification(t.deps, users, { message: `r${round} n${i}` }))!.id);
-      const { rows: pushes } = await sql<{ id: string }>`insert into push_deliveries (notification, "user", provider, app, status)
+      const { rows: pushes } = await sql<{
+        id: string;
+      }>`insert into push_deliveries (notification, "user", provider, app, status)
         select n.id, u.id, 'webpush', 'test', 'pending' from unnest(${ids}::uuid[]) as n(id) cross join unnest(${users}::uuid[]) as u(id)
         returning id`.execute(t.deps.db);
       // Reversed: the statement meets the recipients in an order unlike the feed changes'.
-      const batch = pushes.reverse().map((push) => ({ id: push.id, expected: 0, attempts: 1, last_status: 201, at: new Date() }));
+      const batch = pushes
+        .reverse()
+        .map((push) => ({ id: push.id, expected: 0, attempts: 1, last_status: 201, at: new Date() }));
       const results = await Promise.allSettled([
         pushRepo.markSent(t.deps.db, batch),
         markSeen(t.deps, users[0]!, null),

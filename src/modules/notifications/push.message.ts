@@ -20,7 +20,9 @@ export const QUIET_UNTIL_HOUR = 8;
 export function localHour(at: Date, zone: string): number {
   let hour: string | undefined;
   try {
-    hour = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).formatToParts(at).find((p) => p.type === 'hour')?.value;
+    hour = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .find((p) => p.type === 'hour')?.value;
   } catch {
     hour = undefined;
   }
@@ -56,7 +58,12 @@ export function buildMessage(row: MessageSource, badge: number, at: Date): PushM
     body: row.message,
     badge,
     sound: row.sound,
-    data: { notification_id: row.notification, notification_type: row.notification_type, subject_class: row.subject_class, subject: row.subject },
+    data: {
+      notification_id: row.notification,
+      notification_type: row.notification_type,
+      subject_class: row.subject_class,
+      subject: row.subject,
+    },
     silent: isSilent(row.subject_class, row.push_allowed, at, row.timezone),
   };
 }

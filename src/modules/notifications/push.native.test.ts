@@ -14,7 +14,16 @@ import { startFakeFcm, type FakeFcm } from '../../../test/fakes/fcm.js';
 import { OutboundHttp } from '../../lib/outbound.js';
 import { ApnsSender } from './push.apns.js';
 import { feedUser, sendNotification } from './notifications.test-support.js';
-import { addDevice, apnsEnv, apnsToken, deliveriesOf, fcmEnv, fcmToken, pushCount, pushJobs } from './push.test-support.js';
+import {
+  addDevice,
+  apnsEnv,
+  apnsToken,
+  deliveriesOf,
+  fcmEnv,
+  fcmToken,
+  pushCount,
+  pushJobs,
+} from './push.test-support.js';
 
 describe('FCM and APNs delivery', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gable-push-'));
@@ -38,8 +47,12 @@ describe('FCM and APNs delivery', () => {
     rmSync(dir, { recursive: true, force: true });
   });
   beforeEach(() => t.clock.set(new Date(Date.now() + 3600_000)));
-  const run = () => runQueuedJobs(t.deps, ['notifications.push'], { dueBy: new Date(Math.max(t.clock.now().getTime(), Date.now()) + 1000) });
-  const tokenExists = async (id: string) => (await t.deps.db.selectFrom('notification_tokens').select('id').where('id', '=', id).execute()).length === 1;
+  const run = () =>
+    runQueuedJobs(t.deps, ['notifications.push'], {
+      dueBy: new Date(Math.max(t.clock.now().getTime(), Date.now()) + 1000),
+    });
+  const tokenExists = async (id: string) =>
+    (await t.deps.db.selectFrom('notification_tokens').select('id').where('id', '=', id).execute()).length === 1;
 
   it('FCM: exchanges a signed assertion for an access token once, and sends the message with badge and data', async () => {
     const user = await feedUser(t.deps);
@@ -47,7 +60,12 @@ describe('FCM and APNs delivery', () => {
     await addDevice(t.deps, user.id, 'fcm', a);
     await addDevice(t.deps, user.id, 'fcm', b);
     const subject = randomUUID();
-    const sent = await sendNotification(t.deps, [user.id], { message: 'Offer accepted', title: 'Deal', subject, subject_class: 'Deal' });
+    const sent = await sendNotification(t.deps, [user.id], {
+      message: 'Offer accepted',
+      title: 'Deal',
+      subject,
+      subject_class: 'Deal',
+    });
     await run();
     expect(fcm.problems).toEqual([]);
     expect(fcm.exchanges).toBe(1);
@@ -69,7 +87,10 @@ describe('FCM and APNs delivery', () => {
     const [flaky, gone] = [fcmToken(), fcmToken()];
     await addDevice(t.deps, user.id, 'fcm', flaky);
     const goneId = await addDevice(t.deps, user.id, 'fcm', gone);
-    fcm.script(flaky, [{ status: 503, errorCode: 'UNAVAILABLE' }, { status: 429, errorCode: 'QUOTA_EXCEEDED', retryAfter: '30' }]);
+    fcm.script(flaky, [
+      { status: 503, errorCode: 'UNAVAILABLE' },
+      { status: 429, errorCode: 'QUOTA_EXCEEDED', retryAfter: '30' },
+    ]);
     fcm.script(gone, [{ status: 404, errorCode: 'UNREGISTERED' }]);
     const before = await pushCount(t.deps, 'fcm', 'dead_token');
     const sent = await sendNotification(t.deps, [user.id]);
@@ -83,7 +104,10 @@ describe('FCM and APNs delivery', () => {
     t.clock.advance(30);
     await run();
     const rows = await deliveriesOf(t.deps, sent!.id);
-    expect(rows.map((r) => [r.status, r.attempts]).sort()).toEqual([['dead_token', 1], ['sent', 3]]);
+    expect(rows.map((r) => [r.status, r.attempts]).sort()).toEqual([
+      ['dead_token', 1],
+      ['sent', 3],
+    ]);
     expect(fcm.requests.filter((r) => r.token === flaky).map((r) => r.status)).toEqual([503, 429, 200]);
   });
 
@@ -92,13 +116,24 @@ describe('FCM and APNs delivery', () => {
     const [phone, tablet] = [apnsToken(), apnsToken()];
     await addDevice(t.deps, user.id, 'apns', phone);
     await addDevice(t.deps, user.id, 'apns', tablet);
-    const sent = await sendNotification(t.deps, [user.id], { message: 'Showing confirmed', title: 'Showing', sound: 'default' });
+    const sent = await sendNotification(t.deps, [user.id], {
+      message: 'Showing confirmed',
+      title: 'Showing',
+      sound: 'default',
+    });
     await run();
     expect(apns.problems).toEqual([]);
     const mine = apns.accepted.filter((m) => [phone, tablet].includes(m.device));
     expect(mine).toHaveLength(2);
-    expect(mine[0]!.payload).toMatchObject({ aps: { alert: { title: 'Showing', body: 'Showing confirmed' }, badge: 1, sound: 'default' }, notification_id: sent!.id });
-    expect(mine[0]!.headers).toMatchObject({ 'apns-topic': apns.topic, 'apns-push-type': 'alert', 'apns-priority': '10' });
+    expect(mine[0]!.payload).toMatchObject({
+      aps: { alert: { title: 'Showing', body: 'Showing confirmed' }, badge: 1, sound: 'default' },
+      notification_id: sent!.id,
+    });
+    expect(mine[0]!.headers).toMatchObject({
+      'apns-topic': apns.topic,
+      'apns-push-type': 'alert',
+      'apns-priority': '10',
+    });
     const rows = await deliveriesOf(t.deps, sent!.id);
     expect(mine.map((m) => m.headers['apns-collapse-id']).sort()).toEqual(rows.map((r) => r.id).sort()); // a repeat replaces, never doubles
     expect(apns.connections).toBe(1);
@@ -124,7 +159,10 @@ describe('FCM and APNs delivery', () => {
     await addDevice(t.deps, user.id, 'apns', flaky);
     const unregisteredId = await addDevice(t.deps, user.id, 'apns', unregistered);
     const badId = await addDevice(t.deps, user.id, 'apns', bad);
-    apns.script(flaky, [{ status: 503, reason: 'ServiceUnavailable' }, { status: 429, reason: 'TooManyRequests', retryAfter: '45' }]);
+    apns.script(flaky, [
+      { status: 503, reason: 'ServiceUnavailable' },
+      { status: 429, reason: 'TooManyRequests', retryAfter: '45' },
+    ]);
     apns.script(unregistered, [{ status: 410, reason: 'Unregistered' }]);
     apns.script(bad, [{ status: 400, reason: 'BadDeviceToken' }]);
     const sent = await sendNotification(t.deps, [user.id]);
@@ -144,9 +182,20 @@ describe('FCM and APNs delivery', () => {
 
   it('APNs: the SSRF guard applies to the HTTP/2 connection too (a loopback APNS_URL is refused unless opened)', async () => {
     const guarded = new ApnsSender(new OutboundHttp(), t.deps.config.push.apns!, t.clock);
-    const message = { id: randomUUID(), title: null, body: 'x', badge: 0, sound: null, silent: false, data: { notification_id: randomUUID(), notification_type: 'Tested', subject_class: null, subject: null } };
+    const message = {
+      id: randomUUID(),
+      title: null,
+      body: 'x',
+      badge: 0,
+      sound: null,
+      silent: false,
+      data: { notification_id: randomUUID(), notification_type: 'Tested', subject_class: null, subject: null },
+    };
     const before = apns.requests.length;
-    expect(await guarded.send(apnsToken(), message)).toMatchObject({ outcome: 'failed', error: expect.stringContaining('refused_address') });
+    expect(await guarded.send(apnsToken(), message)).toMatchObject({
+      outcome: 'failed',
+      error: expect.stringContaining('refused_address'),
+    });
     expect(apns.requests.length).toBe(before);
     await guarded.close();
   });

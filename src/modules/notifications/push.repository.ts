@@ -28,7 +28,11 @@ export interface NewDelivery {
   status: 'pending' | 'skipped';
 }
 
-export async function insertDeliveries(db: Kysely<DB>, rows: NewDelivery[], at: Date): Promise<{ id: string; status: PushStatus; provider: PushProvider }[]> {
+export async function insertDeliveries(
+  db: Kysely<DB>,
+  rows: NewDelivery[],
+  at: Date,
+): Promise<{ id: string; status: PushStatus; provider: PushProvider }[]> {
   if (rows.length === 0) return [];
   return db
     .insertInto('push_deliveries')
@@ -69,7 +73,13 @@ export async function deliveriesForAttempt(db: Kysely<DB>, ids: readonly string[
       'u.timezone',
       'u.push_allowed',
       // The badge, read with the row: one round trip less per push (one counter row, see feedCounts).
-      (eb) => eb.fn.coalesce(eb.selectFrom('notification_counts as c').select('c.unseen').whereRef('c.user', '=', 'd.user'), eb.lit(0)).as('unseen'),
+      (eb) =>
+        eb.fn
+          .coalesce(
+            eb.selectFrom('notification_counts as c').select('c.unseen').whereRef('c.user', '=', 'd.user'),
+            eb.lit(0),
+          )
+          .as('unseen'),
     ])
     .where('d.id', 'in', ids)
     .execute();
@@ -88,7 +98,12 @@ export interface DeliveryUpdate {
 }
 
 /** Moves a pending row on from attempt `expected`; false when another run already did (the job is a repeat). */
-export async function advanceDelivery(db: Kysely<DB>, id: string, expected: number, update: DeliveryUpdate): Promise<boolean> {
+export async function advanceDelivery(
+  db: Kysely<DB>,
+  id: string,
+  expected: number,
+  update: DeliveryUpdate,
+): Promise<boolean> {
   const result = await db
     .updateTable('push_deliveries')
     .set(update)
@@ -131,7 +146,10 @@ export interface SentPush {
 export async function markSent(db: Kysely<DB>, pushes: readonly SentPush[]): Promise<Set<string>> {
   if (pushes.length === 0) return new Set();
   return db.transaction().execute(async (trx) => {
-    await lockFeeds(trx, sql`select d."user" from push_deliveries d where d.id = any(${pushes.map((p) => p.id)}::uuid[])`);
+    await lockFeeds(
+      trx,
+      sql`select d."user" from push_deliveries d where d.id = any(${pushes.map((p) => p.id)}::uuid[])`,
+    );
     return recordSent(trx, pushes);
   });
 }
@@ -159,5 +177,10 @@ async function recordSent(db: Kysely<DB>, pushes: readonly SentPush[]): Promise<
 
 /** The pushes of one notification (operators, tests). */
 export async function deliveriesOf(db: Kysely<DB>, notification: string) {
-  return db.selectFrom('push_deliveries').select(['id', 'user', 'provider', 'status', 'attempts']).where('notification', '=', notification).orderBy('created_at').execute();
+  return db
+    .selectFrom('push_deliveries')
+    .select(['id', 'user', 'provider', 'status', 'attempts'])
+    .where('notification', '=', notification)
+    .orderBy('created_at')
+    .execute();
 }

@@ -18,7 +18,11 @@ export const MAX_ATTEMPTS = 6;
 /** No retry is scheduled later than this after the notification. */
 export const GIVE_UP_AFTER_SECONDS = 24 * 3600;
 /** Seconds before retry n: 10 s, 40 s, 160 s, ~11 min, ~43 min (±10 %), unless the provider said Retry-After. */
-export function retryDelaySeconds(attempt: number, retryAfter: number | null, random: () => number = Math.random): number {
+export function retryDelaySeconds(
+  attempt: number,
+  retryAfter: number | null,
+  random: () => number = Math.random,
+): number {
   if (retryAfter !== null) return retryAfter;
   return 10 * 4 ** (attempt - 1) * (0.9 + 0.2 * random());
 }
@@ -63,7 +67,12 @@ export async function enqueuePushes(
  * enqueuePushes for several notifications at once: the same ledger rows and jobs, in a fixed number of statements
  * (one device look-up per app named, one ledger insert, jobs in one enqueue).
  */
-export async function enqueuePushesMany(trx: Transaction<DB>, deps: Pick<Deps, 'config' | 'queue' | 'metrics'>, items: { notification: { id: string; app: string | null }; users: string[] }[], at: Date): Promise<number> {
+export async function enqueuePushesMany(
+  trx: Transaction<DB>,
+  deps: Pick<Deps, 'config' | 'queue' | 'metrics'>,
+  items: { notification: { id: string; app: string | null }; users: string[] }[],
+  at: Date,
+): Promise<number> {
   const byApp = new Map<string | null, Set<string>>();
   for (const item of items) {
     const users = byApp.get(item.notification.app) ?? new Set<string>();
@@ -77,13 +86,25 @@ export async function enqueuePushesMany(trx: Transaction<DB>, deps: Pick<Deps, '
     const users = new Set(item.users);
     for (const device of devicesByApp.get(item.notification.app) ?? []) {
       if (!users.has(device.user)) continue;
-      wanted.push({ notification: item.notification.id, user: device.user, token: device.id, provider: device.provider, app: device.app, status: isConfigured(deps.config, device.provider, device.app) ? 'pending' : 'skipped' });
+      wanted.push({
+        notification: item.notification.id,
+        user: device.user,
+        token: device.id,
+        provider: device.provider,
+        app: device.app,
+        status: isConfigured(deps.config, device.provider, device.app) ? 'pending' : 'skipped',
+      });
     }
   }
   const rows = await repo.insertDeliveries(trx, wanted, at);
-  for (const row of rows) if (row.status === 'skipped') deps.metrics.pushes.inc({ provider: row.provider, outcome: 'skipped' });
+  for (const row of rows)
+    if (row.status === 'skipped') deps.metrics.pushes.inc({ provider: row.provider, outcome: 'skipped' });
   const pending = rows.filter((row) => row.status !== 'skipped');
-  await deps.queue.enqueueMany(trx, pushTask, pending.map((row) => ({ delivery: row.id, attempt: 1 })));
+  await deps.queue.enqueueMany(
+    trx,
+    pushTask,
+    pending.map((row) => ({ delivery: row.id, attempt: 1 })),
+  );
   return pending.length;
 }
 
@@ -95,16 +116,29 @@ export async function attemptPush(deps: Deps, deliveryId: string, attempt: numbe
   if (row.channel_encrypted === null || row.notification_deleted_at !== null) {
     // The device was unregistered (or moved to another user) since, or the notification was withdrawn.
     const reason = row.channel_encrypted === null ? 'the device was unregistered' : 'the notification was deleted';
-    await repo.advanceDelivery(deps.db, row.id, row.attempts, { ...base, status: 'dropped', last_status: null, last_error: reason });
+    await repo.advanceDelivery(deps.db, row.id, row.attempts, {
+      ...base,
+      status: 'dropped',
+      last_status: null,
+      last_error: reason,
+    });
     return;
   }
   const sender = senderFor(deps, row.provider, row.app);
   if (!sender) {
-    await repo.advanceDelivery(deps.db, row.id, row.attempts, { ...base, status: 'skipped', last_status: null, last_error: `${row.provider} is not configured for app ${row.app}` });
+    await repo.advanceDelivery(deps.db, row.id, row.attempts, {
+      ...base,
+      status: 'skipped',
+      last_status: null,
+      last_error: `${row.provider} is not configured for app ${row.app}`,
+    });
     deps.metrics.pushes.inc({ provider: row.provider, outcome: 'skipped' });
     return;
   }
-  const result = await sender.send(deps.secrets.decrypt(row.channel_encrypted), buildMessage(row, Number(row.unseen), now));
+  const result = await sender.send(
+    deps.secrets.decrypt(row.channel_encrypted),
+    buildMessage(row, Number(row.unseen), now),
+  );
   await record(deps, row, attempt, now, result);
 }
 
@@ -115,28 +149,49 @@ async function record(deps: Deps, row: repo.AttemptRow, attempt: number, at: Dat
   if (result.outcome === 'sent') {
     // The common case in one statement (no transaction), shared with the pushes sent in the same turn: the row
     // and the recipient's delivered_at.
-    if (await batched.markSent(deps.db, { id: row.id, expected, attempts: attempt, last_status: result.status, at })) deps.metrics.pushes.inc({ provider: row.provider, outcome });
+    if (await batched.markSent(deps.db, { id: row.id, expected, attempts: attempt, last_status: result.status, at }))
+      deps.metrics.pushes.inc({ provider: row.provider, outcome });
     return;
   }
   await deps.db.transaction().execute(async (trx) => {
     const base = { attempts: attempt, last_status: status, sent_at: null, next_attempt_at: null, updated_at: at };
     if (result.outcome === 'dead_token') {
-      if (!(await repo.advanceDelivery(trx, row.id, expected, { ...base, status: 'dead_token', last_error: result.error }))) return;
+      if (
+        !(await repo.advanceDelivery(trx, row.id, expected, {
+          ...base,
+          status: 'dead_token',
+          last_error: result.error,
+        }))
+      )
+        return;
       if (row.token) await repo.deleteToken(trx, row.token);
     } else if (result.outcome === 'retry') {
       const next = addSeconds(at, retryDelaySeconds(attempt, result.retryAfter));
       const tooLate = next.getTime() - row.created_at.getTime() > GIVE_UP_AFTER_SECONDS * 1000;
       if (attempt >= MAX_ATTEMPTS || tooLate) {
         outcome = 'failed';
-        await repo.advanceDelivery(trx, row.id, expected, { ...base, status: 'failed', last_error: `${result.error} (gave up after ${attempt} attempts)` });
+        await repo.advanceDelivery(trx, row.id, expected, {
+          ...base,
+          status: 'failed',
+          last_error: `${result.error} (gave up after ${attempt} attempts)`,
+        });
         return;
       }
-      if (!(await repo.advanceDelivery(trx, row.id, expected, { ...base, status: 'pending', last_error: result.error, next_attempt_at: next }))) return;
+      if (
+        !(await repo.advanceDelivery(trx, row.id, expected, {
+          ...base,
+          status: 'pending',
+          last_error: result.error,
+          next_attempt_at: next,
+        }))
+      )
+        return;
       await deps.queue.enqueue(trx, pushTask, { delivery: row.id, attempt: attempt + 1 }, { startAfter: next });
     } else {
       await repo.advanceDelivery(trx, row.id, expected, { ...base, status: 'failed', last_error: result.error });
     }
   });
   deps.metrics.pushes.inc({ provider: row.provider, outcome });
-  if (outcome === 'failed') deps.log.warn({ delivery: row.id, provider: row.provider, status, error: result.error }, 'push failed');
+  if (outcome === 'failed')
+    deps.log.warn({ delivery: row.id, provider: row.provider, status, error: result.error }, 'push failed');
 }

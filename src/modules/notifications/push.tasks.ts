@@ -6,7 +6,10 @@ import { attemptPush } from './push.service.js';
 
 export const pushTask = defineTask({
   name: 'notifications.push',
-  payload: Type.Object({ delivery: Type.String({ pattern: '^[0-9a-f-]{36}$' }), attempt: Type.Integer({ minimum: 1 }) }),
+  payload: Type.Object({
+    delivery: Type.String({ pattern: '^[0-9a-f-]{36}$' }),
+    attempt: Type.Integer({ minimum: 1 }),
+  }),
   retryLimit: 10,
   retryDelaySeconds: 5,
   expireInSeconds: 60,

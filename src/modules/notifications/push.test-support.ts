@@ -17,7 +17,11 @@ export const apnsToken = () => randomBytes(32).toString('hex');
 
 /** The FCM variables pointing at a loopback fake; `suffix` (`_BROKERAGE_IOS`) names an app's own (ADR 0032). */
 export function fcmEnv(fake: FakeFcm, suffix = ''): Record<string, string> {
-  return { [`FCM_CREDENTIALS${suffix}`]: fake.credentialsFile, [`FCM_URL${suffix}`]: fake.url, [`FCM_TOKEN_URL${suffix}`]: fake.tokenUrl };
+  return {
+    [`FCM_CREDENTIALS${suffix}`]: fake.credentialsFile,
+    [`FCM_URL${suffix}`]: fake.url,
+    [`FCM_TOKEN_URL${suffix}`]: fake.tokenUrl,
+  };
 }
 
 /** The APNs variables pointing at a loopback fake; without `withCa` the app falls back to the shared CA file. */
@@ -32,18 +36,41 @@ export function apnsEnv(fake: FakeApns, suffix = '', { withCa = true } = {}): Re
   };
 }
 
-export async function addDevice(deps: Deps, user: string, provider: PushProvider, channel: string, app = 'rechat'): Promise<string> {
+export async function addDevice(
+  deps: Deps,
+  user: string,
+  provider: PushProvider,
+  channel: string,
+  app = 'rechat',
+): Promise<string> {
   await upsertToken(
     deps.db,
-    { user, app, provider, channel_hash: hashToken(channel), channel_encrypted: deps.secrets.encrypt(channel), device_id: `device-${channel.length}-${hashToken(channel).toString('hex').slice(0, 8)}` },
+    {
+      user,
+      app,
+      provider,
+      channel_hash: hashToken(channel),
+      channel_encrypted: deps.secrets.encrypt(channel),
+      device_id: `device-${channel.length}-${hashToken(channel).toString('hex').slice(0, 8)}`,
+    },
     deps.clock.now(),
   );
-  const row = await deps.db.selectFrom('notification_tokens').select('id').where('app', '=', app).where('channel_hash', '=', hashToken(channel)).executeTakeFirstOrThrow();
+  const row = await deps.db
+    .selectFrom('notification_tokens')
+    .select('id')
+    .where('app', '=', app)
+    .where('channel_hash', '=', hashToken(channel))
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 export function deliveriesOf(deps: Deps, notification: string) {
-  return deps.db.selectFrom('push_deliveries').selectAll().where('notification', '=', notification).orderBy('created_at').execute();
+  return deps.db
+    .selectFrom('push_deliveries')
+    .selectAll()
+    .where('notification', '=', notification)
+    .orderBy('created_at')
+    .execute();
 }
 
 export async function pushJobs(deps: Deps) {

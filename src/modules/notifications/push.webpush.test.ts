@@ -24,7 +24,12 @@ function nextUtcHour(hour: number): Date {
 
 describe('Web Push delivery', () => {
   const t = useTestApp({
-    env: { VAPID_PUBLIC_KEY: VAPID.publicKey, VAPID_PRIVATE_KEY: VAPID.privateKey, VAPID_SUBJECT: 'mailto:ops@gable.test', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' },
+    env: {
+      VAPID_PUBLIC_KEY: VAPID.publicKey,
+      VAPID_PRIVATE_KEY: VAPID.privateKey,
+      VAPID_SUBJECT: 'mailto:ops@gable.test',
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+    },
   });
   let fake: FakeWebPush;
   beforeAll(async () => {
@@ -34,7 +39,10 @@ describe('Web Push delivery', () => {
   // The test clock runs an hour ahead of the real one: a first job (stamped with the database's real now) is
   // due at once, and a retry scheduled by the test clock is not due before the test advances it.
   beforeEach(() => t.clock.set(new Date(Date.now() + 3600_000)));
-  const run = () => runQueuedJobs(t.deps, ['notifications.push'], { dueBy: new Date(Math.max(t.clock.now().getTime(), Date.now()) + 1000) });
+  const run = () =>
+    runQueuedJobs(t.deps, ['notifications.push'], {
+      dueBy: new Date(Math.max(t.clock.now().getTime(), Date.now()) + 1000),
+    });
 
   it('sends one encrypted, VAPID-signed push per device with the unseen count as badge, once', async () => {
     const user = await feedUser(t.deps);
@@ -42,7 +50,12 @@ describe('Web Push delivery', () => {
     await addDevice(t.deps, user.id, 'webpush', phone.json);
     await addDevice(t.deps, user.id, 'webpush', laptop.json, 'rechat');
     await sendNotification(t.deps, [user.id], { message: 'earlier', transports: [] });
-    const sent = await sendNotification(t.deps, [user.id], { message: 'A new listing', title: 'Alert', subject: ABC, subject_class: 'Deal' });
+    const sent = await sendNotification(t.deps, [user.id], {
+      message: 'A new listing',
+      title: 'Alert',
+      subject: ABC,
+      subject_class: 'Deal',
+    });
     expect(await pushJobs(t.deps)).toHaveLength(2);
     const before = await pushCount(t.deps, 'webpush', 'sent');
     await run();
@@ -59,7 +72,10 @@ describe('Web Push delivery', () => {
     expect(mine[0]!.claims).toMatchObject({ aud: fake.origin, sub: 'mailto:ops@gable.test' });
     expect(mine[0]!.headers.urgency).toBe('normal');
     const rows = await deliveriesOf(t.deps, sent!.id);
-    expect(rows.map((r) => [r.status, r.attempts])).toEqual([['sent', 1], ['sent', 1]]);
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+    ]);
     const feed = await t.app.inject({ method: 'GET', url: `/notifications/${sent!.id}`, headers: user.headers });
     expect(feed.json().data.delivered_at).toBe(t.clock.now().getTime() / 1000);
     expect(await pushCount(t.deps, 'webpush', 'sent')).toBe(before + 2);
@@ -105,7 +121,10 @@ describe('Web Push delivery', () => {
     const user = await feedUser(t.deps);
     const device = fake.subscribe();
     await addDevice(t.deps, user.id, 'webpush', device.json);
-    fake.script(device.id, Array.from({ length: MAX_ATTEMPTS }, () => ({ status: 500 })));
+    fake.script(
+      device.id,
+      Array.from({ length: MAX_ATTEMPTS }, () => ({ status: 500 })),
+    );
     const sent = await sendNotification(t.deps, [user.id]);
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
       await run();
@@ -127,7 +146,11 @@ describe('Web Push delivery', () => {
     await run();
     const rows = await deliveriesOf(t.deps, sent!.id);
     expect(rows.map((r) => r.status)).toEqual(['dead_token', 'dead_token']);
-    const left = await t.deps.db.selectFrom('notification_tokens').select('id').where('id', 'in', [goneToken, unknownToken]).execute();
+    const left = await t.deps.db
+      .selectFrom('notification_tokens')
+      .select('id')
+      .where('id', 'in', [goneToken, unknownToken])
+      .execute();
     expect(left).toEqual([]);
     expect(await pushJobs(t.deps)).toEqual([]);
   });
@@ -148,7 +171,9 @@ describe('Web Push delivery', () => {
     t.clock.advance(6 * 3600); // 09:00
     await sendNotification(t.deps, [user.id], { message: 'Back on market', subject: L2, subject_class: 'Listing' });
     await run();
-    const day = fake.accepted.filter((a) => a.subscription === device.id).map((a) => a.payload as { silent?: boolean; data: { subject: string } });
+    const day = fake.accepted
+      .filter((a) => a.subscription === device.id)
+      .map((a) => a.payload as { silent?: boolean; data: { subject: string } });
     expect(day.find((p) => p.data.subject === L2)).toMatchObject({ body: 'Back on market' });
     expect(day.find((p) => p.data.subject === L2)!.silent).toBeUndefined();
   });
@@ -174,11 +199,22 @@ describe('Web Push delivery', () => {
 
   it('signs one VAPID JWT per push service and reuses it until an hour before it expires', async () => {
     let now = Date.now();
-    const sender = new WebPushSender(t.deps.outbound, t.deps.config.push.vapid!, t.deps.clock, { now: () => new Date(now) });
-    const jwtOf = (subscription: string) => String(fake.accepted.filter((a) => a.subscription === subscription).at(-1)!.headers.authorization);
+    const sender = new WebPushSender(t.deps.outbound, t.deps.config.push.vapid!, t.deps.clock, {
+      now: () => new Date(now),
+    });
+    const jwtOf = (subscription: string) =>
+      String(fake.accepted.filter((a) => a.subscription === subscription).at(-1)!.headers.authorization);
     const push = async () => {
       const device = fake.subscribe();
-      const message = { id: randomUUID(), title: null, body: 'hi', badge: 1, sound: null, silent: false, data: { notification_id: randomUUID(), notification_type: 'Tested', subject_class: null, subject: null } };
+      const message = {
+        id: randomUUID(),
+        title: null,
+        body: 'hi',
+        badge: 1,
+        sound: null,
+        silent: false,
+        data: { notification_id: randomUUID(), notification_type: 'Tested', subject_class: null, subject: null },
+      };
       expect(await sender.send(device.json, message)).toMatchObject({ outcome: 'sent' });
       return jwtOf(device.id);
     };

@@ -28,7 +28,13 @@ interface Subscription {
 /** The JSON the service worker's `push` event reads (`event.data.json()`). */
 export function webPushPayload(message: PushMessage): string {
   if (message.silent) return JSON.stringify({ silent: true, badge: message.badge, data: message.data });
-  return JSON.stringify({ title: message.title, body: message.body, badge: message.badge, sound: message.sound, data: message.data });
+  return JSON.stringify({
+    title: message.title,
+    body: message.body,
+    badge: message.badge,
+    sound: message.sound,
+    data: message.data,
+  });
 }
 
 export class WebPushSender implements PushSender {
@@ -56,9 +62,21 @@ export class WebPushSender implements PushSender {
     const audience = new URL(endpoint).origin;
     const now = this.jwtClock.now().getTime();
     const cached = this.vapidHeaders.get(audience);
-    if (cached && now >= cached.signedAt && now < cached.signedAt + (VAPID_JWT_SECONDS - VAPID_RENEW_BEFORE_SECONDS) * 1000) return cached.authorization;
+    if (
+      cached &&
+      now >= cached.signedAt &&
+      now < cached.signedAt + (VAPID_JWT_SECONDS - VAPID_RENEW_BEFORE_SECONDS) * 1000
+    )
+      return cached.authorization;
     const expiration = Math.floor(now / 1000) + VAPID_JWT_SECONDS;
-    const { Authorization: authorization } = webpush.getVapidHeaders(audience, this.vapid.subject, this.vapid.publicKey, this.vapid.privateKey, 'aes128gcm', expiration);
+    const { Authorization: authorization } = webpush.getVapidHeaders(
+      audience,
+      this.vapid.subject,
+      this.vapid.publicKey,
+      this.vapid.privateKey,
+      'aes128gcm',
+      expiration,
+    );
     if (this.vapidHeaders.size >= MAX_CACHED_AUDIENCES) this.vapidHeaders.clear();
     this.vapidHeaders.set(audience, { authorization, signedAt: now });
     return authorization;
@@ -77,7 +95,11 @@ export class WebPushSender implements PushSender {
         topic: message.id.replaceAll('-', ''),
       });
     } catch (error) {
-      return { outcome: 'failed', status: null, error: `cannot encrypt for this subscription: ${(error as Error).message}` };
+      return {
+        outcome: 'failed',
+        status: null,
+        error: `cannot encrypt for this subscription: ${(error as Error).message}`,
+      };
     }
     const headers = Object.fromEntries(Object.entries(details.headers).map(([name, value]) => [name, String(value)]));
     try {
@@ -100,7 +122,9 @@ export class WebPushSender implements PushSender {
       if (!(error instanceof OutboundError)) throw error;
       const permanent = error.kind === 'invalid_url' || error.kind === 'refused_address';
       const text = `${error.kind}: ${error.message}`;
-      return permanent ? { outcome: 'failed', status: null, error: text } : { outcome: 'retry', status: null, error: text, retryAfter: null };
+      return permanent
+        ? { outcome: 'failed', status: null, error: text }
+        : { outcome: 'retry', status: null, error: text, retryAfter: null };
     }
   }
 }

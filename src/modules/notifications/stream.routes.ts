@@ -37,7 +37,10 @@ export const streamRoutes: FeatureRoutes = async (app, { deps }) => {
         throw errors.invalidField('Last-Event-ID', 'must be the id of an event of this stream (a decimal integer)');
       }
       const stream = await hub.open(user, header === undefined ? null : Number(header.trim()));
-      reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache, no-transform').header('x-accel-buffering', 'no');
+      reply
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-cache, no-transform')
+        .header('x-accel-buffering', 'no');
       // A stream payload is piped as it is (the 200 schema only documents it): the type provider expects the string.
       return reply.send(stream as unknown as string);
     },

@@ -47,9 +47,16 @@ describe('notification stream', () => {
       const event = await stream.next();
       expect(event.event).toBe('notification');
       expect(event.id).toBe(String(sent!.recipients[0]!.seq));
-      expect(JSON.parse(event.data)).toMatchObject({ id: sent!.id, type: 'notification', message: 'for you', seen: false });
+      expect(JSON.parse(event.data)).toMatchObject({
+        id: sent!.id,
+        type: 'notification',
+        message: 'for you',
+        seen: false,
+      });
       expect(JSON.parse((await stream.next()).data)).toEqual({ new: 1 });
-      expect((await t.app.inject({ method: 'PATCH', url: '/notifications/seen', headers: user.headers })).statusCode).toBe(204);
+      expect(
+        (await t.app.inject({ method: 'PATCH', url: '/notifications/seen', headers: user.headers })).statusCode,
+      ).toBe(204);
       const count = await stream.next();
       expect([count.event, JSON.parse(count.data)]).toEqual(['unseen', { new: 0 }]);
     } finally {
@@ -62,10 +69,16 @@ describe('notification stream', () => {
     const first = await sendNotification(t.deps, [user.id], { message: 'one' });
     await sendNotification(t.deps, [user.id], { message: 'two' });
     await sendNotification(t.deps, [user.id], { message: 'three' });
-    const stream = await openEventStream(`${base}/notifications/stream`, { ...user.headers, 'last-event-id': String(first!.recipients[0]!.seq) });
+    const stream = await openEventStream(`${base}/notifications/stream`, {
+      ...user.headers,
+      'last-event-id': String(first!.recipients[0]!.seq),
+    });
     try {
       const replayed = [await stream.next(), await stream.next()];
-      expect(replayed.map((e) => [e.event, JSON.parse(e.data).message])).toEqual([['notification', 'two'], ['notification', 'three']]);
+      expect(replayed.map((e) => [e.event, JSON.parse(e.data).message])).toEqual([
+        ['notification', 'two'],
+        ['notification', 'three'],
+      ]);
       expect(Number(replayed[1]!.id)).toBeGreaterThan(Number(replayed[0]!.id));
       expect(JSON.parse((await stream.next()).data)).toEqual({ new: 3 });
       await notifyElsewhere([user.id], 'four');

@@ -41,7 +41,8 @@ function checkSubscription(channel: string): void {
   } catch {
     url = null;
   }
-  if (!url || url.protocol !== 'https:') throw errors.invalidField('channel', 'must have an https endpoint (a Web Push subscription)');
+  if (!url || url.protocol !== 'https:')
+    throw errors.invalidField('channel', 'must have an https endpoint (a Web Push subscription)');
   const { p256dh, auth } = subscription?.keys ?? {};
   if (typeof p256dh !== 'string' || !BASE64URL.test(p256dh) || decodedLength(p256dh) !== 65) {
     throw errors.invalidField('channel', 'keys.p256dh must be an uncompressed P-256 public key (65 bytes, base64url)');
@@ -53,11 +54,14 @@ function checkSubscription(channel: string): void {
 
 /** The provider of a channel (given or inferred), after checking the channel is one that provider accepts. */
 export function checkChannel(channel: string, provider: PushProvider | undefined): PushProvider {
-  if (Buffer.byteLength(channel, 'utf8') > MAX_CHANNEL_BYTES) throw errors.invalidField('channel', `must be at most ${MAX_CHANNEL_BYTES} bytes`);
+  if (Buffer.byteLength(channel, 'utf8') > MAX_CHANNEL_BYTES)
+    throw errors.invalidField('channel', `must be at most ${MAX_CHANNEL_BYTES} bytes`);
   if (channel.trim() === '') throw errors.invalidField('channel', 'must not be empty');
   const chosen = provider ?? inferProvider(channel);
   if (chosen === 'webpush') checkSubscription(channel);
-  else if (chosen === 'apns' && !APNS_ANY.test(channel)) throw errors.invalidField('channel', 'must be an APNs device token (hex)');
-  else if (chosen === 'fcm' && !FCM_TOKEN.test(channel)) throw errors.invalidField('channel', 'must be an FCM registration token');
+  else if (chosen === 'apns' && !APNS_ANY.test(channel))
+    throw errors.invalidField('channel', 'must be an APNs device token (hex)');
+  else if (chosen === 'fcm' && !FCM_TOKEN.test(channel))
+    throw errors.invalidField('channel', 'must be an FCM registration token');
   return chosen;
 }

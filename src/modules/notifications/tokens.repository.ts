@@ -30,7 +30,12 @@ export async function upsertToken(db: Kysely<DB>, token: NewToken, at: Date): Pr
 }
 
 /** Deletes the caller's tokens of `app` (any app when null) whose device_id or channel is `ref`; answers how many. */
-export async function deleteTokens(db: Kysely<DB>, user: string, app: string | null, ref: { deviceId: string; channelHash: Buffer }): Promise<number> {
+export async function deleteTokens(
+  db: Kysely<DB>,
+  user: string,
+  app: string | null,
+  ref: { deviceId: string; channelHash: Buffer },
+): Promise<number> {
   let query = db
     .deleteFrom('notification_tokens')
     .where('user', '=', user)
@@ -42,5 +47,9 @@ export async function deleteTokens(db: Kysely<DB>, user: string, app: string | n
 
 export async function tokensOf(db: Kysely<DB>, users: string[]) {
   if (users.length === 0) return [];
-  return db.selectFrom('notification_tokens').select(['id', 'user', 'app', 'provider', 'channel_encrypted', 'device_id']).where('user', 'in', users).execute();
+  return db
+    .selectFrom('notification_tokens')
+    .select(['id', 'user', 'app', 'provider', 'channel_encrypted', 'device_id'])
+    .where('user', 'in', users)
+    .execute();
 }

@@ -16,7 +16,10 @@ const DEPRECATED_ON = '2026-01-01';
 
 const VapidPublicKey = Type.Object({
   type: Type.Literal('vapid_public_key'),
-  public_key: Type.String({ description: 'The VAPID public key (base64url, uncompressed P-256): `applicationServerKey` of pushManager.subscribe' }),
+  public_key: Type.String({
+    description:
+      'The VAPID public key (base64url, uncompressed P-256): `applicationServerKey` of pushManager.subscribe',
+  }),
 });
 
 export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
@@ -33,7 +36,8 @@ export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(VapidPublicKey), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async (request) => ok({ type: 'vapid_public_key' as const, public_key: vapidPublicKey(deps, request.query.app ?? MAIN_PUSH_APP) }),
+    async (request) =>
+      ok({ type: 'vapid_public_key' as const, public_key: vapidPublicKey(deps, request.query.app ?? MAIN_PUSH_APP) }),
   );
 
   // Both paths are in use by existing clients (decisions §10): one handler, two route table entries.
@@ -47,7 +51,9 @@ export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
           description:
             'Answers your user record. A token is unique per (app, channel): registering one that another user had moves it to you. ' +
             '`app` must be a configured app key (400 names the known ones); `provider` is inferred when absent; a channel its provider could not accept is a 400. ' +
-            (url === '/notification/tokens' ? 'Same as POST /notifications/tokens.' : 'Also at POST /notification/tokens.'),
+            (url === '/notification/tokens'
+              ? 'Same as POST /notifications/tokens.'
+              : 'Also at POST /notification/tokens.'),
           body: RegisterTokenBody,
           response: RESPONSES,
         },
@@ -62,7 +68,8 @@ export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Unregister a device',
-        description: '`id` is the device_id given at registration, or the channel itself. Answers your user record; a device that is not yours answers 404.',
+        description:
+          '`id` is the device_id given at registration, or the channel itself. Answers your user record; a device that is not yours answers 404.',
         params: AppTokenParams,
         response: RESPONSES,
       },

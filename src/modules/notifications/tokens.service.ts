@@ -13,7 +13,8 @@ import * as repo from './tokens.repository.js';
 import type { RegisterTokenBody } from './tokens.schemas.js';
 
 export function requireKnownApp(deps: Deps, app: string): void {
-  if (!deps.config.pushApps.includes(app)) throw errors.invalidField('app', `is not a known app; known apps: ${deps.config.pushApps.join(', ')}`);
+  if (!deps.config.pushApps.includes(app))
+    throw errors.invalidField('app', `is not a known app; known apps: ${deps.config.pushApps.join(', ')}`);
 }
 
 /** The Web Push public key `app`'s browsers subscribe with (its own, or the shared one); 404 when it has none. */
@@ -29,7 +30,14 @@ export async function registerToken(deps: Deps, user: string, body: RegisterToke
   const provider = checkChannel(body.channel, body.provider);
   await repo.upsertToken(
     deps.db,
-    { user, app: body.app, provider, channel_hash: hashToken(body.channel), channel_encrypted: deps.secrets.encrypt(body.channel), device_id: body.device_id },
+    {
+      user,
+      app: body.app,
+      provider,
+      channel_hash: hashToken(body.channel),
+      channel_encrypted: deps.secrets.encrypt(body.channel),
+      device_id: body.device_id,
+    },
     deps.clock.now(),
   );
   return loadUserRecord(deps, user);

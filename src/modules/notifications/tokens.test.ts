@@ -11,8 +11,16 @@ const fcmToken = () => `${randomBytes(8).toString('base64url')}:APA91b${randomBy
 function subscription(endpoint = `https://push.example.com/send/${randomBytes(8).toString('hex')}`) {
   const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const jwk = publicKey.export({ format: 'jwk' });
-  const p256dh = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]).toString('base64url');
-  return JSON.stringify({ endpoint, expirationTime: null, keys: { p256dh, auth: randomBytes(16).toString('base64url') } });
+  const p256dh = Buffer.concat([
+    Buffer.from([4]),
+    Buffer.from(jwk.x!, 'base64url'),
+    Buffer.from(jwk.y!, 'base64url'),
+  ]).toString('base64url');
+  return JSON.stringify({
+    endpoint,
+    expirationTime: null,
+    keys: { p256dh, auth: randomBytes(16).toString('base64url') },
+  });
 }
 
 describe('device tokens', () => {
@@ -28,10 +36,24 @@ describe('device tokens', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ id: user.id, type: 'user' });
     expect(JSON.stringify(res.json())).not.toContain(apns); // a user's tokens appear nowhere else
-    expect((await register(user.headers, { channel: fcmToken(), device_id: 'pixel', app: 'brokerage-ios' }, '/notification/tokens')).statusCode).toBe(200);
-    expect((await register(user.headers, { channel: subscription(), device_id: 'firefox', app: 'rechat' })).statusCode).toBe(200);
+    expect(
+      (
+        await register(
+          user.headers,
+          { channel: fcmToken(), device_id: 'pixel', app: 'brokerage-ios' },
+          '/notification/tokens',
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await register(user.headers, { channel: subscription(), device_id: 'firefox', app: 'rechat' })).statusCode,
+    ).toBe(200);
     const rows = (await tokens()).filter((r) => r.user === user.id);
-    expect(rows.map((r) => [r.device_id, r.provider])).toEqual([['iphone', 'apns'], ['pixel', 'fcm'], ['firefox', 'webpush']]);
+    expect(rows.map((r) => [r.device_id, r.provider])).toEqual([
+      ['iphone', 'apns'],
+      ['pixel', 'fcm'],
+      ['firefox', 'webpush'],
+    ]);
     expect(rows[0]!.channel_encrypted).not.toContain(apns);
     expect(t.deps.secrets.decrypt(rows[0]!.channel_encrypted)).toBe(apns);
   });
@@ -59,8 +81,18 @@ describe('device tokens', () => {
       [{ channel: 'é'.repeat(2049), device_id: 'd', app: 'rechat' }, 'channel'], // 4098 bytes in 2049 characters
       [{ channel: 42, device_id: 'd', app: 'rechat' }, 'channel'],
       [{ channel: apnsToken(), device_id: 'd', app: 'rechat', provider: 'sms' }, 'provider'],
-      [{ channel: '{"endpoint": "http://insecure.example.com/x", "keys": {}}', device_id: 'd', app: 'rechat' }, 'channel'],
-      [{ channel: '{"endpoint": "https://push.example.com/x", "keys": {"p256dh": "abc", "auth": "def"}}', device_id: 'd', app: 'rechat' }, 'channel'],
+      [
+        { channel: '{"endpoint": "http://insecure.example.com/x", "keys": {}}', device_id: 'd', app: 'rechat' },
+        'channel',
+      ],
+      [
+        {
+          channel: '{"endpoint": "https://push.example.com/x", "keys": {"p256dh": "abc", "auth": "def"}}',
+          device_id: 'd',
+          app: 'rechat',
+        },
+        'channel',
+      ],
       [{ channel: '{not json', device_id: 'd', app: 'rechat' }, 'channel'],
       [{ channel: 'not hex at all', device_id: 'd', app: 'rechat', provider: 'apns' }, 'channel'],
       [{ channel: 'has spaces in it', device_id: 'd', app: 'rechat' }, 'channel'],
@@ -68,7 +100,10 @@ describe('device tokens', () => {
     for (const [payload, field] of cases) {
       const res = await register(user.headers, payload);
       expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
-      expect(Object.keys(res.json().attributes ?? {}).join(' ') + res.json().message, JSON.stringify(payload).slice(0, 80)).toContain(field);
+      expect(
+        Object.keys(res.json().attributes ?? {}).join(' ') + res.json().message,
+        JSON.stringify(payload).slice(0, 80),
+      ).toContain(field);
     }
     const unknown = await register(user.headers, { channel: apnsToken(), device_id: 'd', app: 'nope' });
     expect(unknown.json().message).toContain('rechat, brokerage-ios');
@@ -82,26 +117,50 @@ describe('device tokens', () => {
     await register(owner.headers, { channel, device_id: 'ipad', app: 'rechat' });
     await register(owner.headers, { channel: apnsToken(), device_id: 'ipad', app: 'brokerage-ios' });
     await register(owner.headers, { channel: fcmToken(), device_id: 'tablet', app: 'rechat' });
-    const mine = async () => (await tokens()).filter((r) => r.user === owner.id).map((r) => `${r.app}/${r.device_id}`).sort();
+    const mine = async () =>
+      (await tokens())
+        .filter((r) => r.user === owner.id)
+        .map((r) => `${r.app}/${r.device_id}`)
+        .sort();
 
-    const foreign = await t.app.inject({ method: 'DELETE', url: '/notifications/tokens/rechat/ipad', headers: other.headers });
+    const foreign = await t.app.inject({
+      method: 'DELETE',
+      url: '/notifications/tokens/rechat/ipad',
+      headers: other.headers,
+    });
     expect(foreign.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/notifications/tokens/rechat/${channel}`, headers: other.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/notifications/tokens/rechat/${channel}`, headers: other.headers }))
+        .statusCode,
+    ).toBe(404);
     expect(await mine()).toEqual(['brokerage-ios/ipad', 'rechat/ipad', 'rechat/tablet']);
 
-    const byChannel = await t.app.inject({ method: 'DELETE', url: `/notifications/tokens/rechat/${channel}`, headers: owner.headers });
+    const byChannel = await t.app.inject({
+      method: 'DELETE',
+      url: `/notifications/tokens/rechat/${channel}`,
+      headers: owner.headers,
+    });
     expect(byChannel.statusCode).toBe(200);
     expect(byChannel.json().data).toMatchObject({ id: owner.id, type: 'user' });
     expect(byChannel.headers.deprecation).toBeUndefined();
     expect(await mine()).toEqual(['brokerage-ios/ipad', 'rechat/tablet']);
-    expect((await t.app.inject({ method: 'DELETE', url: '/notifications/tokens/nope/ipad', headers: owner.headers })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: '/notifications/tokens/nope/ipad', headers: owner.headers }))
+        .statusCode,
+    ).toBe(400);
 
-    const deprecated = await t.app.inject({ method: 'DELETE', url: '/notifications/tokens/ipad', headers: owner.headers });
+    const deprecated = await t.app.inject({
+      method: 'DELETE',
+      url: '/notifications/tokens/ipad',
+      headers: owner.headers,
+    });
     expect(deprecated.statusCode).toBe(200);
     expect(deprecated.headers.deprecation).toBe(`@${Date.parse('2026-01-01') / 1000}`);
     expect(deprecated.headers.link).toBe('</notifications/tokens/:app/:id>; rel="successor-version"');
     expect(await mine()).toEqual(['rechat/tablet']);
-    expect((await t.app.inject({ method: 'DELETE', url: '/notifications/tokens/ipad', headers: owner.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: '/notifications/tokens/ipad', headers: owner.headers })).statusCode,
+    ).toBe(404);
     const metrics = await t.deps.metrics.registry.getSingleMetricAsString('gable_deprecated_requests_total');
     expect(metrics).toContain('route="DELETE /notifications/tokens/:id"');
   });

@@ -3,13 +3,29 @@ import { actorOf } from '../../platform/auth.js';
 import { associationsOf } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
-import { BrandParams, CampaignBody, CampaignParams, CampaignQuery, ListCampaignsQuery, PrintCampaignRecord, PrintCampaignStats, StatsQuery } from './print-campaigns.schemas.js';
-import { campaignStats, createCampaign, getCampaign, listCampaigns, updateCampaign } from './print-campaigns.service.js';
+import {
+  BrandParams,
+  CampaignBody,
+  CampaignParams,
+  CampaignQuery,
+  ListCampaignsQuery,
+  PrintCampaignRecord,
+  PrintCampaignStats,
+  StatsQuery,
+} from './print-campaigns.schemas.js';
+import {
+  campaignStats,
+  createCampaign,
+  getCampaign,
+  listCampaigns,
+  updateCampaign,
+} from './print-campaigns.service.js';
 
 const TAGS = ['Print campaigns'];
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const ACL_NOTE = 'Needs the Marketing ACL on the brand (403). ';
-const ASSOCIATIONS_NOTE = '`associations[]=print_campaign.template_instance` embeds the instance (with its `file`); add `template_instance.template` for its template.';
+const ASSOCIATIONS_NOTE =
+  '`associations[]=print_campaign.template_instance` embeds the instance (with its `file`); add `template_instance.template` for its template.';
 
 export const printCampaignRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
@@ -25,7 +41,13 @@ export const printCampaignRoutes: FeatureRoutes = async (app, { deps }) => {
       },
     },
     async (request) => {
-      const { records, total } = await listCampaigns(deps, actorOf(request), request.params.brand, request.query, associationsOf(request));
+      const { records, total } = await listCampaigns(
+        deps,
+        actorOf(request),
+        request.params.brand,
+        request.query,
+        associationsOf(request),
+      );
       return okList(records, total);
     },
   );
@@ -43,7 +65,8 @@ export const printCampaignRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(PrintCampaignRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await createCampaign(deps, actorOf(request), request.params.brand, request.body, associationsOf(request))),
+    async (request) =>
+      ok(await createCampaign(deps, actorOf(request), request.params.brand, request.body, associationsOf(request))),
   );
 
   app.get(
@@ -73,7 +96,8 @@ export const printCampaignRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(PrintCampaignRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await getCampaign(deps, actorOf(request), request.params.brand, request.params.id, associationsOf(request))),
+    async (request) =>
+      ok(await getCampaign(deps, actorOf(request), request.params.brand, request.params.id, associationsOf(request))),
   );
 
   app.put(
@@ -89,6 +113,16 @@ export const printCampaignRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(PrintCampaignRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await updateCampaign(deps, actorOf(request), request.params.brand, request.params.id, request.body, associationsOf(request))),
+    async (request) =>
+      ok(
+        await updateCampaign(
+          deps,
+          actorOf(request),
+          request.params.brand,
+          request.params.id,
+          request.body,
+          associationsOf(request),
+        ),
+      ),
   );
 };

@@ -14,7 +14,9 @@ export const PrintCampaignRecord = Type.Object(
     type: Type.Literal('print_campaign'),
     brand: Uuid,
     created_by: Uuid,
-    template_instance: Type.Union([Uuid, InstanceRecord], { description: 'The instance id; the record with associations[]=print_campaign.template_instance' }),
+    template_instance: Type.Union([Uuid, InstanceRecord], {
+      description: 'The instance id; the record with associations[]=print_campaign.template_instance',
+    }),
     created_at: EpochSeconds,
     updated_at: EpochSeconds,
     deleted_at: Nullable(EpochSeconds),
@@ -30,7 +32,13 @@ export const CampaignQuery = Type.Object({ ...ExpansionQuery });
 export const ListCampaignsQuery = Type.Object({
   user: Type.Optional({ ...Uuid, description: 'Only campaigns this user created' }),
   mediums: Type.Optional(Type.Array(MediumText, { maxItems: MEDIUMS.length })),
-  order: Type.Optional(Type.String({ maxLength: 40, description: '+ or - and created_at or updated_at; default -created_at (an unencoded + arrives as a space and means +)' })),
+  order: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description:
+        '+ or - and created_at or updated_at; default -created_at (an unencoded + arrives as a space and means +)',
+    }),
+  ),
   ...PagingQuery,
   ...ExpansionQuery,
 });
@@ -39,9 +47,15 @@ export type ListCampaignsQuery = Static<typeof ListCampaignsQuery>;
 export const CampaignBody = Type.Object({ templateInstance: Uuid });
 export type CampaignBody = Static<typeof CampaignBody>;
 
-export const StatsQuery = Type.Object({ user: Type.Optional({ ...Uuid, description: 'Only campaigns this user created' }) });
+export const StatsQuery = Type.Object({
+  user: Type.Optional({ ...Uuid, description: 'Only campaigns this user created' }),
+});
 
 export const PrintCampaignStats = Type.Object(
   { type: Type.Literal('print_campaign_stats') },
-  { additionalProperties: Type.String({ description: 'Campaigns of this medium, as a decimal string' }), title: 'PrintCampaignStats', description: 'One key per medium with at least one campaign' },
+  {
+    additionalProperties: Type.String({ description: 'Campaigns of this medium, as a decimal string' }),
+    title: 'PrintCampaignStats',
+    description: 'One key per medium with at least one campaign',
+  },
 );

@@ -10,11 +10,21 @@ import { findInstance, findInstances } from '../templates/instances.repository.j
 import { presentInstances } from '../templates/instances.service.js';
 import { checkMediums } from '../templates/mediums.js';
 import * as repo from './print-campaigns.repository.js';
-import { PRINT_CAMPAIGN_ORDER_KEYS, type CampaignBody, type ListCampaignsQuery, type PrintCampaignOrderKey, type PrintCampaignRecord } from './print-campaigns.schemas.js';
+import {
+  PRINT_CAMPAIGN_ORDER_KEYS,
+  type CampaignBody,
+  type ListCampaignsQuery,
+  type PrintCampaignOrderKey,
+  type PrintCampaignRecord,
+} from './print-campaigns.schemas.js';
 
 const INSTANCE_ASSOCIATION = 'print_campaign.template_instance';
 
-async function present(deps: Deps, rows: repo.CampaignRow[], associations: Set<string>): Promise<PrintCampaignRecord[]> {
+async function present(
+  deps: Deps,
+  rows: repo.CampaignRow[],
+  associations: Set<string>,
+): Promise<PrintCampaignRecord[]> {
   const instances = new Map<string, PrintCampaignRecord['template_instance']>();
   if (associations.has(INSTANCE_ASSOCIATION)) {
     const found = await findInstances(deps.db, [...new Set(rows.map((r) => r.template_instance))]);
@@ -48,27 +58,58 @@ function parseOrder(order: string | undefined): { key: PrintCampaignOrderKey; de
   const text = (order ?? '-created_at').replace(/^ /, '+').trim();
   const descending = text.startsWith('-');
   const key = text.replace(/^[+-]/, '') as PrintCampaignOrderKey;
-  if (!PRINT_CAMPAIGN_ORDER_KEYS.includes(key)) throw errors.invalidField('order', `must be + or - followed by one of ${PRINT_CAMPAIGN_ORDER_KEYS.join(', ')}`);
+  if (!PRINT_CAMPAIGN_ORDER_KEYS.includes(key))
+    throw errors.invalidField('order', `must be + or - followed by one of ${PRINT_CAMPAIGN_ORDER_KEYS.join(', ')}`);
   return { key, descending };
 }
 
-export async function listCampaigns(deps: Deps, actor: Actor, brand: string, query: ListCampaignsQuery, associations: Set<string>) {
+export async function listCampaigns(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  query: ListCampaignsQuery,
+  associations: Set<string>,
+) {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const { key, descending } = parseOrder(query.order);
-  const filter: repo.CampaignFilter = { brand, user: query.user?.toLowerCase() ?? null, mediums: checkMediums(query.mediums) };
+  const filter: repo.CampaignFilter = {
+    brand,
+    user: query.user?.toLowerCase() ?? null,
+    mediums: checkMediums(query.mediums),
+  };
   const total = await repo.countCampaigns(deps.db, filter);
-  const rows = query.start >= total ? [] : await repo.listCampaigns(deps.db, filter, { order: key, descending, start: query.start, limit: query.limit });
+  const rows =
+    query.start >= total
+      ? []
+      : await repo.listCampaigns(deps.db, filter, { order: key, descending, start: query.start, limit: query.limit });
   return { records: await present(deps, rows, associations), total };
 }
 
-export async function createCampaign(deps: Deps, actor: Actor, brand: string, body: CampaignBody, associations: Set<string>): Promise<PrintCampaignRecord> {
+export async function createCampaign(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  body: CampaignBody,
+  associations: Set<string>,
+): Promise<PrintCampaignRecord> {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const instance = await brandInstance(deps, brand, body.templateInstance);
-  const row = await repo.insertCampaign(deps.db, { brand, created_by: actor.userId as string, template_instance: instance }, deps.clock.now());
+  const row = await repo.insertCampaign(
+    deps.db,
+    { brand, created_by: actor.userId as string, template_instance: instance },
+    deps.clock.now(),
+  );
   return one(deps, row, associations);
 }
 
-export async function updateCampaign(deps: Deps, actor: Actor, brand: string, id: string, body: CampaignBody, associations: Set<string>): Promise<PrintCampaignRecord> {
+export async function updateCampaign(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  id: string,
+  body: CampaignBody,
+  associations: Set<string>,
+): Promise<PrintCampaignRecord> {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const row = await deps.db.transaction().execute(async (trx) => {
     const current = await repo.findCampaign(trx, brand, id, { forUpdate: true });
@@ -79,7 +120,13 @@ export async function updateCampaign(deps: Deps, actor: Actor, brand: string, id
   return one(deps, row, associations);
 }
 
-export async function getCampaign(deps: Deps, actor: Actor, brand: string, id: string, associations: Set<string>): Promise<PrintCampaignRecord> {
+export async function getCampaign(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  id: string,
+  associations: Set<string>,
+): Promise<PrintCampaignRecord> {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const row = await repo.findCampaign(deps.db, brand, id);
   if (!row) throw errors.notFound('Print campaign');
@@ -87,9 +134,15 @@ export async function getCampaign(deps: Deps, actor: Actor, brand: string, id: s
 }
 
 /** `{type: "print_campaign_stats", <medium>: "<count>"}`: counts as strings (as the published API answers), only mediums that have campaigns. */
-export async function campaignStats(deps: Deps, actor: Actor, brand: string, user: string | undefined): Promise<{ type: 'print_campaign_stats' } & Record<string, string>> {
+export async function campaignStats(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  user: string | undefined,
+): Promise<{ type: 'print_campaign_stats' } & Record<string, string>> {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const stats: { type: 'print_campaign_stats' } & Record<string, string> = { type: 'print_campaign_stats' };
-  for (const { medium, count } of await repo.countByMedium(deps.db, brand, user?.toLowerCase() ?? null)) stats[medium] = String(count);
+  for (const { medium, count } of await repo.countByMedium(deps.db, brand, user?.toLowerCase() ?? null))
+    stats[medium] = String(count);
   return stats;
 }

@@ -24,8 +24,27 @@ describe('gable alerts preview', () => {
   beforeAll(async () => {
     const owner = await crmUser(t.deps);
     await t.deps.db.updateTable('users').set({ timezone: 'America/Chicago' }).where('id', '=', owner.user).execute();
-    contact = (await t.app.inject({ method: 'POST', url: '/contacts', headers: owner.headers, payload: { first_name: 'Pia', emails: ['pia@example.com'] } })).json().data.id;
-    const saved = await t.app.inject({ method: 'POST', url: `/brands/${owner.brand}/saved-searches`, headers: owner.bare, payload: { title: 'Uptown', points: AROUND, contacts: [contact], frequency: 'Weekly', send_weekday: 1, send_time: 540 } });
+    contact = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/contacts',
+        headers: owner.headers,
+        payload: { first_name: 'Pia', emails: ['pia@example.com'] },
+      })
+    ).json().data.id;
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/brands/${owner.brand}/saved-searches`,
+      headers: owner.bare,
+      payload: {
+        title: 'Uptown',
+        points: AROUND,
+        contacts: [contact],
+        frequency: 'Weekly',
+        send_weekday: 1,
+        send_time: 540,
+      },
+    });
     search = saved.json().data.id;
     const feed = await clientHeaders(t.deps);
     await t.app.inject({ method: 'POST', url: '/mls/PRV/listings', headers: feed, payload: [sampleListing('P-1')] });
@@ -39,8 +58,15 @@ describe('gable alerts preview', () => {
     expect(text.out).toContain('pia@example.com');
     expect(text.out).toContain('Weekly digest of 2026-11-23 at 2026-11-23T15:00:00.000Z — 1 listing(s)');
     expect(text.out).toContain('$450,000');
-    const json = JSON.parse((await runAdminCommand(registerAlertCommands, t.deps, 'alerts', 'preview', search, '--json')).out);
-    expect(json).toMatchObject({ id: search, title: 'Uptown', timezone: 'America/Chicago', links: [{ contact, frequency: 'Weekly', listings: [{ status: 'Active' }] }] });
+    const json = JSON.parse(
+      (await runAdminCommand(registerAlertCommands, t.deps, 'alerts', 'preview', search, '--json')).out,
+    );
+    expect(json).toMatchObject({
+      id: search,
+      title: 'Uptown',
+      timezone: 'America/Chicago',
+      links: [{ contact, frequency: 'Weekly', listings: [{ status: 'Active' }] }],
+    });
 
     // Once the digest ran, nothing is pending until something new matches.
     t.clock.set(new Date('2026-11-23T15:00:00Z'));
@@ -51,6 +77,16 @@ describe('gable alerts preview', () => {
 
   it('refuses a malformed id (2) and reports an unknown one (1)', async () => {
     expect((await runAdminCommand(registerAlertCommands, t.deps, 'alerts', 'preview', 'nope')).exitCode).toBe(2);
-    expect((await runAdminCommand(registerAlertCommands, t.deps, 'alerts', 'preview', '00000000-0000-4000-8000-000000000000')).exitCode).toBe(1);
+    expect(
+      (
+        await runAdminCommand(
+          registerAlertCommands,
+          t.deps,
+          'alerts',
+          'preview',
+          '00000000-0000-4000-8000-000000000000',
+        )
+      ).exitCode,
+    ).toBe(1);
   });
 });

@@ -10,16 +10,24 @@ export function formatPreview(preview: SearchPreview): string {
   for (const link of preview.links) {
     const who = `${link.email ?? 'no email address'} (${link.contact})`;
     if (!link.next_digest_at) {
-      lines.push(`  ${who}: ${link.frequency}${link.frequency === 'Instant' ? ' — emailed as matches arrive' : ' — not alerted'}`);
+      lines.push(
+        `  ${who}: ${link.frequency}${link.frequency === 'Instant' ? ' — emailed as matches arrive' : ' — not alerted'}`,
+      );
       continue;
     }
-    lines.push(`  ${who}: ${link.frequency} digest of ${link.local_date} at ${link.next_digest_at} — ${link.listings.length === 0 ? 'nothing new: no email' : `${link.listings.length} listing(s)`}`);
-    for (const listing of link.listings) lines.push(`    ${listing.price ?? '—'}  ${listing.status}  ${listing.address}  ${listing.url}`);
+    lines.push(
+      `  ${who}: ${link.frequency} digest of ${link.local_date} at ${link.next_digest_at} — ${link.listings.length === 0 ? 'nothing new: no email' : `${link.listings.length} listing(s)`}`,
+    );
+    for (const listing of link.listings)
+      lines.push(`    ${listing.price ?? '—'}  ${listing.status}  ${listing.address}  ${listing.url}`);
   }
   return lines.join('\n');
 }
 
-export function registerAlertCommands(parent: Command, withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run)): void {
+export function registerAlertCommands(
+  parent: Command,
+  withCommandDeps: CommandDepsRunner = (run) => withDeps({}, run),
+): void {
   const alerts = parent.command('alerts').description('saved-search alerts');
   alerts
     .command('preview')

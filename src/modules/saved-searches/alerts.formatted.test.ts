@@ -29,7 +29,12 @@ describe('formatted street address and price in search results and alert payload
 
   beforeAll(async () => {
     owner = await crmUser(t.deps);
-    const created = await t.app.inject({ method: 'POST', url: '/contacts', headers: owner.headers, payload: { first_name: 'Wren', emails: ['wren@example.com'] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: owner.headers,
+      payload: { first_name: 'Wren', emails: ['wren@example.com'] },
+    });
     expect(created.statusCode, created.body).toBe(200);
     contact = created.json().data.id;
     const saved = await t.app.inject({
@@ -46,14 +51,30 @@ describe('formatted street address and price in search results and alert payload
       method: 'POST',
       url: '/mls/FMT/listings',
       headers: await clientHeaders(t.deps),
-      payload: [{ ...record, property: { ...property, address: { ...property.address, street_number: '12', street_name: 'Formatted Ln' } } }],
+      payload: [
+        {
+          ...record,
+          property: { ...property, address: { ...property.address, street_number: '12', street_name: 'Formatted Ln' } },
+        },
+      ],
     });
     expect(ingested.statusCode, ingested.body).toBe(200);
     await runQueuedJobs(t.deps, ['saved-searches.match', 'saved-searches.deliver']);
-    listing = (await t.deps.db.selectFrom('listings').select('id').where('mls', '=', 'FMT').where('mls_number', '=', 'FMT-1').executeTakeFirstOrThrow()).id;
+    listing = (
+      await t.deps.db
+        .selectFrom('listings')
+        .select('id')
+        .where('mls', '=', 'FMT')
+        .where('mls_number', '=', 'FMT-1')
+        .executeTakeFirstOrThrow()
+    ).id;
   });
 
-  const found = (res: { statusCode: number; body: string; json: () => { data: { id: string; formatted: unknown }[] } }) => {
+  const found = (res: {
+    statusCode: number;
+    body: string;
+    json: () => { data: { id: string; formatted: unknown }[] };
+  }) => {
     expect(res.statusCode, res.body).toBe(200);
     const record = res.json().data.find((r) => r.id === listing);
     expect(record, 'the listing is in the results').toBeDefined();
@@ -62,19 +83,44 @@ describe('formatted street address and price in search results and alert payload
 
   it('search results carry them: the brand search, the plugin’s /valerts and a saved search run', async () => {
     const body = { points: AROUND, limit: 100 };
-    expect(found(await t.app.inject({ method: 'POST', url: `/brands/${owner.brand}/listings`, headers: owner.bare, payload: body }))).toMatchObject(EXPECTED);
-    expect(found(await t.app.inject({ method: 'POST', url: '/valerts', headers: owner.headers, payload: body }))).toMatchObject(EXPECTED);
-    expect(found(await t.app.inject({ method: 'GET', url: `/brands/${owner.brand}/saved-searches/${search}/listings?limit=100`, headers: owner.bare }))).toMatchObject(EXPECTED);
+    expect(
+      found(
+        await t.app.inject({
+          method: 'POST',
+          url: `/brands/${owner.brand}/listings`,
+          headers: owner.bare,
+          payload: body,
+        }),
+      ),
+    ).toMatchObject(EXPECTED);
+    expect(
+      found(await t.app.inject({ method: 'POST', url: '/valerts', headers: owner.headers, payload: body })),
+    ).toMatchObject(EXPECTED);
+    expect(
+      found(
+        await t.app.inject({
+          method: 'GET',
+          url: `/brands/${owner.brand}/saved-searches/${search}/listings?limit=100`,
+          headers: owner.bare,
+        }),
+      ),
+    ).toMatchObject(EXPECTED);
   });
 
   it('the alert’s notification carries them in its listing record, and its email shows the same text', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/notifications', headers: owner.headers });
     expect(res.statusCode, res.body).toBe(200);
-    const alert = (res.json().data as { subject: string; notification_type: string; subjects: { formatted: unknown }[] }[]).find((n) => n.subject === listing);
+    const alert = (
+      res.json().data as { subject: string; notification_type: string; subjects: { formatted: unknown }[] }[]
+    ).find((n) => n.subject === listing);
     expect(alert?.notification_type).toBe('ListingBecameAvailableUser');
     expect(alert!.subjects[0]!.formatted).toMatchObject(EXPECTED);
 
-    const mails = await t.deps.db.selectFrom('mail_messages').select(['subject', 'html', 'text_body']).where('contact', '=', contact).execute();
+    const mails = await t.deps.db
+      .selectFrom('mail_messages')
+      .select(['subject', 'html', 'text_body'])
+      .where('contact', '=', contact)
+      .execute();
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe('12 Formatted Ln, Dallas, TX — new for “Lanes”');
     for (const part of [mails[0]!.html!, mails[0]!.text_body!]) {

@@ -31,15 +31,24 @@ const harness = useCrashHarness({});
 const { withDatabase, startWorker } = harness;
 
 const uniqueRecipients = () => new Set(harness.sink.received.flatMap((r) => r.envelope.to)).size;
-const count = async (deps: Deps, query: ReturnType<typeof sql<{ n: string }>>) => Number((await query.execute(deps.db)).rows[0]!.n);
+const count = async (deps: Deps, query: ReturnType<typeof sql<{ n: string }>>) =>
+  Number((await query.execute(deps.db)).rows[0]!.n);
 
 describe('a worker killed with SIGKILL in the middle of a digest run', () => {
   it('emails every contact its digest exactly once after a restart (a repeat only of the message in flight, same Message-ID)', async () => {
     await withDatabase(async (deps) => {
       for (const step of firstStartSteps) await completeStep(deps.db, step.name, new Date());
       const owner = await crmUser(deps);
-      expect(await importContacts(deps, owner.brand, Array.from({ length: CONTACTS }, (_, i) => ({ ...EMPTY_CONTACT, first_name: `D${i}`, emails: [address(i)] })))).toBe(CONTACTS);
-      const created = (await deps.db.selectFrom('contacts').select('id').where('brand', '=', owner.brand).execute()).map((c) => c.id);
+      expect(
+        await importContacts(
+          deps,
+          owner.brand,
+          Array.from({ length: CONTACTS }, (_, i) => ({ ...EMPTY_CONTACT, first_name: `D${i}`, emails: [address(i)] })),
+        ),
+      ).toBe(CONTACTS);
+      const created = (
+        await deps.db.selectFrom('contacts').select('id').where('brand', '=', owner.brand).execute()
+      ).map((c) => c.id);
       const app = await buildApp(deps);
       try {
         const saved = await app.inject({
@@ -49,7 +58,12 @@ describe('a worker killed with SIGKILL in the middle of a digest run', () => {
           payload: { points: AROUND, title: 'Dallas homes', contacts: created, frequency: 'Daily', send_time: 8 * 60 },
         });
         expect(saved.statusCode, saved.body).toBe(200);
-        const ingested = await app.inject({ method: 'POST', url: '/mls/CRASH/listings', headers: await clientHeaders(deps), payload: [sampleListing('C-1'), sampleListing('C-2')] });
+        const ingested = await app.inject({
+          method: 'POST',
+          url: '/mls/CRASH/listings',
+          headers: await clientHeaders(deps),
+          payload: [sampleListing('C-1'), sampleListing('C-2')],
+        });
         expect(ingested.statusCode, ingested.body).toBe(200);
       } finally {
         await app.close();
@@ -57,7 +71,9 @@ describe('a worker killed with SIGKILL in the middle of a digest run', () => {
       await runQueuedJobs(deps, ['saved-searches.match', 'saved-searches.deliver']);
       expect(await count(deps, sql`select count(*) as n from saved_search_matches`)).toBe(2);
       // Every link's digest is due now (instead of waiting for 08:00), and a run is queued so the worker starts at once.
-      await sql`update saved_search_contacts set next_digest_at = now(), next_digest_date = (now() at time zone 'UTC')::date`.execute(deps.db);
+      await sql`update saved_search_contacts set next_digest_at = now(), next_digest_date = (now() at time zone 'UTC')::date`.execute(
+        deps.db,
+      );
       await deps.queue.enqueue(deps.db, digestsTask, {});
     });
 
@@ -73,11 +89,19 @@ describe('a worker killed with SIGKILL in the middle of a digest run', () => {
       const done = await count(deps, sql`select count(*) as n from saved_search_digests`);
       expect(done).toBeGreaterThan(0);
       expect(done).toBeLessThan(CONTACTS);
-      expect(await count(deps, sql`select count(*) as n from saved_search_contacts where next_digest_at <= now()`)).toBe(CONTACTS - done);
-      const sending = await deps.db.selectFrom('mail_messages').select('message_id').where('state', '=', 'sending').execute();
+      expect(
+        await count(deps, sql`select count(*) as n from saved_search_contacts where next_digest_at <= now()`),
+      ).toBe(CONTACTS - done);
+      const sending = await deps.db
+        .selectFrom('mail_messages')
+        .select('message_id')
+        .where('state', '=', 'sending')
+        .execute();
       // The 5-minute send lease and the quarter hour after which a queued message counts as lost are made to have
       // passed (instead of waiting for them); a run is queued (instead of waiting for the next minute's cron).
-      await sql`update mail_messages set claimed_until = now() - interval '1 second', created_at = created_at - interval '1 hour' where state in ('queued', 'sending')`.execute(deps.db);
+      await sql`update mail_messages set claimed_until = now() - interval '1 second', created_at = created_at - interval '1 hour' where state in ('queued', 'sending')`.execute(
+        deps.db,
+      );
       await deps.queue.enqueue(deps.db, digestsTask, {});
       return new Set(sending.map((r) => r.message_id));
     });
@@ -91,7 +115,8 @@ describe('a worker killed with SIGKILL in the middle of a digest run', () => {
     }
 
     const byAddress = new Map<string, string[]>();
-    for (const mail of harness.sink.received) for (const to of mail.envelope.to) byAddress.set(to, [...(byAddress.get(to) ?? []), mail.parsed.messageId!]);
+    for (const mail of harness.sink.received)
+      for (const to of mail.envelope.to) byAddress.set(to, [...(byAddress.get(to) ?? []), mail.parsed.messageId!]);
     expect([...byAddress.keys()].sort()).toEqual(Array.from({ length: CONTACTS }, (_, i) => address(i)).sort());
     const repeats = [...byAddress.entries()].filter(([, ids]) => ids.length > 1);
     for (const [to, ids] of repeats) {
@@ -102,9 +127,18 @@ describe('a worker killed with SIGKILL in the middle of a digest run', () => {
     expect(harness.sink.received.length).toBe(CONTACTS + repeats.length);
     for (const mail of harness.sink.received) expect(mail.parsed.subject).toMatch(/^2 new listings for/);
     await withDatabase(async (deps) => {
-      expect(await count(deps, sql`select count(*) as n from saved_search_digests where mail_message is not null and listings = 2`)).toBe(CONTACTS);
+      expect(
+        await count(
+          deps,
+          sql`select count(*) as n from saved_search_digests where mail_message is not null and listings = 2`,
+        ),
+      ).toBe(CONTACTS);
       expect(await count(deps, sql`select count(*) as n from saved_search_alerts`)).toBe(CONTACTS * 2);
-      const states = await deps.db.selectFrom('mail_messages').select(['state', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('state').execute();
+      const states = await deps.db
+        .selectFrom('mail_messages')
+        .select(['state', (eb) => eb.fn.countAll<string>().as('n')])
+        .groupBy('state')
+        .execute();
       expect(states.map((s) => [s.state, Number(s.n)])).toEqual([['sent', CONTACTS]]);
     });
   }, 600_000);

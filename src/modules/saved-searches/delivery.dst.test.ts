@@ -20,14 +20,29 @@ async function setUp(t: TestApp, zone: string, schedule: object) {
   const owner = await crmUser(t.deps);
   await t.deps.db.updateTable('users').set({ timezone: zone }).where('id', '=', owner.user).execute();
   const feed = await clientHeaders(t.deps);
-  const contactRes = await t.app.inject({ method: 'POST', url: '/contacts', headers: owner.headers, payload: { first_name: 'Dee', emails: ['dee@example.com'] } });
+  const contactRes = await t.app.inject({
+    method: 'POST',
+    url: '/contacts',
+    headers: owner.headers,
+    payload: { first_name: 'Dee', emails: ['dee@example.com'] },
+  });
   const contact = contactRes.json().data.id as string;
-  const saved = await t.app.inject({ method: 'POST', url: `/brands/${owner.brand}/saved-searches`, headers: owner.bare, payload: { points: AROUND, contacts: [contact], ...schedule } });
+  const saved = await t.app.inject({
+    method: 'POST',
+    url: `/brands/${owner.brand}/saved-searches`,
+    headers: owner.bare,
+    payload: { points: AROUND, contacts: [contact], ...schedule },
+  });
   expect(saved.statusCode, saved.body).toBe(200);
   let n = 0;
   return {
     ingest: async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/mls/DST/listings', headers: feed, payload: [sampleListing(`S-${++n}`)] });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/mls/DST/listings',
+        headers: feed,
+        payload: [sampleListing(`S-${++n}`)],
+      });
       expect(res.statusCode, res.body).toBe(200);
       await runQueuedJobs(t.deps, ['saved-searches.match', 'saved-searches.deliver']);
     },
@@ -65,7 +80,10 @@ describe('Australia/Sydney fall back (2026-04-05 03:00 → 02:00)', () => {
     expect(await s.digestsAt('2026-04-04T15:30:00Z')).toEqual(['2026-04-05 2026-04-04T15:30:00.000Z']);
     await s.ingest();
     expect(await s.digestsAt('2026-04-04T16:30:00Z')).toEqual(['2026-04-05 2026-04-04T15:30:00.000Z']);
-    expect(await s.digestsAt('2026-04-11T16:30:00Z')).toEqual(['2026-04-05 2026-04-04T15:30:00.000Z', '2026-04-12 2026-04-11T16:30:00.000Z']);
+    expect(await s.digestsAt('2026-04-11T16:30:00Z')).toEqual([
+      '2026-04-05 2026-04-04T15:30:00.000Z',
+      '2026-04-12 2026-04-11T16:30:00.000Z',
+    ]);
   });
 });
 

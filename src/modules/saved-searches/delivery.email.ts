@@ -19,11 +19,34 @@ export interface ListingCard {
 }
 
 /** Cards of these listings (live ones), in the order given. */
-export async function listingCards(db: Kysely<DB>, config: Pick<Deps['config'], 'listingUrl'>, ids: readonly string[]): Promise<ListingCard[]> {
+export async function listingCards(
+  db: Kysely<DB>,
+  config: Pick<Deps['config'], 'listingUrl'>,
+  ids: readonly string[],
+): Promise<ListingCard[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('listings')
-    .select(['id', 'mls', 'mls_number', 'status', 'price', 'original_price', 'close_price', 'currency', 'bedroom_count', 'bathroom_count', 'square_meters', 'lot_square_meters', 'year_built', 'street_address', 'full_address', 'city', 'state', 'cover_image_url'])
+    .select([
+      'id',
+      'mls',
+      'mls_number',
+      'status',
+      'price',
+      'original_price',
+      'close_price',
+      'currency',
+      'bedroom_count',
+      'bathroom_count',
+      'square_meters',
+      'lot_square_meters',
+      'year_built',
+      'street_address',
+      'full_address',
+      'city',
+      'state',
+      'cover_image_url',
+    ])
     .select(sql<string | null>`gallery_image_urls[1]`.as('first_photo'))
     .where('id', 'in', [...ids])
     .where('deleted_at', 'is', null)
@@ -36,21 +59,28 @@ export async function listingCards(db: Kysely<DB>, config: Pick<Deps['config'], 
     // The same entries the listing record carries (what the WordPress plugin shows), so email and payload agree.
     const street = formatted.street_address?.text ?? formatted.full_address?.text ?? row.mls_number;
     const place = [row.city, row.state].filter(Boolean).join(', ');
-    const facts = [formatted.beds?.text, formatted.baths?.text, formatted.square_feet?.text].filter(Boolean).join(' · ');
-    return [{
-      id,
-      address: place ? `${street}, ${place}` : street,
-      price: formatted.price?.text ?? null,
-      facts,
-      status: row.status,
-      photo: row.cover_image_url ?? row.first_photo,
-      url: listingUrl(config.listingUrl, row),
-    }];
+    const facts = [formatted.beds?.text, formatted.baths?.text, formatted.square_feet?.text]
+      .filter(Boolean)
+      .join(' · ');
+    return [
+      {
+        id,
+        address: place ? `${street}, ${place}` : street,
+        price: formatted.price?.text ?? null,
+        facts,
+        status: row.status,
+        photo: row.cover_image_url ?? row.first_photo,
+        url: listingUrl(config.listingUrl, row),
+      },
+    ];
   });
 }
 
 function listingUrl(template: string, row: { id: string; mls: string; mls_number: string }): string {
-  return template.replaceAll('{id}', encodeURIComponent(row.id)).replaceAll('{mls}', encodeURIComponent(row.mls)).replaceAll('{mls_number}', encodeURIComponent(row.mls_number));
+  return template
+    .replaceAll('{id}', encodeURIComponent(row.id))
+    .replaceAll('{mls}', encodeURIComponent(row.mls))
+    .replaceAll('{mls_number}', encodeURIComponent(row.mls_number));
 }
 
 export interface AlertEmail {
@@ -72,23 +102,43 @@ export const MAX_CARDS = 20;
 export function alertMessage(email: AlertEmail): OutgoingMessage {
   const shown = email.cards.slice(0, MAX_CARDS);
   // Titles and addresses are user and feed data: a line break would be a header injection (refused by the mail platform).
-  const subject = (email.total === 1 && shown[0] ? `${shown[0].address} — new for “${email.searchTitle}”` : `${email.total} new listings for “${email.searchTitle}”`).replace(/[\r\n]+/g, ' ');
+  const subject = (
+    email.total === 1 && shown[0]
+      ? `${shown[0].address} — new for “${email.searchTitle}”`
+      : `${email.total} new listings for “${email.searchTitle}”`
+  ).replace(/[\r\n]+/g, ' ');
   const cards = shown.map(
-    (card) => html`<tr><td style="padding:12px 0;border-bottom:1px solid #e5e5e5">
-      ${card.photo ? html`<a href="${card.url}"><img src="${card.photo}" alt="${card.address}" width="560" style="max-width:100%;border-radius:6px"></a><br>` : ''}
-      <strong style="font-size:18px">${card.price ?? ''}</strong> <span style="color:#555">${card.status}</span><br>
-      <a href="${card.url}" style="color:#111">${card.address}</a><br>
-      <span style="color:#555">${card.facts}</span>
-    </td></tr>`,
+    (card) =>
+      html`<tr>
+        <td style="padding:12px 0;border-bottom:1px solid #e5e5e5">
+          ${card.photo ? html`<a href="${card.url}"><img src="${card.photo}" alt="${card.address}" width="560" style="max-width:100%;border-radius:6px" /></a><br />` : ''}
+          <strong style="font-size:18px">${card.price ?? ''}</strong> <span style="color:#555">${card.status}</span
+          ><br />
+          <a href="${card.url}" style="color:#111">${card.address}</a><br />
+          <span style="color:#555">${card.facts}</span>
+        </td>
+      </tr>`,
   );
-  const body = html`<!doctype html><html><body style="font-family:Helvetica,Arial,sans-serif;margin:0;padding:16px">
-    <table role="presentation" width="100%" style="max-width:600px;margin:auto">
-      <tr><td><h1 style="font-size:20px">${email.searchTitle}</h1></td></tr>
-      ${cards}
-      <tr><td style="padding:16px 0"><a href="${email.seeAllUrl}">See all ${email.total}</a></td></tr>
-      <tr><td style="color:#777;font-size:12px">You receive this because you follow the search “${email.searchTitle}”.
-        <a href="${email.unsubscribeUrl}">Unsubscribe</a></td></tr>
-    </table></body></html>`;
+  const body = html`<!doctype html>
+    <html>
+      <body style="font-family:Helvetica,Arial,sans-serif;margin:0;padding:16px">
+        <table role="presentation" width="100%" style="max-width:600px;margin:auto">
+          <tr>
+            <td><h1 style="font-size:20px">${email.searchTitle}</h1></td>
+          </tr>
+          ${cards}
+          <tr>
+            <td style="padding:16px 0"><a href="${email.seeAllUrl}">See all ${email.total}</a></td>
+          </tr>
+          <tr>
+            <td style="color:#777;font-size:12px">
+              You receive this because you follow the search “${email.searchTitle}”.
+              <a href="${email.unsubscribeUrl}">Unsubscribe</a>
+            </td>
+          </tr>
+        </table>
+      </body>
+    </html>`;
   const text = [
     email.searchTitle,
     '',

@@ -29,7 +29,12 @@ const MESSAGES: Record<string, (card: ListingCard) => string> = {
  * its feed rows take the owners' counter locks until commit (notifyMany), which another delivery to one of the
  * same owners waits for. Answers how many were written.
  */
-export async function notifyOwners(trx: Transaction<DB>, deps: Deps, matches: readonly MatchToNotify[], cards: ReadonlyMap<string, ListingCard>): Promise<number> {
+export async function notifyOwners(
+  trx: Transaction<DB>,
+  deps: Deps,
+  matches: readonly MatchToNotify[],
+  cards: ReadonlyMap<string, ListingCard>,
+): Promise<number> {
   const notifying = matches.filter((match) => match.owner !== null && cards.has(match.listing));
   const written = await notifyMany(
     trx,

@@ -27,7 +27,11 @@ export async function previewDigests(deps: Deps, searchId: string): Promise<Sear
   const search = await deps.db
     .selectFrom('saved_searches as s')
     .leftJoin('users as u', 'u.id', 's.created_by')
-    .select(['s.id', sql<string>`coalesce(s.title, s.proposed_title)`.as('title'), sql<string>`coalesce(u.timezone, 'UTC')`.as('timezone')])
+    .select([
+      's.id',
+      sql<string>`coalesce(s.title, s.proposed_title)`.as('title'),
+      sql<string>`coalesce(u.timezone, 'UTC')`.as('timezone'),
+    ])
     .where('s.id', '=', searchId)
     .where('s.deleted_at', 'is', null)
     .executeTakeFirst();
@@ -35,7 +39,17 @@ export async function previewDigests(deps: Deps, searchId: string): Promise<Sear
   const links = await deps.db
     .selectFrom('saved_search_contacts as l')
     .innerJoin('contacts as c', 'c.id', 'l.contact')
-    .select(['l.contact', 'l.frequency', 'l.send_time', 'l.send_weekday', 'l.send_monthday', 'l.created_at', 'l.updated_at', 'l.next_digest_at', 'l.last_digest_at'])
+    .select([
+      'l.contact',
+      'l.frequency',
+      'l.send_time',
+      'l.send_weekday',
+      'l.send_monthday',
+      'l.created_at',
+      'l.updated_at',
+      'l.next_digest_at',
+      'l.last_digest_at',
+    ])
     .select([sql<string>`l.next_digest_date::text`.as('next_digest_date'), sql<string | null>`c.emails[1]`.as('email')])
     .where('l.saved_search', '=', searchId)
     .where('c.deleted_at', 'is', null)
@@ -44,8 +58,17 @@ export async function previewDigests(deps: Deps, searchId: string): Promise<Sear
   const now = deps.clock.now();
   const previews: LinkPreview[] = [];
   for (const link of links) {
-    const next = link.next_digest_at && link.next_digest_date ? { at: link.next_digest_at, localDate: link.next_digest_date } : nextOccurrence(link, search.timezone, link.last_digest_at ?? link.updated_at);
-    const pending = next ? await pendingDigestListings(deps.db, { saved_search: searchId, contact: link.contact, since: link.last_digest_at ?? link.created_at }, now) : [];
+    const next =
+      link.next_digest_at && link.next_digest_date
+        ? { at: link.next_digest_at, localDate: link.next_digest_date }
+        : nextOccurrence(link, search.timezone, link.last_digest_at ?? link.updated_at);
+    const pending = next
+      ? await pendingDigestListings(
+          deps.db,
+          { saved_search: searchId, contact: link.contact, since: link.last_digest_at ?? link.created_at },
+          now,
+        )
+      : [];
     const cards = await listingCards(deps.db, deps.config, pending);
     previews.push({
       contact: link.contact,
@@ -53,7 +76,13 @@ export async function previewDigests(deps: Deps, searchId: string): Promise<Sear
       frequency: link.frequency,
       next_digest_at: next?.at.toISOString() ?? null,
       local_date: next?.localDate ?? null,
-      listings: cards.map((card) => ({ id: card.id, address: card.address, price: card.price, status: card.status, url: card.url })),
+      listings: cards.map((card) => ({
+        id: card.id,
+        address: card.address,
+        price: card.price,
+        status: card.status,
+        url: card.url,
+      })),
     });
   }
   return { ...search, links: previews };

@@ -27,7 +27,15 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
     formatters.set(zone, f);
   }
   return f;
@@ -35,8 +43,15 @@ function formatter(zone: string): Intl.DateTimeFormat {
 
 /** The local wall clock of `epochMinutes` in `zone`, as minutes since the epoch of a UTC clock showing it. */
 function wallMinutes(epochMinutes: number, zone: string): number {
-  const parts = Object.fromEntries(formatter(zone).formatToParts(new Date(epochMinutes * MINUTE)).map((p) => [p.type, p.value]));
-  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute)) / MINUTE;
+  const parts = Object.fromEntries(
+    formatter(zone)
+      .formatToParts(new Date(epochMinutes * MINUTE))
+      .map((p) => [p.type, p.value]),
+  );
+  return (
+    Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute)) /
+    MINUTE
+  );
 }
 
 /**
@@ -60,7 +75,8 @@ export function zonedInstant(zone: string, wanted: number): Date {
 
 function occursOn(schedule: DigestSchedule, year: number, month: number, day: number): boolean {
   if (schedule.frequency === 'Daily') return true;
-  if (schedule.frequency === 'Weekly') return new Date(Date.UTC(year, month, day)).getUTCDay() === schedule.send_weekday;
+  if (schedule.frequency === 'Weekly')
+    return new Date(Date.UTC(year, month, day)).getUTCDay() === schedule.send_weekday;
   if (schedule.frequency === 'Monthly') {
     const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
     return day === Math.min(schedule.send_monthday ?? 1, lastDay);
@@ -70,7 +86,8 @@ function occursOn(schedule: DigestSchedule, year: number, month: number, day: nu
 
 /** The first digest of this schedule strictly after `after`; null for Instant and Never. */
 export function nextOccurrence(schedule: DigestSchedule, zone: string, after: Date): Occurrence | null {
-  if (!(DIGEST_FREQUENCIES as readonly string[]).includes(schedule.frequency) || schedule.send_time === null) return null;
+  if (!(DIGEST_FREQUENCIES as readonly string[]).includes(schedule.frequency) || schedule.send_time === null)
+    return null;
   const today = new Date(wallMinutes(Math.floor(after.getTime() / MINUTE), zone) * MINUTE);
   // From yesterday (a late send_time in a zone behind) through two months (a monthly schedule, one missed).
   for (let i = -1; i <= 64; i++) {

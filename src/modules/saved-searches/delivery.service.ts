@@ -38,7 +38,11 @@ export function seeAllUrl(deps: Pick<Deps, 'config'>, search: string): string {
  * Emails Instant contacts for these matches (and, with `notify`, notifies their owners: for jobs enqueued before
  * the match job did); a match already delivered is skipped.
  */
-export async function deliverMatches(deps: Deps, matchIds: readonly string[], options: { notify?: boolean } = {}): Promise<{ notified: number; emails: number }> {
+export async function deliverMatches(
+  deps: Deps,
+  matchIds: readonly string[],
+  options: { notify?: boolean } = {},
+): Promise<{ notified: number; emails: number }> {
   if (matchIds.length === 0) return { notified: 0, emails: 0 };
   const delivered = await deps.db.transaction().execute(async (trx) => {
     // Marked delivered as they are read (one pass; the mark commits with what is delivered): a retried or
@@ -47,12 +51,16 @@ export async function deliverMatches(deps: Deps, matchIds: readonly string[], op
       update saved_search_matches as m set delivered_at = ${deps.clock.now()}
       from saved_searches as s
       where m.id = any(${arrayLiteral(matchIds)}::uuid[]) and m.delivered_at is null and s.id = m.saved_search
-      returning m.id, m.saved_search, m.listing, m.event, m.event_type, s.created_by, s.title, s.proposed_title, s.deleted_at`.execute(trx);
+      returning m.id, m.saved_search, m.listing, m.event, m.event_type, s.created_by, s.title, s.proposed_title, s.deleted_at`.execute(
+      trx,
+    );
     // In the order of the matches, as the owner's feed lists them.
     const matches = marked.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (matches.length === 0) return { notified: 0, emails: 0 };
     const live = matches.filter((match) => match.deleted_at === null);
-    const cards = new Map((await listingCards(trx, deps.config, [...new Set(live.map((m) => m.listing))])).map((card) => [card.id, card]));
+    const cards = new Map(
+      (await listingCards(trx, deps.config, [...new Set(live.map((m) => m.listing))])).map((card) => [card.id, card]),
+    );
     const bySearch = new Map<string, { title: string; listings: string[] }>();
     for (const match of live) {
       const entry = bySearch.get(match.saved_search) ?? { title: match.title ?? match.proposed_title, listings: [] };
@@ -65,7 +73,14 @@ export async function deliverMatches(deps: Deps, matchIds: readonly string[], op
       if (await emailListings(trx, deps, link, title, listings, cards, 'Instant')) emails++;
     }
     // Last: the notifications' counter locks are held until commit (delivery.notify.ts).
-    const notified = options.notify ? await notifyOwners(trx, deps, live.map((match) => ({ ...match, owner: match.created_by, title: match.title ?? match.proposed_title })), cards) : 0;
+    const notified = options.notify
+      ? await notifyOwners(
+          trx,
+          deps,
+          live.map((match) => ({ ...match, owner: match.created_by, title: match.title ?? match.proposed_title })),
+          cards,
+        )
+      : 0;
     return { notified, emails };
   });
   deps.metrics.alertNotifications.inc(delivered.notified);
@@ -99,11 +114,26 @@ async function emailableLinks(trx: Trx, searches: string[], frequencies: string[
  * Emails the listings this contact has not been emailed for this search yet (the alert ledger decides, under its
  * primary key); nothing new → no email. Answers whether an email was queued.
  */
-async function emailListings(trx: Trx, deps: Deps, link: EmailableLink, title: string, listings: string[], cards: Map<string, ListingCard>, kind: AlertEmail['kind']): Promise<string | null> {
+async function emailListings(
+  trx: Trx,
+  deps: Deps,
+  link: EmailableLink,
+  title: string,
+  listings: string[],
+  cards: Map<string, ListingCard>,
+  kind: AlertEmail['kind'],
+): Promise<string | null> {
   if (listings.length === 0) return null;
   const fresh = await trx
     .insertInto('saved_search_alerts')
-    .values(listings.map((listing) => ({ saved_search: link.saved_search, contact: link.contact, listing, created_at: deps.clock.now() })))
+    .values(
+      listings.map((listing) => ({
+        saved_search: link.saved_search,
+        contact: link.contact,
+        listing,
+        created_at: deps.clock.now(),
+      })),
+    )
     .onConflict((oc) => oc.columns(['saved_search', 'contact', 'listing']).doNothing())
     .returning('listing')
     .execute();
@@ -122,7 +152,13 @@ async function emailListings(trx: Trx, deps: Deps, link: EmailableLink, title: s
       kind,
     }),
   ]);
-  await trx.updateTable('saved_search_alerts').set({ mail_message: id! }).where('saved_search', '=', link.saved_search).where('contact', '=', link.contact).where('listing', 'in', [...freshIds]).execute();
+  await trx
+    .updateTable('saved_search_alerts')
+    .set({ mail_message: id! })
+    .where('saved_search', '=', link.saved_search)
+    .where('contact', '=', link.contact)
+    .where('listing', 'in', [...freshIds])
+    .execute();
   return id!;
 }
 
@@ -176,7 +212,10 @@ async function handleOneDueLink(trx: Trx, deps: Deps): Promise<boolean | { email
   const link = rows[0];
   if (!link) return false;
   const key = { saved_search: link.saved_search, contact: link.contact };
-  const occurrence = link.next_digest_at && link.next_digest_date ? { at: link.next_digest_at, localDate: link.next_digest_date } : nextOccurrence(link, link.timezone, link.last_digest_at ?? link.updated_at);
+  const occurrence =
+    link.next_digest_at && link.next_digest_date
+      ? { at: link.next_digest_at, localDate: link.next_digest_date }
+      : nextOccurrence(link, link.timezone, link.last_digest_at ?? link.updated_at);
   if (!occurrence) return true;
   if (occurrence.at.getTime() > now.getTime()) {
     await setNext(trx, key, occurrence, link.last_digest_at);
@@ -187,7 +226,12 @@ async function handleOneDueLink(trx: Trx, deps: Deps): Promise<boolean | { email
   return mailed ? { emailed: link.frequency } : true;
 }
 
-async function setNext(trx: Trx, key: { saved_search: string; contact: string }, next: { at: Date; localDate: string } | null, last: Date | null): Promise<void> {
+async function setNext(
+  trx: Trx,
+  key: { saved_search: string; contact: string },
+  next: { at: Date; localDate: string } | null,
+  last: Date | null,
+): Promise<void> {
   await trx
     .updateTable('saved_search_contacts')
     .set({ next_digest_at: next?.at ?? null, next_digest_date: next?.localDate ?? null, last_digest_at: last })
@@ -197,22 +241,53 @@ async function setNext(trx: Trx, key: { saved_search: string; contact: string },
 }
 
 /** One digest: keyed by (search, contact, local date), so a repeat of the same local date sends nothing. */
-async function sendDigest(trx: Trx, deps: Deps, link: DueLink, occurrence: { at: Date; localDate: string }): Promise<boolean> {
+async function sendDigest(
+  trx: Trx,
+  deps: Deps,
+  link: DueLink,
+  occurrence: { at: Date; localDate: string },
+): Promise<boolean> {
   const digest = await trx
     .insertInto('saved_search_digests')
-    .values({ saved_search: link.saved_search, contact: link.contact, local_date: occurrence.localDate, due_at: occurrence.at, listings: 0, created_at: deps.clock.now() })
+    .values({
+      saved_search: link.saved_search,
+      contact: link.contact,
+      local_date: occurrence.localDate,
+      due_at: occurrence.at,
+      listings: 0,
+      created_at: deps.clock.now(),
+    })
     .onConflict((oc) => oc.columns(['saved_search', 'contact', 'local_date']).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (!digest) return false;
-  const pending = await pendingDigestListings(trx, { saved_search: link.saved_search, contact: link.contact, since: link.last_digest_at ?? link.created_at }, occurrence.at);
+  const pending = await pendingDigestListings(
+    trx,
+    { saved_search: link.saved_search, contact: link.contact, since: link.last_digest_at ?? link.created_at },
+    occurrence.at,
+  );
   if (pending.length === 0) return false;
-  const [target] = await emailableLinks(trx, [link.saved_search], [...DIGEST_FREQUENCIES]).then((links) => links.filter((l) => l.contact === link.contact));
+  const [target] = await emailableLinks(trx, [link.saved_search], [...DIGEST_FREQUENCIES]).then((links) =>
+    links.filter((l) => l.contact === link.contact),
+  );
   if (!target) return false;
   const cards = new Map((await listingCards(trx, deps.config, pending)).map((card) => [card.id, card]));
   const listings = pending.filter((listing) => cards.has(listing));
-  const mail = await emailListings(trx, deps, target, link.title, listings, cards, link.frequency as AlertEmail['kind']);
-  if (mail) await trx.updateTable('saved_search_digests').set({ mail_message: mail, listings: listings.length }).where('id', '=', digest.id).execute();
+  const mail = await emailListings(
+    trx,
+    deps,
+    target,
+    link.title,
+    listings,
+    cards,
+    link.frequency as AlertEmail['kind'],
+  );
+  if (mail)
+    await trx
+      .updateTable('saved_search_digests')
+      .set({ mail_message: mail, listings: listings.length })
+      .where('id', '=', digest.id)
+      .execute();
   return mail !== null;
 }
 
@@ -221,7 +296,11 @@ async function sendDigest(trx: Trx, deps: Deps, link: DueLink, occurrence: { at:
  * ends inclusive: a match stamped at the very instant of the last digest is in it or not yet emailed, and the alert
  * ledger tells which — and not emailed to this contact yet. Oldest match first. (Also `gable alerts preview`.)
  */
-export async function pendingDigestListings(db: Kysely<DB>, link: { saved_search: string; contact: string; since: Date }, upTo: Date): Promise<string[]> {
+export async function pendingDigestListings(
+  db: Kysely<DB>,
+  link: { saved_search: string; contact: string; since: Date },
+  upTo: Date,
+): Promise<string[]> {
   const { rows } = await sql<{ listing: string }>`
     select m.listing from saved_search_matches m
     where m.saved_search = ${link.saved_search} and m.created_at >= ${link.since} and m.created_at <= ${upTo}

@@ -23,8 +23,12 @@ export interface UnsubscribeRequest {
 }
 
 /** Checks the link (400 when tampered with, nothing changed); answers the search's title for the page. */
-export async function checkUnsubscribe(deps: Pick<Deps, 'config' | 'db'>, request: UnsubscribeRequest): Promise<{ title: string }> {
-  if (!safeEqual(request.token, tokenFor(deps, request.search, request.contact))) throw errors.invalidField('token', 'does not match this unsubscribe link');
+export async function checkUnsubscribe(
+  deps: Pick<Deps, 'config' | 'db'>,
+  request: UnsubscribeRequest,
+): Promise<{ title: string }> {
+  if (!safeEqual(request.token, tokenFor(deps, request.search, request.contact)))
+    throw errors.invalidField('token', 'does not match this unsubscribe link');
   const row = await deps.db
     .selectFrom('saved_search_contacts as l')
     .innerJoin('saved_searches as s', 's.id', 'l.saved_search')
@@ -37,11 +41,22 @@ export async function checkUnsubscribe(deps: Pick<Deps, 'config' | 'db'>, reques
 }
 
 /** Sets the link to Never (idempotent: a second click changes nothing more). */
-export async function unsubscribe(deps: Pick<Deps, 'config' | 'db' | 'clock'>, request: UnsubscribeRequest): Promise<{ title: string }> {
+export async function unsubscribe(
+  deps: Pick<Deps, 'config' | 'db' | 'clock'>,
+  request: UnsubscribeRequest,
+): Promise<{ title: string }> {
   const found = await checkUnsubscribe(deps, request);
   await deps.db
     .updateTable('saved_search_contacts')
-    .set({ frequency: 'Never', send_time: null, send_weekday: null, send_monthday: null, next_digest_at: null, next_digest_date: null, updated_at: deps.clock.now() })
+    .set({
+      frequency: 'Never',
+      send_time: null,
+      send_weekday: null,
+      send_monthday: null,
+      next_digest_at: null,
+      next_digest_date: null,
+      updated_at: deps.clock.now(),
+    })
     .where('saved_search', '=', request.search)
     .where('contact', '=', request.contact)
     .where('frequency', '<>', 'Never')

@@ -44,7 +44,9 @@ async function parameterTypes(db: Kysely<DB>, text: string): Promise<string[]> {
   // The text is the engine's compiled SQL: column names, operators and literals it wrote; every value is a `$n`.
   await sql.raw(`prepare ${name} as select 1 from listings as l where ${text}`).execute(db);
   try {
-    const { rows } = await sql<{ types: string[] }>`select parameter_types::text[] as types from pg_prepared_statements where name = ${name}`.execute(db);
+    const { rows } = await sql<{
+      types: string[];
+    }>`select parameter_types::text[] as types from pg_prepared_statements where name = ${name}`.execute(db);
     const types = rows[0]!.types;
     if (shapeTypes.size >= MAX_CACHED_SHAPES) shapeTypes.clear();
     shapeTypes.set(text, types);
@@ -68,8 +70,15 @@ export function compileWhere(db: Kysely<DB>, where: Expression<SqlBool>[]): Comp
  * once, as it would a bind parameter (an array-typed position travels as the text of its array and is cast per
  * row). "now" (open houses) is `now`, the job's time, as a run now would bind it.
  */
-export async function confirmedPairs(db: Kysely<DB>, candidates: readonly ShapedCandidate[], now: Date): Promise<RawBuilder<Candidate> | null> {
-  const shapes = new Map<string, { nowParams: number[]; searches: string[]; listings: string[]; columns: (string | null)[][] }>();
+export async function confirmedPairs(
+  db: Kysely<DB>,
+  candidates: readonly ShapedCandidate[],
+  now: Date,
+): Promise<RawBuilder<Candidate> | null> {
+  const shapes = new Map<
+    string,
+    { nowParams: number[]; searches: string[]; listings: string[]; columns: (string | null)[][] }
+  >();
   for (const candidate of candidates) {
     let shape = shapes.get(candidate.text);
     if (!shape) {
@@ -86,17 +95,22 @@ export async function confirmedPairs(db: Kysely<DB>, candidates: readonly Shaped
   for (const [text, shape] of shapes) {
     const types = await parameterTypes(db, text);
     const bound = types.flatMap((type, i) => (shape.nowParams.includes(i) ? [] : [i]));
-    const rows = unnestColumns([
-      { name: 's', type: 'uuid', texts: shape.searches },
-      { name: 'l', type: 'uuid', texts: shape.listings },
-      ...bound.map((i) => ({ name: `p${i}`, type: types[i]!, texts: shape.columns[i]! })),
-      // not `r`: the engine's SQL names its own sub-selects so (boundary rings)
-    ], 'candidate');
+    const rows = unnestColumns(
+      [
+        { name: 's', type: 'uuid', texts: shape.searches },
+        { name: 'l', type: 'uuid', texts: shape.listings },
+        ...bound.map((i) => ({ name: `p${i}`, type: types[i]!, texts: shape.columns[i]! })),
+        // not `r`: the engine's SQL names its own sub-selects so (boundary rings)
+      ],
+      'candidate',
+    );
     // `$n` → the row's value of position n-1, or the job's time for "now".
     const predicate = text.split(/\$(\d+)/).map((piece, i) => {
       if (i % 2 === 0) return sql.raw(piece);
       const position = Number(piece) - 1;
-      return shape.nowParams.includes(position) ? sql`(${now.toISOString()}::${sql.raw(types[position]!)})` : rows.column(`p${position}`);
+      return shape.nowParams.includes(position)
+        ? sql`(${now.toISOString()}::${sql.raw(types[position]!)})`
+        : rows.column(`p${position}`);
     });
     // Each candidate listing is read by primary key, then tested: `offset 0` keeps the predicate out of that lookup.
     // Without it the planner pushed the polygon (or agent) test into the scan and walked the listings index for

@@ -25,21 +25,39 @@ describe('stored match forms', () => {
   const event = async (mls: string, fields: Record<string, unknown> = {}) => {
     t.clock.advance(60);
     price -= 1000;
-    const res = await t.app.inject({ method: 'POST', url: '/mls/FORMS/listings', headers: feed, payload: [sampleListing(mls, { price, ...fields })] });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/mls/FORMS/listings',
+      headers: feed,
+      payload: [sampleListing(mls, { price, ...fields })],
+    });
     expect(res.statusCode, res.body).toBe(200);
     await runQueuedJobs(t.deps, [matchEventsTask.name]);
   };
   const matched = async (search: string) =>
-    (await t.deps.db.selectFrom('saved_search_matches').select('event').where('saved_search', '=', search).execute()).length;
+    (await t.deps.db.selectFrom('saved_search_matches').select('event').where('saved_search', '=', search).execute())
+      .length;
   /** What running the search now answers: the listing found (true), not found (false), or the run's error status. */
   const runFinds = async (search: string, mls: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/brands/${owner.brand}/saved-searches/${search}/listings?limit=1000`, headers: owner.bare });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/brands/${owner.brand}/saved-searches/${search}/listings?limit=1000`,
+      headers: owner.bare,
+    });
     if (res.statusCode !== 200) return res.statusCode;
-    const listing = await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', mls).executeTakeFirstOrThrow();
+    const listing = await t.deps.db
+      .selectFrom('listings')
+      .select('id')
+      .where('mls_number', '=', mls)
+      .executeTakeFirstOrThrow();
     return (res.json().data as { id: string }[]).some((found) => found.id === listing.id);
   };
   const form = (id: string) =>
-    t.deps.db.selectFrom('saved_searches').select(['match_shape', 'match_values', 'match_version', 'match_for', 'updated_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    t.deps.db
+      .selectFrom('saved_searches')
+      .select(['match_shape', 'match_values', 'match_version', 'match_for', 'updated_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     owner = await crmUser(t.deps);
@@ -52,7 +70,11 @@ describe('stored match forms', () => {
     expect(stored.match_shape).not.toBeNull();
     expect(stored.match_version).toBe(matchFormVersion(t.deps.db));
     expect(stored.match_for).toEqual(stored.updated_at);
-    const shape = await t.deps.db.selectFrom('saved_search_shapes').select('text').where('id', '=', stored.match_shape!).executeTakeFirstOrThrow();
+    const shape = await t.deps.db
+      .selectFrom('saved_search_shapes')
+      .select('text')
+      .where('id', '=', stored.match_shape!)
+      .executeTakeFirstOrThrow();
     expect(shape.text).toContain('"l"."bedroom_count" >=');
 
     await event('F-1');
@@ -60,19 +82,33 @@ describe('stored match forms', () => {
 
     // The job reads the stored values, not the criteria: values that cannot match (a bedroom floor of 1000) decide.
     const values = (stored.match_values as (string | null)[]).map((value) => (value === '1' ? '1000' : value));
-    await t.deps.db.updateTable('saved_searches').set({ match_values: JSON.stringify(values) }).where('id', '=', id).execute();
+    await t.deps.db
+      .updateTable('saved_searches')
+      .set({ match_values: JSON.stringify(values) })
+      .where('id', '=', id)
+      .execute();
     await event('F-1');
     expect(await matched(id)).toBe(1);
 
     // Another engine's form is retired: compiled again from the criteria (matching), then stored.
-    await t.deps.db.updateTable('saved_searches').set({ match_version: 'an older engine' }).where('id', '=', id).execute();
+    await t.deps.db
+      .updateTable('saved_searches')
+      .set({ match_version: 'an older engine' })
+      .where('id', '=', id)
+      .execute();
     await event('F-1');
     expect(await matched(id)).toBe(2);
     expect(await form(id)).toEqual(stored);
 
     // So is a form compiled before the search was last written, whatever wrote it.
-    await t.deps.db.updateTable('saved_searches').set({ match_values: JSON.stringify(values) }).where('id', '=', id).execute();
-    await sql`update saved_searches set updated_at = updated_at + interval '1 second' where id = ${id}`.execute(t.deps.db);
+    await t.deps.db
+      .updateTable('saved_searches')
+      .set({ match_values: JSON.stringify(values) })
+      .where('id', '=', id)
+      .execute();
+    await sql`update saved_searches set updated_at = updated_at + interval '1 second' where id = ${id}`.execute(
+      t.deps.db,
+    );
     await event('F-1');
     expect(await matched(id)).toBe(3);
     const again = await form(id);
@@ -82,17 +118,32 @@ describe('stored match forms', () => {
 
   it('linking contacts keeps the form current; PATCH stores the new one', async () => {
     const id = await save({ points: around(-96.81, 32.81), maximum_price: 2_000_000 });
-    const created = await t.app.inject({ method: 'POST', url: '/contacts', headers: owner.headers, payload: { first_name: 'Form', emails: [`form-${newTag()}@example.com`] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: owner.headers,
+      payload: { first_name: 'Form', emails: [`form-${newTag()}@example.com`] },
+    });
     expect(created.statusCode, created.body).toBe(200);
     const contact = { id: created.json().data.id as string };
     t.clock.advance(60);
-    const link = await t.app.inject({ method: 'POST', url: `/brands/${owner.brand}/saved-searches/${id}/contacts`, headers: owner.bare, payload: { contacts: [contact.id] } });
+    const link = await t.app.inject({
+      method: 'POST',
+      url: `/brands/${owner.brand}/saved-searches/${id}/contacts`,
+      headers: owner.bare,
+      payload: { contacts: [contact.id] },
+    });
     expect(link.statusCode, link.body).toBe(200);
     const linked = await form(id);
     expect(linked.match_for).toEqual(linked.updated_at);
 
     t.clock.advance(60);
-    const patch = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { maximum_price: 100_000 } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/brands/${owner.brand}/saved-searches/${id}`,
+      headers: owner.bare,
+      payload: { maximum_price: 100_000 },
+    });
     expect(patch.statusCode, patch.body).toBe(200);
     const patched = await form(id);
     expect(patched.match_for).toEqual(patched.updated_at);
@@ -105,13 +156,42 @@ describe('stored match forms', () => {
     const sub = await createBrand(t.deps, { parent: owner.brand });
     const bySub = await save({ brands: [sub.id] });
     const tag = newTag();
-    const square = [[-97.2, 32.5], [-97.0, 32.5], [-97.0, 32.7], [-97.2, 32.7], [-97.2, 32.5]];
+    const square = [
+      [-97.2, 32.5],
+      [-97.0, 32.5],
+      [-97.0, 32.7],
+      [-97.2, 32.7],
+      [-97.2, 32.5],
+    ];
     await upsertBoundaries(t.deps.db, [
-      prepareBoundary({ externalId: `${tag}-f`, boundaryType: 'neighborhood', title: `Forms ${tag}`, country: 'US', state: null, subtitle: '', aliases: [], codes: [], population: null, geometry: { type: 'Polygon', coordinates: [square] } }),
+      prepareBoundary({
+        externalId: `${tag}-f`,
+        boundaryType: 'neighborhood',
+        title: `Forms ${tag}`,
+        country: 'US',
+        state: null,
+        subtitle: '',
+        aliases: [],
+        codes: [],
+        population: null,
+        geometry: { type: 'Polygon', coordinates: [square] },
+      }),
     ]);
-    const boundary = (await t.deps.db.selectFrom('boundaries').select('id').where('external_id', '=', `${tag}-f`).executeTakeFirstOrThrow()).id;
+    const boundary = (
+      await t.deps.db
+        .selectFrom('boundaries')
+        .select('id')
+        .where('external_id', '=', `${tag}-f`)
+        .executeTakeFirstOrThrow()
+    ).id;
     const byBoundary = await save({ boundaries: [boundary] });
-    const listing = { list_agent_mui: 'AG-FORMS', property: { ...(sampleListing('x').property as object), address: { city: 'Fort Worth', state: 'TX', location: { latitude: 32.6, longitude: -97.1 } } } };
+    const listing = {
+      list_agent_mui: 'AG-FORMS',
+      property: {
+        ...(sampleListing('x').property as object),
+        address: { city: 'Fort Worth', state: 'TX', location: { latitude: 32.6, longitude: -97.1 } },
+      },
+    };
 
     await event('F-3', listing);
     expect([await matched(bySub), await runFinds(bySub, 'F-3')]).toEqual([0, false]);
@@ -126,9 +206,26 @@ describe('stored match forms', () => {
     expect(await matched(byBoundary)).toBe(2);
 
     // The boundary's ring moves away from the listing, then the boundary is deleted (a run answers 400).
-    const away = [[-90.2, 30.5], [-90.0, 30.5], [-90.0, 30.7], [-90.2, 30.7], [-90.2, 30.5]];
+    const away = [
+      [-90.2, 30.5],
+      [-90.0, 30.5],
+      [-90.0, 30.7],
+      [-90.2, 30.7],
+      [-90.2, 30.5],
+    ];
     await upsertBoundaries(t.deps.db, [
-      prepareBoundary({ externalId: `${tag}-f`, boundaryType: 'neighborhood', title: `Forms ${tag}`, country: 'US', state: null, subtitle: '', aliases: [], codes: [], population: null, geometry: { type: 'Polygon', coordinates: [away] } }),
+      prepareBoundary({
+        externalId: `${tag}-f`,
+        boundaryType: 'neighborhood',
+        title: `Forms ${tag}`,
+        country: 'US',
+        state: null,
+        subtitle: '',
+        aliases: [],
+        codes: [],
+        population: null,
+        geometry: { type: 'Polygon', coordinates: [away] },
+      }),
     ]);
     await event('F-3', listing);
     expect([await matched(byBoundary), await runFinds(byBoundary, 'F-3')]).toEqual([2, false]);
@@ -148,11 +245,20 @@ describe('stored match forms', () => {
 
   it('refreshMatchForms compiles and stores every missing or retired form', async () => {
     const ids = [await save({ agents: ['AG-R1'] }), await save({ agents: ['AG-R2'], open_house: true })];
-    await t.deps.db.updateTable('saved_searches').set({ match_shape: null, match_values: null, match_version: null, match_for: null }).where('id', 'in', ids).execute();
+    await t.deps.db
+      .updateTable('saved_searches')
+      .set({ match_shape: null, match_values: null, match_version: null, match_for: null })
+      .where('id', 'in', ids)
+      .execute();
     expect(await refreshMatchForms(t.deps.db)).toBeGreaterThanOrEqual(2);
     for (const id of ids) expect((await form(id)).match_version).toBe(matchFormVersion(t.deps.db));
     expect(await refreshMatchForms(t.deps.db)).toBe(0);
-    const timed = await t.deps.db.selectFrom('saved_searches as s').innerJoin('saved_search_shapes as x', 'x.id', 's.match_shape').select('x.now_params').where('s.id', '=', ids[1]!).executeTakeFirstOrThrow();
+    const timed = await t.deps.db
+      .selectFrom('saved_searches as s')
+      .innerJoin('saved_search_shapes as x', 'x.id', 's.match_shape')
+      .select('x.now_params')
+      .where('s.id', '=', ids[1]!)
+      .executeTakeFirstOrThrow();
     expect(timed.now_params).toHaveLength(1);
   });
 });

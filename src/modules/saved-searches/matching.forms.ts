@@ -50,23 +50,66 @@ export function matchFormOf(db: Kysely<DB>, criteria: SearchCriteria): MatchForm
     if (!(error instanceof AppError)) throw error;
     return null;
   }
-  return { shape: shapeId(compiled.text), text: compiled.text, nowParams: compiled.nowParams, values: compiled.values.map((value, i) => (compiled.nowParams.includes(i) ? null : value)) };
+  return {
+    shape: shapeId(compiled.text),
+    text: compiled.text,
+    nowParams: compiled.nowParams,
+    values: compiled.values.map((value, i) => (compiled.nowParams.includes(i) ? null : value)),
+  };
 }
 
 /** Criteria drawing every criterion, so that a change to how any of them compiles changes the fingerprint. */
-const REFERENCE: Required<{ [K in keyof SearchCriteria]: Exclude<SearchCriteria[K], null> }>[] = [true, false].map((flag) => ({
-  minimum_price: 100_000, maximum_price: 900_000, currency: 'usd',
-  minimum_square_meters: 50, maximum_square_meters: 400, minimum_lot_square_meters: 100, maximum_lot_square_meters: 2000,
-  minimum_bedrooms: 1, maximum_bedrooms: 5, minimum_bathrooms: 1.5, maximum_bathrooms: 4, minimum_year_built: 1950, maximum_year_built: 2020,
-  minimum_parking_spaces: 1, property_types: ['Residential'], property_subtypes: ['Condo'], listing_statuses: ['Active'],
-  points: [{ latitude: 32.7, longitude: -96.8 }, { latitude: 32.8, longitude: -96.8 }, { latitude: 32.8, longitude: -96.7 }, { latitude: 32.7, longitude: -96.8 }],
-  postal_codes: ['75201'], list_agents: ['A1'], selling_agents: ['A2'], agents: ['A3'], list_offices: ['O1'], selling_offices: ['O2'], offices: ['O3'],
-  brands: ['00000000-0000-4000-8000-000000000001'], boundaries: ['00000000-0000-4000-8000-000000000002'],
-  pool: flag, pets: !flag, application_fee: flag, appliances: !flag, furnished: flag, fenced_yard: !flag,
-  office_exclusive: flag, number_of_pets_allowed: 1, open_house: flag,
-  minimum_sold_date: 1_700_000_000, minimum_list_date: 1_600_000_000, maximum_list_date: 1_700_000_000,
-  search: '"modern home" or pool -garden', content: ' lake view ', address: 'Main Street',
-}));
+const REFERENCE: Required<{ [K in keyof SearchCriteria]: Exclude<SearchCriteria[K], null> }>[] = [true, false].map(
+  (flag) => ({
+    minimum_price: 100_000,
+    maximum_price: 900_000,
+    currency: 'usd',
+    minimum_square_meters: 50,
+    maximum_square_meters: 400,
+    minimum_lot_square_meters: 100,
+    maximum_lot_square_meters: 2000,
+    minimum_bedrooms: 1,
+    maximum_bedrooms: 5,
+    minimum_bathrooms: 1.5,
+    maximum_bathrooms: 4,
+    minimum_year_built: 1950,
+    maximum_year_built: 2020,
+    minimum_parking_spaces: 1,
+    property_types: ['Residential'],
+    property_subtypes: ['Condo'],
+    listing_statuses: ['Active'],
+    points: [
+      { latitude: 32.7, longitude: -96.8 },
+      { latitude: 32.8, longitude: -96.8 },
+      { latitude: 32.8, longitude: -96.7 },
+      { latitude: 32.7, longitude: -96.8 },
+    ],
+    postal_codes: ['75201'],
+    list_agents: ['A1'],
+    selling_agents: ['A2'],
+    agents: ['A3'],
+    list_offices: ['O1'],
+    selling_offices: ['O2'],
+    offices: ['O3'],
+    brands: ['00000000-0000-4000-8000-000000000001'],
+    boundaries: ['00000000-0000-4000-8000-000000000002'],
+    pool: flag,
+    pets: !flag,
+    application_fee: flag,
+    appliances: !flag,
+    furnished: flag,
+    fenced_yard: !flag,
+    office_exclusive: flag,
+    number_of_pets_allowed: 1,
+    open_house: flag,
+    minimum_sold_date: 1_700_000_000,
+    minimum_list_date: 1_600_000_000,
+    maximum_list_date: 1_700_000_000,
+    search: '"modern home" or pool -garden',
+    content: ' lake view ',
+    address: 'Main Street',
+  }),
+);
 
 let version: string | undefined;
 
@@ -83,7 +126,12 @@ export function matchFormVersion(db: Kysely<DB>): string {
 export async function matchFormColumns(db: Kysely<DB>, criteria: SearchCriteria, at: Date) {
   const form = matchFormOf(db, criteria);
   if (form) await storeShapes(db, [form]);
-  return { match_shape: form?.shape ?? null, match_values: form ? JSON.stringify(form.values) : null, match_version: matchFormVersion(db), match_for: at };
+  return {
+    match_shape: form?.shape ?? null,
+    match_values: form ? JSON.stringify(form.values) : null,
+    match_version: matchFormVersion(db),
+    match_for: at,
+  };
 }
 
 /** Shapes are content-addressed and never change: an id already stored is left alone. */
@@ -110,7 +158,10 @@ export function rememberShape(form: MatchForm): string {
   return form.shape;
 }
 
-export async function shapesByIds(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, { text: string; nowParams: number[] }>> {
+export async function shapesByIds(
+  db: Kysely<DB>,
+  ids: readonly string[],
+): Promise<Map<string, { text: string; nowParams: number[] }>> {
   const found = new Map<string, { text: string; nowParams: number[] }>();
   for (const id of ids) {
     const cached = shapeCache.get(id);
@@ -118,7 +169,11 @@ export async function shapesByIds(db: Kysely<DB>, ids: readonly string[]): Promi
   }
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   if (missing.length > 0) {
-    const { rows } = await sql<{ id: string; text: string; now_params: number[] }>`select id, text, now_params from saved_search_shapes where id = any(${missing}::uuid[])`.execute(db);
+    const { rows } = await sql<{
+      id: string;
+      text: string;
+      now_params: number[];
+    }>`select id, text, now_params from saved_search_shapes where id = any(${missing}::uuid[])`.execute(db);
     if (shapeCache.size + rows.length > MAX_CACHED_SHAPES) shapeCache.clear();
     for (const row of rows) {
       const shape = { text: row.text, nowParams: row.now_params };
@@ -155,7 +210,9 @@ export async function storeCompiledForms(db: Kysely<DB>, compiled: readonly Comp
     from unnest(${compiled.map((entry) => entry.search)}::uuid[], ${compiled.map((entry) => entry.updatedAt)}::timestamptz[],
       ${compiled.map((entry) => entry.form?.shape ?? null)}::uuid[], ${compiled.map((entry) => (entry.form ? JSON.stringify(entry.form.values) : null))}::text[]) as c(id, updated_at, shape, match_values)
     where s.id = c.id and s.id in (select id from locked) and s.updated_at = c.updated_at
-      and (s.match_version is distinct from ${matchFormVersion(db)} or s.match_for is distinct from s.updated_at)`.execute(db);
+      and (s.match_version is distinct from ${matchFormVersion(db)} or s.match_for is distinct from s.updated_at)`.execute(
+    db,
+  );
 }
 
 /**
@@ -168,7 +225,17 @@ export async function refreshMatchForms(db: Kysely<DB>, batch = 2000): Promise<n
   for (;;) {
     const stale = await findStaleForms(db, matchFormVersion(db), after, batch);
     if (stale.length === 0) return done;
-    await storeCompiledForms(db, stale.map((row) => ({ search: row.id, updatedAt: row.updated_at, form: matchFormOf(db, storedCriteriaOf({ criteria: row.criteria!, brands: row.brands!, boundaries: row.boundaries! })) })));
+    await storeCompiledForms(
+      db,
+      stale.map((row) => ({
+        search: row.id,
+        updatedAt: row.updated_at,
+        form: matchFormOf(
+          db,
+          storedCriteriaOf({ criteria: row.criteria!, brands: row.brands!, boundaries: row.boundaries! }),
+        ),
+      })),
+    );
     done += stale.length;
     after = stale[stale.length - 1]!.id;
   }

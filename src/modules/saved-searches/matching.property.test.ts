@@ -33,27 +33,80 @@ describe('matching equals running the search', () => {
     await linkAgent(t.deps, subMember.id, 'AG3');
     fixtures.brands = [owner.brand, sub.id];
     // Boundaries on the listings' grid: a square with a hole, and a triangle.
-    const square = [[-97.0, 32.6], [-96.75, 32.6], [-96.75, 32.85], [-97.0, 32.85], [-97.0, 32.6]];
-    const hole = [[-96.9, 32.7], [-96.85, 32.7], [-96.85, 32.75], [-96.9, 32.75], [-96.9, 32.7]];
-    const triangle = [[-96.85, 32.65], [-96.6, 32.65], [-96.6, 32.95], [-96.85, 32.65]];
+    const square = [
+      [-97.0, 32.6],
+      [-96.75, 32.6],
+      [-96.75, 32.85],
+      [-97.0, 32.85],
+      [-97.0, 32.6],
+    ];
+    const hole = [
+      [-96.9, 32.7],
+      [-96.85, 32.7],
+      [-96.85, 32.75],
+      [-96.9, 32.75],
+      [-96.9, 32.7],
+    ];
+    const triangle = [
+      [-96.85, 32.65],
+      [-96.6, 32.65],
+      [-96.6, 32.95],
+      [-96.85, 32.65],
+    ];
     const tag = newTag();
     await upsertBoundaries(t.deps.db, [
-      prepareBoundary({ externalId: `${tag}-a`, boundaryType: 'neighborhood', title: `Donut ${tag}`, country: 'US', state: null, subtitle: '', aliases: [], codes: [], population: null, geometry: { type: 'Polygon', coordinates: [square, hole] } }),
-      prepareBoundary({ externalId: `${tag}-b`, boundaryType: 'neighborhood', title: `Wedge ${tag}`, country: 'US', state: null, subtitle: '', aliases: [], codes: [], population: null, geometry: { type: 'Polygon', coordinates: [triangle] } }),
+      prepareBoundary({
+        externalId: `${tag}-a`,
+        boundaryType: 'neighborhood',
+        title: `Donut ${tag}`,
+        country: 'US',
+        state: null,
+        subtitle: '',
+        aliases: [],
+        codes: [],
+        population: null,
+        geometry: { type: 'Polygon', coordinates: [square, hole] },
+      }),
+      prepareBoundary({
+        externalId: `${tag}-b`,
+        boundaryType: 'neighborhood',
+        title: `Wedge ${tag}`,
+        country: 'US',
+        state: null,
+        subtitle: '',
+        aliases: [],
+        codes: [],
+        population: null,
+        geometry: { type: 'Polygon', coordinates: [triangle] },
+      }),
     ]);
-    const rows = await t.deps.db.selectFrom('boundaries').select('id').where('external_id', 'like', `${tag}-%`).orderBy('external_id').execute();
+    const rows = await t.deps.db
+      .selectFrom('boundaries')
+      .select('id')
+      .where('external_id', 'like', `${tag}-%`)
+      .orderBy('external_id')
+      .execute();
     fixtures.boundaries = rows.map((row) => row.id);
   });
 
   /** Saves these searches, records an event per listing, matches them in one batch and compares with each run. */
   async function expectAgreement(random: SeededRandom, drawCriteria: () => Record<string, unknown>): Promise<void> {
-    const names = await insertListings(t.deps, newTag(), Array.from({ length: LISTINGS }, (_, i) => randomListing(random, `L${i}`)));
+    const names = await insertListings(
+      t.deps,
+      newTag(),
+      Array.from({ length: LISTINGS }, (_, i) => randomListing(random, `L${i}`)),
+    );
     const listingIds = [...names.keys()];
 
     const searches: { id: string; criteria: Record<string, unknown> }[] = [];
     while (searches.length < SEARCHES) {
       const criteria = drawCriteria();
-      const res = await t.app.inject({ method: 'POST', url: `/brands/${owner.brand}/saved-searches`, headers: owner.bare, payload: criteria });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/brands/${owner.brand}/saved-searches`,
+        headers: owner.bare,
+        payload: criteria,
+      });
       expect(res.statusCode, `${res.body} for ${JSON.stringify(criteria)}`).toBe(200);
       searches.push({ id: res.json().data.id, criteria });
     }
@@ -64,29 +117,62 @@ describe('matching equals running the search', () => {
     const member = await createUser(t.deps);
     await addMembership(t.deps, member.id, fixtures.brands[1]!);
     await linkAgent(t.deps, member.id, random.pick(['AG2', 'AG4', 'AG5', 'AG6']));
-    await t.deps.db.updateTable('saved_searches').set({ match_version: null }).where('id', 'in', searches.filter((_, i) => i % 2 === 0).map((search) => search.id)).execute();
+    await t.deps.db
+      .updateTable('saved_searches')
+      .set({ match_version: null })
+      .where(
+        'id',
+        'in',
+        searches.filter((_, i) => i % 2 === 0).map((search) => search.id),
+      )
+      .execute();
 
     const events = await t.deps.db
       .insertInto('listing_events')
-      .values(listingIds.map((listing) => ({ listing, type: 'BecameAvailable' as const, new_status: 'Active', created_at: NOW })))
+      .values(
+        listingIds.map((listing) => ({
+          listing,
+          type: 'BecameAvailable' as const,
+          new_status: 'Active',
+          created_at: NOW,
+        })),
+      )
       .returning('id')
       .execute();
-    const { outcome } = await matchEvents(t.deps, events.map((event) => event.id), chunkRowsOf(matchEventsTask, t.deps));
+    const { outcome } = await matchEvents(
+      t.deps,
+      events.map((event) => event.id),
+      chunkRowsOf(matchEventsTask, t.deps),
+    );
     expect(outcome.events).toBe(LISTINGS);
 
     let found = 0;
     for (const search of searches) {
-      const run = await t.app.inject({ method: 'GET', url: `/brands/${owner.brand}/saved-searches/${search.id}/listings?limit=1000`, headers: owner.bare });
+      const run = await t.app.inject({
+        method: 'GET',
+        url: `/brands/${owner.brand}/saved-searches/${search.id}/listings?limit=1000`,
+        headers: owner.bare,
+      });
       expect(run.statusCode, run.body).toBe(200);
-      const expected = (run.json().data as { id: string }[]).map((listing) => listing.id).filter((id) => names.has(id)).sort();
-      const matched = await t.deps.db.selectFrom('saved_search_matches').select('listing').where('saved_search', '=', search.id).execute();
+      const expected = (run.json().data as { id: string }[])
+        .map((listing) => listing.id)
+        .filter((id) => names.has(id))
+        .sort();
+      const matched = await t.deps.db
+        .selectFrom('saved_search_matches')
+        .select('listing')
+        .where('saved_search', '=', search.id)
+        .execute();
       const actual = matched.map((row) => row.listing).sort();
-      expect(actual.map((id) => names.get(id)), `search ${JSON.stringify(search.criteria)}`).toEqual(expected.map((id) => names.get(id)));
+      expect(
+        actual.map((id) => names.get(id)),
+        `search ${JSON.stringify(search.criteria)}`,
+      ).toEqual(expected.map((id) => names.get(id)));
       found += expected.length;
     }
     // Not vacuous: searches found listings, and not everything.
     expect(found).toBeGreaterThan(SEARCHES / 2);
-    expect(found).toBeLessThan(SEARCHES * LISTINGS / 2);
+    expect(found).toBeLessThan((SEARCHES * LISTINGS) / 2);
   }
 
   it(`agrees on ${SEARCHES} random searches × ${LISTINGS} random listings (seed ${SEED})`, async () => {
@@ -100,8 +186,19 @@ describe('matching equals running the search', () => {
       // Same predicates, different values: a polygon of grid cells, a price ceiling, a bedroom floor, statuses.
       const [west, south] = [-97.0 + 0.05 * random.integer(0, 4), 32.6 + 0.05 * random.integer(0, 4)];
       const [east, north] = [west + 0.05 * random.integer(1, 4), south + 0.05 * random.integer(1, 4)];
-      const points = [[west, south], [east, south], [east, north], [west, north], [west, south]].map(([longitude, latitude]) => ({ longitude, latitude }));
-      return { points, maximum_price: 100_000 * random.integer(2, 9), minimum_bedrooms: random.integer(0, 4), listing_statuses: random.pick([['Active'], ['Active', 'Sold'], ['Pending', 'Coming Soon']]) };
+      const points = [
+        [west, south],
+        [east, south],
+        [east, north],
+        [west, north],
+        [west, south],
+      ].map(([longitude, latitude]) => ({ longitude, latitude }));
+      return {
+        points,
+        maximum_price: 100_000 * random.integer(2, 9),
+        minimum_bedrooms: random.integer(0, 4),
+        listing_statuses: random.pick([['Active'], ['Active', 'Sold'], ['Pending', 'Coming Soon']]),
+      };
     });
   });
 });

@@ -129,7 +129,13 @@ export function randomCriteria(random: SeededRandom, fixtures: Fixtures): Record
   if (random.chance(p)) c.minimum_sold_date = nowSeconds - DAY * random.integer(0, 60);
   if (random.chance(p)) c.minimum_list_date = nowSeconds - DAY * random.integer(30, 90);
   if (random.chance(p)) c.maximum_list_date = nowSeconds - DAY * random.integer(0, 29);
-  if (random.chance(p)) c.search = random.pick([random.pick(WORDS), `${random.pick(WORDS)} -${random.pick(WORDS)}`, `${random.pick(WORDS)} or ${random.pick(WORDS)}`, '"modern home"']);
+  if (random.chance(p))
+    c.search = random.pick([
+      random.pick(WORDS),
+      `${random.pick(WORDS)} -${random.pick(WORDS)}`,
+      `${random.pick(WORDS)} or ${random.pick(WORDS)}`,
+      '"modern home"',
+    ]);
   if (random.chance(p)) c.content = random.pick(WORDS);
   if (random.chance(p)) c.address = random.pick(STREETS);
   return c;
@@ -142,8 +148,17 @@ function randomRing(random: SeededRandom): { latitude: number; longitude: number
   const lon = (i: number) => round(WEST + GRID * i);
   const lat = (i: number) => round(SOUTH + GRID * i);
   const corners = random.chance(0.6)
-    ? [[x0, y0], [x1 + 1, y0], [x1 + 1, y1 + 1], [x0, y1 + 1]]
-    : [[x0, y0], [x1 + 1, y0], [x0, y1 + 1]];
+    ? [
+        [x0, y0],
+        [x1 + 1, y0],
+        [x1 + 1, y1 + 1],
+        [x0, y1 + 1],
+      ]
+    : [
+        [x0, y0],
+        [x1 + 1, y0],
+        [x0, y1 + 1],
+      ];
   const ring = corners.map(([x, y]) => ({ longitude: lon(x!), latitude: lat(y!) }));
   return [...ring, ring[0]!];
 }

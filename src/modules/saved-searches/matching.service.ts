@@ -12,7 +12,14 @@ import type { Deps } from '../../deps.js';
 import { DELIVER_BATCH, deliverMatchesTask } from './delivery.tasks.js';
 import { candidateSearches, type Candidate } from './matching.candidates.js';
 import { confirmedPairs, type ShapedCandidate } from './matching.confirm.js';
-import { matchFormOf, matchFormVersion, rememberShape, shapesByIds, storeCompiledForms, type CompiledForm } from './matching.forms.js';
+import {
+  matchFormOf,
+  matchFormVersion,
+  rememberShape,
+  shapesByIds,
+  storeCompiledForms,
+  type CompiledForm,
+} from './matching.forms.js';
 import { findSearchForms, insertMatches, storedCriteriaOf, type SearchForm } from './saved-searches.repository.js';
 import { listingCards } from './delivery.email.js';
 import { notifyOwners } from './delivery.notify.js';
@@ -42,7 +49,11 @@ type SearchDelivery = Pick<SearchForm, 'created_by' | 'title' | 'instant'>;
  * `chunkRows` events per transaction (the task's, ADR 0039): a job's matches and their notifications are written
  * in several commits, so on the embedded database requests wait for one chunk, never for the whole job.
  */
-export async function matchEvents(deps: Deps, eventIds: readonly string[], chunkRows: number): Promise<{ outcome: MatchOutcome; inserted: MatchedEvent[] }> {
+export async function matchEvents(
+  deps: Deps,
+  eventIds: readonly string[],
+  chunkRows: number,
+): Promise<{ outcome: MatchOutcome; inserted: MatchedEvent[] }> {
   const outcome: MatchOutcome = { events: 0, matches: 0 };
   const inserted: MatchedEvent[] = [];
   for (let i = 0; i < eventIds.length; i += chunkRows) {
@@ -55,7 +66,10 @@ export async function matchEvents(deps: Deps, eventIds: readonly string[], chunk
 }
 
 /** One transaction of `matchEvents`. */
-async function matchChunk(deps: Deps, eventIds: readonly string[]): Promise<{ outcome: MatchOutcome; inserted: MatchedEvent[] }> {
+async function matchChunk(
+  deps: Deps,
+  eventIds: readonly string[],
+): Promise<{ outcome: MatchOutcome; inserted: MatchedEvent[] }> {
   const result = await deps.db.transaction().execute(async (trx) => {
     const events = await trx
       .selectFrom('listing_events')
@@ -67,7 +81,8 @@ async function matchChunk(deps: Deps, eventIds: readonly string[]): Promise<{ ou
       .orderBy('id')
       .forUpdate()
       .execute();
-    if (events.length === 0) return { outcome: { events: 0, matches: 0 }, inserted: [], lags: [], compiled: [], notified: 0, emailing: 0 };
+    if (events.length === 0)
+      return { outcome: { events: 0, matches: 0 }, inserted: [], lags: [], compiled: [], notified: 0, emailing: 0 };
     const inTrx = { ...deps, db: trx };
     const listings = [...new Set(events.map((event) => event.listing))];
     const { shaped, compiled, delivery } = await formCandidates(inTrx, await candidateSearches(trx, listings));
@@ -91,7 +106,15 @@ async function matchChunk(deps: Deps, eventIds: readonly string[]): Promise<{ ou
     );
     const found = matches.length;
     const inserted: MatchedEvent[] = await insertMatches(trx, matches, now);
-    await trx.updateTable('listing_events').set({ matched_at: now }).where('id', 'in', events.map((event) => event.id)).execute();
+    await trx
+      .updateTable('listing_events')
+      .set({ matched_at: now })
+      .where(
+        'id',
+        'in',
+        events.map((event) => event.id),
+      )
+      .execute();
     const { notified, emailing } = await deliverWithMatches(inTrx, trx, inserted, delivery);
     const lags = events.map((event) => (now.getTime() - event.created_at.getTime()) / 1000);
     return { outcome: { events: events.length, matches: found }, inserted, lags, compiled, notified, emailing };
@@ -113,12 +136,23 @@ async function matchChunk(deps: Deps, eventIds: readonly string[]): Promise<{ ou
  * delivery job per 500 matches of searches with an Instant contact, which emails them (`notified`: it does not
  * notify again). The notifications are the last writes: their counter locks are held until commit.
  */
-async function deliverWithMatches(deps: Deps, trx: Transaction<DB>, inserted: readonly MatchedEvent[], delivery: ReadonlyMap<string, SearchDelivery>): Promise<{ notified: number; emailing: number }> {
+async function deliverWithMatches(
+  deps: Deps,
+  trx: Transaction<DB>,
+  inserted: readonly MatchedEvent[],
+  delivery: ReadonlyMap<string, SearchDelivery>,
+): Promise<{ notified: number; emailing: number }> {
   const emailing = inserted.filter((match) => match.awaits_email);
   const batches: { matches: string[]; notified: true }[] = [];
-  for (let i = 0; i < emailing.length; i += DELIVER_BATCH) batches.push({ matches: emailing.slice(i, i + DELIVER_BATCH).map((match) => match.id), notified: true });
+  for (let i = 0; i < emailing.length; i += DELIVER_BATCH)
+    batches.push({ matches: emailing.slice(i, i + DELIVER_BATCH).map((match) => match.id), notified: true });
   await deps.queue.enqueueMany(trx, deliverMatchesTask, batches);
-  const cards = new Map((await listingCards(trx, deps.config, [...new Set(inserted.map((match) => match.listing))])).map((card) => [card.id, card]));
+  const cards = new Map(
+    (await listingCards(trx, deps.config, [...new Set(inserted.map((match) => match.listing))])).map((card) => [
+      card.id,
+      card,
+    ]),
+  );
   const toNotify = inserted.map((match) => {
     const { created_by: owner, title } = delivery.get(match.saved_search)!;
     return { ...match, owner, title };
@@ -131,7 +165,10 @@ async function deliverWithMatches(deps: Deps, trx: Transaction<DB>, inserted: re
  * form is missing or retired is compiled here by the engine (returned, to be stored after the job's transaction).
  * A search that can no longer run (its form is null) matches nothing, as running it finds nothing.
  */
-async function formCandidates(deps: Deps, candidates: readonly Candidate[]): Promise<{ shaped: ShapedCandidate[]; compiled: CompiledForm[]; delivery: Map<string, SearchDelivery> }> {
+async function formCandidates(
+  deps: Deps,
+  candidates: readonly Candidate[],
+): Promise<{ shaped: ShapedCandidate[]; compiled: CompiledForm[]; delivery: Map<string, SearchDelivery> }> {
   const listingsOf = new Map<string, string[]>();
   for (const { saved_search: search, listing } of candidates) {
     const listings = listingsOf.get(search);
@@ -147,7 +184,10 @@ async function formCandidates(deps: Deps, candidates: readonly Candidate[]): Pro
       if (row.shape !== null) formed.push({ search: row.id, shape: row.shape, values: row.values! });
       continue;
     }
-    const form = matchFormOf(deps.db, storedCriteriaOf({ criteria: row.criteria!, brands: row.brands!, boundaries: row.boundaries! }));
+    const form = matchFormOf(
+      deps.db,
+      storedCriteriaOf({ criteria: row.criteria!, brands: row.brands!, boundaries: row.boundaries! }),
+    );
     compiled.push({ search: row.id, updatedAt: row.updated_at, form });
     if (form) formed.push({ search: row.id, shape: rememberShape(form), values: form.values });
   }

@@ -9,7 +9,9 @@ export const MATCH_BATCH = 500;
 
 export const matchEventsTask = defineTask({
   name: 'saved-searches.match',
-  payload: Type.Object({ events: Type.Array(Type.String({ pattern: '^[0-9a-f-]{36}$' }), { minItems: 1, maxItems: MATCH_BATCH }) }),
+  payload: Type.Object({
+    events: Type.Array(Type.String({ pattern: '^[0-9a-f-]{36}$' }), { minItems: 1, maxItems: MATCH_BATCH }),
+  }),
   retryLimit: 10,
   retryDelaySeconds: 5,
   concurrency: 2,

@@ -11,8 +11,17 @@ export const around = (lon: number, lat: number, d = 0.05) => [
 ];
 
 /** Saves a search of the owner's brand (POST …/saved-searches) and answers its id. */
-export async function saveSearch(app: FastifyInstance, owner: { brand: string; bare: Record<string, string> }, criteria: object): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: `/brands/${owner.brand}/saved-searches`, headers: owner.bare, payload: criteria });
+export async function saveSearch(
+  app: FastifyInstance,
+  owner: { brand: string; bare: Record<string, string> },
+  criteria: object,
+): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/brands/${owner.brand}/saved-searches`,
+    headers: owner.bare,
+    payload: criteria,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.id as string;
 }

@@ -21,7 +21,12 @@ describe('matching listing events', () => {
     expect(res.statusCode, res.body).toBe(200);
   };
   const matchesOf = (search: string) =>
-    t.deps.db.selectFrom('saved_search_matches').select(['listing', 'event', 'event_type']).where('saved_search', '=', search).orderBy('event_type').execute();
+    t.deps.db
+      .selectFrom('saved_search_matches')
+      .select(['listing', 'event', 'event_type'])
+      .where('saved_search', '=', search)
+      .orderBy('event_type')
+      .execute();
 
   beforeAll(async () => {
     owner = await crmUser(t.deps);
@@ -53,8 +58,25 @@ describe('matching listing events', () => {
     expect((await matchesOf(near)).map((m) => m.event_type)).toEqual(['BecameAvailable', 'PriceDropped']);
 
     // Each match notified its owner in the job's transaction (no delivery job ran).
-    const feedSize = async () => Number((await t.deps.db.selectFrom('notification_recipients').select((eb) => eb.fn.countAll<string>().as('n')).where('user', '=', owner.user).executeTakeFirstOrThrow()).n);
-    const stored = async () => Number((await t.deps.db.selectFrom('saved_search_matches').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const feedSize = async () =>
+      Number(
+        (
+          await t.deps.db
+            .selectFrom('notification_recipients')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('user', '=', owner.user)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const stored = async () =>
+      Number(
+        (
+          await t.deps.db
+            .selectFrom('saved_search_matches')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await stored()).toBe(5); // near and byAgent twice, cheap once
     expect(await feedSize()).toBe(5);
 
@@ -62,11 +84,19 @@ describe('matching listing events', () => {
     const events = await t.deps.db.selectFrom('listing_events').select(['id', 'matched_at']).execute();
     expect(events.every((event) => event.matched_at !== null)).toBe(true);
     // Two events per transaction: the job's chunks each skip what an earlier run marked.
-    const again = await matchEvents(t.deps, events.map((event) => event.id), 2);
+    const again = await matchEvents(
+      t.deps,
+      events.map((event) => event.id),
+      2,
+    );
     expect(again).toEqual({ outcome: { events: 0, matches: 0 }, inserted: [] });
     // Even a forgotten mark does not duplicate a match: (search, event) is unique.
     await t.deps.db.updateTable('listing_events').set({ matched_at: null }).execute();
-    const forced = await matchEvents(t.deps, events.map((event) => event.id), 2);
+    const forced = await matchEvents(
+      t.deps,
+      events.map((event) => event.id),
+      2,
+    );
     expect(forced.outcome.matches).toBeGreaterThan(0);
     expect(forced.inserted.filter((match) => match.saved_search === near)).toEqual([]);
     expect(await matchesOf(near)).toHaveLength(2);
@@ -78,7 +108,8 @@ describe('matching listing events', () => {
 
     // Events and matches get version-7 uuids (time first, so a job's keys sit side by side in the indexes).
     const matches = await t.deps.db.selectFrom('saved_search_matches').select('id').execute();
-    for (const { id } of [...events, ...matches]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const { id } of [...events, ...matches])
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const stamp = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
     expect(Math.abs(stamp(matches[0]!.id) - Date.now())).toBeLessThan(3_600_000);
   });
@@ -88,10 +119,29 @@ describe('matching listing events', () => {
     const elsewhere = await save({ points: around(-120, 45), listing_statuses: ['Active'] });
     const otherAgent = await save({ list_agents: ['NOBODY'] });
     const gone = await save({ points: around(-96.5, 33.2) });
-    expect((await t.app.inject({ method: 'DELETE', url: `/brands/${owner.brand}/saved-searches/${gone}`, headers: owner.bare })).statusCode).toBe(204);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/brands/${owner.brand}/saved-searches/${gone}`,
+          headers: owner.bare,
+        })
+      ).statusCode,
+    ).toBe(204);
 
-    await ingest([sampleListing('M-2', { property: { ...(sampleListing('x').property as object), address: { city: 'Plano', state: 'TX', location: { latitude: 33.2, longitude: -96.5 } } } })]);
-    const listing = await t.deps.db.selectFrom('listings').select('id').where('mls_number', '=', 'M-2').executeTakeFirstOrThrow();
+    await ingest([
+      sampleListing('M-2', {
+        property: {
+          ...(sampleListing('x').property as object),
+          address: { city: 'Plano', state: 'TX', location: { latitude: 33.2, longitude: -96.5 } },
+        },
+      }),
+    ]);
+    const listing = await t.deps.db
+      .selectFrom('listings')
+      .select('id')
+      .where('mls_number', '=', 'M-2')
+      .executeTakeFirstOrThrow();
     const candidates = (await candidateSearches(t.deps.db, [listing.id])).map((c) => c.saved_search);
     expect(candidates).toContain(here);
     expect(candidates).not.toContain(elsewhere);
@@ -110,14 +160,24 @@ describe('matching listing events', () => {
     await runQueuedJobs(t.deps, [matchEventsTask.name]);
     expect((await matchesOf(id)).map((m) => m.event_type)).toEqual(['BecameAvailable']);
 
-    const res = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { minimum_square_meters: 100_000 } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/brands/${owner.brand}/saved-searches/${id}`,
+      headers: owner.bare,
+      payload: { minimum_square_meters: 100_000 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     t.clock.advance(60);
     await ingest([sampleListing('M-3', { price: 420_000 })]);
     await runQueuedJobs(t.deps, [matchEventsTask.name]);
     expect((await matchesOf(id)).map((m) => m.event_type)).toEqual(['BecameAvailable']);
 
-    const back = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { minimum_square_meters: 1 } });
+    const back = await t.app.inject({
+      method: 'PATCH',
+      url: `/brands/${owner.brand}/saved-searches/${id}`,
+      headers: owner.bare,
+      payload: { minimum_square_meters: 1 },
+    });
     expect(back.statusCode, back.body).toBe(200);
     t.clock.advance(60);
     await ingest([sampleListing('M-3', { price: 380_000 })]);
@@ -127,12 +187,38 @@ describe('matching listing events', () => {
 
   it('the index columns follow the criteria on PATCH', async () => {
     const id = await save({ agents: ['AG-9'] });
-    const read = () => t.deps.db.selectFrom('saved_searches').select(['area', 'anchor_keys', 'price_range', 'statuses']).where('id', '=', id).executeTakeFirstOrThrow();
+    const read = () =>
+      t.deps.db
+        .selectFrom('saved_searches')
+        .select(['area', 'anchor_keys', 'price_range', 'statuses'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
     expect(await read()).toEqual({ area: null, anchor_keys: ['a:AG-9'], price_range: '(,)', statuses: null });
-    const res = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { agents: null, points: around(-96, 33, 0.5), offices: ['OF-1'], minimum_price: 250_000, listing_statuses: ['Active', 'Pending'] } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/brands/${owner.brand}/saved-searches/${id}`,
+      headers: owner.bare,
+      payload: {
+        agents: null,
+        points: around(-96, 33, 0.5),
+        offices: ['OF-1'],
+        minimum_price: 250_000,
+        listing_statuses: ['Active', 'Pending'],
+      },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await read()).toEqual({ area: '(-95.5,33.5),(-96.5,32.5)', anchor_keys: ['o:OF-1'], price_range: '[250000,)', statuses: ['Active', 'Pending'] });
-    const max = await t.app.inject({ method: 'PATCH', url: `/brands/${owner.brand}/saved-searches/${id}`, headers: owner.bare, payload: { minimum_price: null, maximum_price: 300_000.5, listing_statuses: null } });
+    expect(await read()).toEqual({
+      area: '(-95.5,33.5),(-96.5,32.5)',
+      anchor_keys: ['o:OF-1'],
+      price_range: '[250000,)',
+      statuses: ['Active', 'Pending'],
+    });
+    const max = await t.app.inject({
+      method: 'PATCH',
+      url: `/brands/${owner.brand}/saved-searches/${id}`,
+      headers: owner.bare,
+      payload: { minimum_price: null, maximum_price: 300_000.5, listing_statuses: null },
+    });
     expect(max.statusCode, max.body).toBe(200);
     expect(await read()).toMatchObject({ price_range: '(,300000.5]', statuses: null });
   });
@@ -140,7 +226,16 @@ describe('matching listing events', () => {
   it('candidates are narrowed by the price range (bounds inclusive) and statuses in every branch; a listing without a price only by searches without price bounds', async () => {
     const [lon, lat] = [-97.3, 32.7];
     const at = (mls: string, fields: Record<string, unknown>) =>
-      sampleListing(mls, { list_agent_mui: 'AG-NARROW', co_list_agent_mui: null, list_office_mls_id: 'OF-NARROW', ...fields, property: { ...(sampleListing('x').property as object), address: { city: 'Fort Worth', state: 'TX', location: { latitude: lat, longitude: lon } } } });
+      sampleListing(mls, {
+        list_agent_mui: 'AG-NARROW',
+        co_list_agent_mui: null,
+        list_office_mls_id: 'OF-NARROW',
+        ...fields,
+        property: {
+          ...(sampleListing('x').property as object),
+          address: { city: 'Fort Worth', state: 'TX', location: { latitude: lat, longitude: lon } },
+        },
+      });
     const unbounded = await save({ points: around(lon, lat) });
     const exactly = await save({ points: around(lon, lat), minimum_price: 400_000, maximum_price: 400_000 });
     const below = await save({ points: around(lon, lat), maximum_price: 399_999 });
@@ -153,12 +248,21 @@ describe('matching listing events', () => {
     const agentPending = await save({ list_agents: ['AG-NARROW'], listing_statuses: ['Pending'] });
 
     await ingest([at('N-1', { price: 400_000 }), at('N-2', { price: null })]);
-    const ids = await t.deps.db.selectFrom('listings').select(['id', 'mls_number']).where('mls_number', 'in', ['N-1', 'N-2']).execute();
+    const ids = await t.deps.db
+      .selectFrom('listings')
+      .select(['id', 'mls_number'])
+      .where('mls_number', 'in', ['N-1', 'N-2'])
+      .execute();
     const id = (mls: string) => ids.find((row) => row.mls_number === mls)!.id;
     const candidates = await candidateSearches(t.deps.db, [id('N-1'), id('N-2')]);
-    const of = (mls: string) => candidates.filter((c) => c.listing === id(mls)).map((c) => c.saved_search).sort();
+    const of = (mls: string) =>
+      candidates
+        .filter((c) => c.listing === id(mls))
+        .map((c) => c.saved_search)
+        .sort();
     expect(of('N-1')).toEqual([unbounded, exactly, activeOrPending, agentAny, agentExactly].sort());
     expect(of('N-2')).toEqual([unbounded, activeOrPending, agentAny].sort());
-    for (const excluded of [below, above, pending, agentBelow, agentPending]) expect(candidates.map((c) => c.saved_search)).not.toContain(excluded);
+    for (const excluded of [below, above, pending, agentBelow, agentPending])
+      expect(candidates.map((c) => c.saved_search)).not.toContain(excluded);
   });
 });

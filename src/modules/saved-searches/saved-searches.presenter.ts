@@ -15,7 +15,11 @@ const SEPARATE = new Set(['points', 'brands', 'boundaries']);
 const STORED_KEYS = Object.keys(SearchCriteria.properties).filter((key) => !SEPARATE.has(key));
 
 export function presentSavedSearch(row: SavedSearchRow): SavedSearchRecord {
-  const links: ContactLink[] = row.links.map((link) => ({ type: 'saved_search_contact', ...link, frequency: link.frequency as Frequency }));
+  const links: ContactLink[] = row.links.map((link) => ({
+    type: 'saved_search_contact',
+    ...link,
+    frequency: link.frequency as Frequency,
+  }));
   const record = {
     id: row.id,
     type: 'saved_search',
@@ -32,7 +36,12 @@ export function presentSavedSearch(row: SavedSearchRow): SavedSearchRecord {
     send_time: row.send_time,
     send_weekday: row.send_weekday,
     send_monthday: row.send_monthday,
-    points: row.criteria.points?.map((point) => ({ latitude: point.latitude, longitude: point.longitude, type: 'location' as const })) ?? null,
+    points:
+      row.criteria.points?.map((point) => ({
+        latitude: point.latitude,
+        longitude: point.longitude,
+        type: 'location' as const,
+      })) ?? null,
     brands: row.brands.length > 0 ? row.brands : null,
     boundaries: row.boundaries.length > 0 ? row.boundaries : null,
     contacts: links.map((link) => link.contact),
@@ -46,13 +55,18 @@ export function presentSavedSearch(row: SavedSearchRow): SavedSearchRecord {
   return record as unknown as SavedSearchRecord;
 }
 
-export async function presentSavedSearches(deps: Deps, rows: SavedSearchRow[], associations: Set<string>): Promise<SavedSearchRecord[]> {
+export async function presentSavedSearches(
+  deps: Deps,
+  rows: SavedSearchRow[],
+  associations: Set<string>,
+): Promise<SavedSearchRecord[]> {
   const records = rows.map(presentSavedSearch);
   if (associations.has('saved_search.contacts')) {
     const ids = [...new Set(records.flatMap((r) => (r.contacts ?? []) as string[]))];
     const contacts = await presentContacts(deps.db, await findLiveContacts(deps.db, ids), new Set());
     const byId = new Map(contacts.map((c) => [c.id, c]));
-    for (const record of records) record.contacts = ((record.contacts ?? []) as string[]).flatMap((id) => byId.get(id) ?? []);
+    for (const record of records)
+      record.contacts = ((record.contacts ?? []) as string[]).flatMap((id) => byId.get(id) ?? []);
   }
   if (associations.has('saved_search.boundaries')) {
     for (const record of records) {

@@ -42,12 +42,36 @@ function selectSearches(db: Kysely<DB>) {
     .selectFrom('saved_searches as s')
     .leftJoin('users as u', 'u.id', 's.created_by')
     .select([
-      's.id', 's.brand', 's.created_by', 's.from_user', 's.title', 's.proposed_title', 's.criteria', 's.frequency', 's.send_time',
-      's.send_weekday', 's.send_monthday', 's.created_at', 's.updated_at', 's.deleted_at',
+      's.id',
+      's.brand',
+      's.created_by',
+      's.from_user',
+      's.title',
+      's.proposed_title',
+      's.criteria',
+      's.frequency',
+      's.send_time',
+      's.send_weekday',
+      's.send_monthday',
+      's.created_at',
+      's.updated_at',
+      's.deleted_at',
     ])
     .select(sql<string>`coalesce(u.timezone, 'UTC')`.as('timezone'))
-    .select(sql<string[]>`coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}')`.as('brands'))
-    .select(sql<string[]>`coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}')`.as('boundaries'))
+    .select(
+      sql<
+        string[]
+      >`coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}')`.as(
+        'brands',
+      ),
+    )
+    .select(
+      sql<
+        string[]
+      >`coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}')`.as(
+        'boundaries',
+      ),
+    )
     .select(
       sql<LinkRow[]>`coalesce((
         select json_agg(json_build_object(
@@ -62,21 +86,45 @@ function selectSearches(db: Kysely<DB>) {
 
 /** A live saved search of `brand` (another brand's id finds nothing). */
 export async function findSavedSearch(db: Kysely<DB>, brand: string, id: string): Promise<SavedSearchRow | undefined> {
-  return (await selectSearches(db).where('s.brand', '=', brand).where('s.id', '=', id).executeTakeFirst()) as SavedSearchRow | undefined;
+  return (await selectSearches(db).where('s.brand', '=', brand).where('s.id', '=', id).executeTakeFirst()) as
+    SavedSearchRow | undefined;
 }
 
 /** Locks the search row for a change (PATCH, PUT, DELETE, links) so two writers do not interleave. */
 export async function lockSavedSearch(db: Kysely<DB>, brand: string, id: string): Promise<boolean> {
-  const row = await db.selectFrom('saved_searches').select('id').where('brand', '=', brand).where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+  const row = await db
+    .selectFrom('saved_searches')
+    .select('id')
+    .where('brand', '=', brand)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
   return row !== undefined;
 }
 
-export async function listSavedSearches(db: Kysely<DB>, brand: string, start: number, limit: number): Promise<SavedSearchRow[]> {
-  return (await selectSearches(db).where('s.brand', '=', brand).orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').offset(start).limit(limit).execute()) as SavedSearchRow[];
+export async function listSavedSearches(
+  db: Kysely<DB>,
+  brand: string,
+  start: number,
+  limit: number,
+): Promise<SavedSearchRow[]> {
+  return (await selectSearches(db)
+    .where('s.brand', '=', brand)
+    .orderBy('s.created_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .offset(start)
+    .limit(limit)
+    .execute()) as SavedSearchRow[];
 }
 
 export async function countSavedSearches(db: Kysely<DB>, brand: string): Promise<number> {
-  const row = await db.selectFrom('saved_searches').select((eb) => eb.fn.countAll<string>().as('total')).where('brand', '=', brand).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('saved_searches')
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .where('brand', '=', brand)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
@@ -95,11 +143,21 @@ export interface SearchWrite extends Schedule {
   match: MatchFormColumns;
 }
 
-export async function insertSavedSearch(db: Kysely<DB>, values: SearchWrite & { brand: string; created_by: string | null; at: Date }): Promise<string> {
+export async function insertSavedSearch(
+  db: Kysely<DB>,
+  values: SearchWrite & { brand: string; created_by: string | null; at: Date },
+): Promise<string> {
   const { at, criteria, match, ...rest } = values;
   const row = await db
     .insertInto('saved_searches')
-    .values({ ...rest, ...match, from_user: values.created_by, criteria: JSON.stringify(criteria), created_at: at, updated_at: at })
+    .values({
+      ...rest,
+      ...match,
+      from_user: values.created_by,
+      criteria: JSON.stringify(criteria),
+      created_at: at,
+      updated_at: at,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -107,14 +165,21 @@ export async function insertSavedSearch(db: Kysely<DB>, values: SearchWrite & { 
 
 export async function updateSavedSearch(db: Kysely<DB>, id: string, values: SearchWrite, at: Date): Promise<void> {
   const { criteria, match, ...rest } = values;
-  await db.updateTable('saved_searches').set({ ...rest, ...match, criteria: JSON.stringify(criteria), updated_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable('saved_searches')
+    .set({ ...rest, ...match, criteria: JSON.stringify(criteria), updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** A write that leaves the criteria alone (links): a match form current before stays current. */
 export async function touchSavedSearch(db: Kysely<DB>, id: string, at: Date): Promise<void> {
   await db
     .updateTable('saved_searches')
-    .set({ updated_at: at, match_for: sql<Date | null>`case when match_for = updated_at then ${at}::timestamptz else match_for end` })
+    .set({
+      updated_at: at,
+      match_for: sql<Date | null>`case when match_for = updated_at then ${at}::timestamptz else match_for end`,
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -126,38 +191,58 @@ export async function softDeleteSavedSearch(db: Kysely<DB>, id: string, at: Date
 export async function replaceBrands(db: Kysely<DB>, id: string, brands: readonly string[]): Promise<void> {
   await db.deleteFrom('saved_search_brands').where('saved_search', '=', id).execute();
   const unique = [...new Set(brands)];
-  if (unique.length > 0) await db.insertInto('saved_search_brands').values(unique.map((brand) => ({ saved_search: id, brand }))).execute();
+  if (unique.length > 0)
+    await db
+      .insertInto('saved_search_brands')
+      .values(unique.map((brand) => ({ saved_search: id, brand })))
+      .execute();
 }
 
 export async function replaceBoundaries(db: Kysely<DB>, id: string, boundaries: readonly string[]): Promise<void> {
   await db.deleteFrom('saved_search_boundaries').where('saved_search', '=', id).execute();
   const unique = [...new Set(boundaries)];
-  if (unique.length > 0) await db.insertInto('saved_search_boundaries').values(unique.map((boundary, position) => ({ saved_search: id, boundary, position }))).execute();
+  if (unique.length > 0)
+    await db
+      .insertInto('saved_search_boundaries')
+      .values(unique.map((boundary, position) => ({ saved_search: id, boundary, position })))
+      .execute();
 }
 
 /** Links contacts with this schedule; a contact already linked gets the new schedule. */
-export async function upsertLinks(db: Kysely<DB>, id: string, contacts: readonly string[], schedule: Schedule, at: Date): Promise<void> {
+export async function upsertLinks(
+  db: Kysely<DB>,
+  id: string,
+  contacts: readonly string[],
+  schedule: Schedule,
+  at: Date,
+): Promise<void> {
   const unique = [...new Set(contacts)];
   if (unique.length === 0) return;
   await db
     .insertInto('saved_search_contacts')
     .values(unique.map((contact) => ({ saved_search: id, contact, ...schedule, created_at: at, updated_at: at })))
-    .onConflict((oc) => oc.columns(['saved_search', 'contact']).doUpdateSet((eb) => ({
-      frequency: eb.ref('excluded.frequency'),
-      send_time: eb.ref('excluded.send_time'),
-      send_weekday: eb.ref('excluded.send_weekday'),
-      send_monthday: eb.ref('excluded.send_monthday'),
-      updated_at: eb.ref('excluded.updated_at'),
-      // a new schedule: the digest job computes the next digest from it
-      next_digest_at: null,
-      next_digest_date: null,
-    })))
+    .onConflict((oc) =>
+      oc.columns(['saved_search', 'contact']).doUpdateSet((eb) => ({
+        frequency: eb.ref('excluded.frequency'),
+        send_time: eb.ref('excluded.send_time'),
+        send_weekday: eb.ref('excluded.send_weekday'),
+        send_monthday: eb.ref('excluded.send_monthday'),
+        updated_at: eb.ref('excluded.updated_at'),
+        // a new schedule: the digest job computes the next digest from it
+        next_digest_at: null,
+        next_digest_date: null,
+      })),
+    )
     .execute();
 }
 
 /** Gives every linked contact the search's new schedule. */
 export async function rescheduleLinks(db: Kysely<DB>, id: string, schedule: Schedule, at: Date): Promise<void> {
-  await db.updateTable('saved_search_contacts').set({ ...schedule, updated_at: at, next_digest_at: null, next_digest_date: null }).where('saved_search', '=', id).execute();
+  await db
+    .updateTable('saved_search_contacts')
+    .set({ ...schedule, updated_at: at, next_digest_at: null, next_digest_date: null })
+    .where('saved_search', '=', id)
+    .execute();
 }
 
 /** Unlinks every contact not in `keep`. */
@@ -168,7 +253,11 @@ export async function unlinkOthers(db: Kysely<DB>, id: string, keep: readonly st
 }
 
 export async function unlinkContact(db: Kysely<DB>, id: string, contact: string): Promise<boolean> {
-  const result = await db.deleteFrom('saved_search_contacts').where('saved_search', '=', id).where('contact', '=', contact).executeTakeFirst();
+  const result = await db
+    .deleteFrom('saved_search_contacts')
+    .where('saved_search', '=', id)
+    .where('contact', '=', contact)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
@@ -200,16 +289,40 @@ export interface SearchForm {
 
 function selectSearchForms(db: Kysely<DB>, version: string) {
   const fresh = sql<boolean>`(s.match_version is not distinct from ${version} and s.match_for is not distinct from s.updated_at)`;
-  return db
-    .selectFrom('saved_searches as s')
-    .select(['s.id', sql<string>`s.updated_at::text`.as('updated_at'), fresh.as('fresh'), 's.match_shape as shape', sql<(string | null)[] | null>`s.match_values`.as('values')])
-    .select(['s.created_by', sql<string>`coalesce(s.title, s.proposed_title)`.as('title')])
-    .select(sql<boolean>`exists (select 1 from saved_search_contacts l where l.saved_search = s.id and l.frequency = 'Instant')`.as('instant'))
-    // read only for a search whose form is to be compiled (a CASE evaluates only the branch it takes)
-    .select(sql<StoredCriteria | null>`case when not ${fresh} then s.criteria end`.as('criteria'))
-    .select(sql<string[] | null>`case when not ${fresh} then coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}') end`.as('brands'))
-    .select(sql<string[] | null>`case when not ${fresh} then coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}') end`.as('boundaries'))
-    .where('s.deleted_at', 'is', null);
+  return (
+    db
+      .selectFrom('saved_searches as s')
+      .select([
+        's.id',
+        sql<string>`s.updated_at::text`.as('updated_at'),
+        fresh.as('fresh'),
+        's.match_shape as shape',
+        sql<(string | null)[] | null>`s.match_values`.as('values'),
+      ])
+      .select(['s.created_by', sql<string>`coalesce(s.title, s.proposed_title)`.as('title')])
+      .select(
+        sql<boolean>`exists (select 1 from saved_search_contacts l where l.saved_search = s.id and l.frequency = 'Instant')`.as(
+          'instant',
+        ),
+      )
+      // read only for a search whose form is to be compiled (a CASE evaluates only the branch it takes)
+      .select(sql<StoredCriteria | null>`case when not ${fresh} then s.criteria end`.as('criteria'))
+      .select(
+        sql<
+          string[] | null
+        >`case when not ${fresh} then coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}') end`.as(
+          'brands',
+        ),
+      )
+      .select(
+        sql<
+          string[] | null
+        >`case when not ${fresh} then coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}') end`.as(
+          'boundaries',
+        ),
+      )
+      .where('s.deleted_at', 'is', null)
+  );
 }
 
 /** The match forms of these live searches (the match job confirms its candidates with them). */
@@ -218,12 +331,23 @@ export async function findSearchForms(db: Kysely<DB>, ids: readonly string[], ve
   // One array parameter (a batch of events can have more candidate searches than a statement has parameters),
   // each id looked up by primary key: as `id = any(…)` the planner chose to read the whole table for ~9 % of it
   // (60 ms against 40 on the bench's 100,000 searches); `offset 0` keeps the lookup per id.
-  const forms = selectSearchForms(db, version).where('s.id', '=', sql<string>`i.id`).offset(0);
-  return (await sql<SearchForm>`select f.* from unnest(${arrayLiteral(ids)}::uuid[]) as i(id) cross join lateral (${forms}) as f`.execute(db)).rows;
+  const forms = selectSearchForms(db, version)
+    .where('s.id', '=', sql<string>`i.id`)
+    .offset(0);
+  return (
+    await sql<SearchForm>`select f.* from unnest(${arrayLiteral(ids)}::uuid[]) as i(id) cross join lateral (${forms}) as f`.execute(
+      db,
+    )
+  ).rows;
 }
 
 /** Live searches whose match form is missing or retired, by id after `after`. */
-export async function findStaleForms(db: Kysely<DB>, version: string, after: string, limit: number): Promise<SearchForm[]> {
+export async function findStaleForms(
+  db: Kysely<DB>,
+  version: string,
+  after: string,
+  limit: number,
+): Promise<SearchForm[]> {
   return (await selectSearchForms(db, version)
     .where('s.id', '>', after)
     .where(sql<boolean>`(s.match_version is distinct from ${version} or s.match_for is distinct from s.updated_at)`)
@@ -267,15 +391,36 @@ export interface StoredMatch {
  */
 export async function insertMatches(db: Kysely<DB>, matches: readonly NewMatch[], at: Date): Promise<StoredMatch[]> {
   if (matches.length === 0) return [];
-  const rows = matches.map((m) => ({ id: uuidV7(), saved_search: m.saved_search, listing: m.listing, event: m.event, event_type: m.event_type, event_at: m.event_at, awaits_email: m.awaits_email }));
-  const { from, column } = unnestRows(rows, { id: 'uuid', saved_search: 'uuid', listing: 'uuid', event: 'uuid', event_type: 'text', event_at: 'timestamptz', awaits_email: 'boolean' });
+  const rows = matches.map((m) => ({
+    id: uuidV7(),
+    saved_search: m.saved_search,
+    listing: m.listing,
+    event: m.event,
+    event_type: m.event_type,
+    event_at: m.event_at,
+    awaits_email: m.awaits_email,
+  }));
+  const { from, column } = unnestRows(rows, {
+    id: 'uuid',
+    saved_search: 'uuid',
+    listing: 'uuid',
+    event: 'uuid',
+    event_type: 'text',
+    event_at: 'timestamptz',
+    awaits_email: 'boolean',
+  });
   const values = sql.join((['id', 'saved_search', 'listing', 'event', 'event_type', 'event_at'] as const).map(column));
-  const result = await sql`insert into saved_search_matches (id, saved_search, listing, event, event_type, event_at, created_at, delivered_at)
+  const result =
+    await sql`insert into saved_search_matches (id, saved_search, listing, event, event_type, event_at, created_at, delivered_at)
     select ${values}, ${at}::timestamptz, case when ${column('awaits_email')} then null else ${at}::timestamptz end
     from ${from}
     on conflict (saved_search, event) do nothing`.execute(db);
   if (Number(result.numAffectedRows) === rows.length) return rows;
-  const stored = await db.selectFrom('saved_search_matches').select('id').where(sql<boolean>`id = any(${arrayLiteral(rows.map((row) => row.id))}::uuid[])`).execute();
+  const stored = await db
+    .selectFrom('saved_search_matches')
+    .select('id')
+    .where(sql<boolean>`id = any(${arrayLiteral(rows.map((row) => row.id))}::uuid[])`)
+    .execute();
   const ids = new Set(stored.map((row) => row.id));
   return rows.filter((row) => ids.has(row.id));
 }

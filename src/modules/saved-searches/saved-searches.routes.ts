@@ -5,7 +5,17 @@ import { associationsOf } from '../../platform/associations.js';
 import { lenientPaging } from '../../platform/paging.js';
 import { html, layout } from '../../web/html.js';
 import { checkUnsubscribe, unsubscribe } from './delivery.unsubscribe.js';
-import { AUTHENTICATED_ERRORS, Envelope, ListEnvelope, errorResponses, ok, okList, PagingQuery, sendOkListTexts, Uuid } from '../../platform/schemas.js';
+import {
+  AUTHENTICATED_ERRORS,
+  Envelope,
+  ListEnvelope,
+  errorResponses,
+  ok,
+  okList,
+  PagingQuery,
+  sendOkListTexts,
+  Uuid,
+} from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
 import { SearchResultSchema } from '../listings/search/search.records.js';
 import { SearchInfo } from '../listings/search/search.schemas.js';
@@ -29,7 +39,11 @@ import {
 } from './saved-searches.service.js';
 
 const TAGS = ['Saved searches'];
-const UnsubscribeQuery = Type.Object({ search: Uuid, contact: Uuid, token: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HMAC of the link' }) });
+const UnsubscribeQuery = Type.Object({
+  search: Uuid,
+  contact: Uuid,
+  token: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HMAC of the link' }),
+});
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const BrandOnly = Type.Object({ brand: Uuid });
 const ACCESS = 'The caller needs the CRM ACL on the brand (403 otherwise); another brand’s search is 404.';
@@ -38,30 +52,67 @@ const RULES =
   'agents or offices; spec §7 message), closed rings, min ≤ max. `contacts` (uuid[]) are alerted with the flat schedule ' +
   '(`frequency` Instant | Never | Daily | Weekly | Monthly, exact case; `send_time` with Daily/Weekly/Monthly, `send_weekday` with Weekly, ' +
   '`send_monthday` with Monthly), in the owning user’s time zone.';
-const RunQuery = Type.Object({ ...PagingQuery, order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10, description: '["-price", "+list_date"]' })) });
+const RunQuery = Type.Object({
+  ...PagingQuery,
+  order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10, description: '["-price", "+list_date"]' })),
+});
 
 export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
     '/brands/:brand/saved-searches',
     {
-      schema: { tags: TAGS, summary: 'Saved searches of the brand', description: `Newest first; \`info.total\` is exact. ${ACCESS}`, params: BrandOnly, querystring: ListSavedSearchesQuery, response: { 200: ListEnvelope(SavedSearchRecord), ...ERRORS } },
+      schema: {
+        tags: TAGS,
+        summary: 'Saved searches of the brand',
+        description: `Newest first; \`info.total\` is exact. ${ACCESS}`,
+        params: BrandOnly,
+        querystring: ListSavedSearchesQuery,
+        response: { 200: ListEnvelope(SavedSearchRecord), ...ERRORS },
+      },
     },
     async (request) => {
-      const { records, total } = await listSavedSearches(deps, actorOf(request), request.params.brand, request.query, associationsOf(request));
+      const { records, total } = await listSavedSearches(
+        deps,
+        actorOf(request),
+        request.params.brand,
+        request.query,
+        associationsOf(request),
+      );
       return okList(records, total);
     },
   );
 
   app.post(
     '/brands/:brand/saved-searches',
-    { schema: { tags: TAGS, summary: 'Save a search', description: `${RULES} ${ACCESS}`, params: BrandOnly, body: SavedSearchInput, response: { 200: Envelope(SavedSearchRecord), ...ERRORS } } },
-    async (request) => ok(await createSavedSearch(deps, actorOf(request), request.params.brand, request.body, associationsOf(request))),
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Save a search',
+        description: `${RULES} ${ACCESS}`,
+        params: BrandOnly,
+        body: SavedSearchInput,
+        response: { 200: Envelope(SavedSearchRecord), ...ERRORS },
+      },
+    },
+    async (request) =>
+      ok(await createSavedSearch(deps, actorOf(request), request.params.brand, request.body, associationsOf(request))),
   );
 
   app.get(
     '/brands/:brand/saved-searches/:id',
-    { schema: { tags: TAGS, summary: 'A saved search', description: ACCESS, params: SavedSearchParams, response: { 200: Envelope(SavedSearchRecord), ...ERRORS } } },
-    async (request) => ok(await getSavedSearch(deps, actorOf(request), request.params.brand, request.params.id, associationsOf(request))),
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'A saved search',
+        description: ACCESS,
+        params: SavedSearchParams,
+        response: { 200: Envelope(SavedSearchRecord), ...ERRORS },
+      },
+    },
+    async (request) =>
+      ok(
+        await getSavedSearch(deps, actorOf(request), request.params.brand, request.params.id, associationsOf(request)),
+      ),
   );
 
   app.patch(
@@ -76,7 +127,18 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(SavedSearchRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await changeSavedSearch(deps, actorOf(request), request.params.brand, request.params.id, request.body, 'merge', associationsOf(request))),
+    async (request) =>
+      ok(
+        await changeSavedSearch(
+          deps,
+          actorOf(request),
+          request.params.brand,
+          request.params.id,
+          request.body,
+          'merge',
+          associationsOf(request),
+        ),
+      ),
   );
 
   app.put(
@@ -91,12 +153,31 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(SavedSearchRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await changeSavedSearch(deps, actorOf(request), request.params.brand, request.params.id, request.body, 'replace', associationsOf(request))),
+    async (request) =>
+      ok(
+        await changeSavedSearch(
+          deps,
+          actorOf(request),
+          request.params.brand,
+          request.params.id,
+          request.body,
+          'replace',
+          associationsOf(request),
+        ),
+      ),
   );
 
   app.delete(
     '/brands/:brand/saved-searches/:id',
-    { schema: { tags: TAGS, summary: 'Delete a saved search (soft)', description: `Its alerts stop. ${ACCESS}`, params: SavedSearchParams, response: { 204: Type.Null(), ...ERRORS } } },
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Delete a saved search (soft)',
+        description: `Its alerts stop. ${ACCESS}`,
+        params: SavedSearchParams,
+        response: { 204: Type.Null(), ...ERRORS },
+      },
+    },
     async (request, reply) => {
       await deleteSavedSearch(deps, actorOf(request), request.params.brand, request.params.id);
       return reply.code(204).send(null);
@@ -117,7 +198,13 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
       },
     },
     async (request, reply) => {
-      const result = await runSavedSearch(deps, actorOf(request), request.params.brand, request.params.id, request.query);
+      const result = await runSavedSearch(
+        deps,
+        actorOf(request),
+        request.params.brand,
+        request.params.id,
+        request.query,
+      );
       return sendOkListTexts(reply, result.records, result.total, { proposed_title: result.proposedTitle });
     },
   );
@@ -134,12 +221,30 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(SavedSearchRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await linkContacts(deps, actorOf(request), request.params.brand, request.params.id, request.body, associationsOf(request))),
+    async (request) =>
+      ok(
+        await linkContacts(
+          deps,
+          actorOf(request),
+          request.params.brand,
+          request.params.id,
+          request.body,
+          associationsOf(request),
+        ),
+      ),
   );
 
   app.delete(
     '/brands/:brand/saved-searches/:id/contacts/:contact',
-    { schema: { tags: TAGS, summary: 'Unlink a contact from a saved search', description: `404 when the contact is not linked. ${ACCESS}`, params: SavedSearchContactParams, response: { 204: Type.Null(), ...ERRORS } } },
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Unlink a contact from a saved search',
+        description: `404 when the contact is not linked. ${ACCESS}`,
+        params: SavedSearchContactParams,
+        response: { 204: Type.Null(), ...ERRORS },
+      },
+    },
     async (request, reply) => {
       await unlinkContact(deps, actorOf(request), request.params.brand, request.params.id, request.params.contact);
       return reply.code(204).send(null);
@@ -154,7 +259,8 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Unsubscribe page of an alert email',
-        description: 'Shows a button that unsubscribes (a GET never changes anything: mail scanners follow links). 400 when the link was tampered with.',
+        description:
+          'Shows a button that unsubscribes (a GET never changes anything: mail scanners follow links). 400 when the link was tampered with.',
         querystring: UnsubscribeQuery,
         response: { 200: Type.String({ description: 'HTML page' }), ...errorResponses(400, 404) },
       },
@@ -162,9 +268,14 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
     async (request, reply) => {
       const { title } = await checkUnsubscribe(deps, request.query);
       const action = `/saved-searches/unsubscribe?${new URLSearchParams(request.query).toString()}`;
-      const body = html`<h1>Unsubscribe</h1><p>Stop the emails of “${title}”?</p>
-        <form method="post" action="${action}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`;
-      return reply.type('text/html; charset=utf-8').send(layout({ title: 'Unsubscribe', brand: { name: deps.config.appName, poweredBy: null }, body }));
+      const body = html`<h1>Unsubscribe</h1>
+        <p>Stop the emails of “${title}”?</p>
+        <form method="post" action="${action}">
+          <input type="hidden" name="List-Unsubscribe" value="One-Click" /><button type="submit">Unsubscribe</button>
+        </form>`;
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(layout({ title: 'Unsubscribe', brand: { name: deps.config.appName, poweredBy: null }, body }));
     },
   );
 
@@ -175,10 +286,14 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Unsubscribe from a saved search’s alerts (one click)',
-        description: 'RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click` to the List-Unsubscribe URL. Sets that contact link’s frequency to Never; idempotent. 400 when the link was tampered with (nothing changed).',
+        description:
+          'RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click` to the List-Unsubscribe URL. Sets that contact link’s frequency to Never; idempotent. 400 when the link was tampered with (nothing changed).',
         // The body (`List-Unsubscribe=One-Click`, a form) carries nothing the link does not: it is not read.
         querystring: UnsubscribeQuery,
-        response: { 200: Envelope(Type.Object({ frequency: Type.Literal('Never'), title: Type.String() })), ...errorResponses(400, 404) },
+        response: {
+          200: Envelope(Type.Object({ frequency: Type.Literal('Never'), title: Type.String() })),
+          ...errorResponses(400, 404),
+        },
       },
     },
     async (request) => {
@@ -187,4 +302,3 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
     },
   );
 };
-

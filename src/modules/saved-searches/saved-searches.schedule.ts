@@ -14,7 +14,12 @@ const NEEDS: Record<Frequency, readonly ('send_time' | 'send_weekday' | 'send_mo
   Monthly: ['send_time', 'send_monthday'],
 };
 
-type ScheduleInput = { frequency?: Frequency | null; send_time?: number | null; send_weekday?: number | null; send_monthday?: number | null };
+type ScheduleInput = {
+  frequency?: Frequency | null;
+  send_time?: number | null;
+  send_weekday?: number | null;
+  send_monthday?: number | null;
+};
 
 /**
  * The schedule of the body, over `base` (PATCH: the search's current schedule) for fields the body leaves out.
@@ -22,7 +27,8 @@ type ScheduleInput = { frequency?: Frequency | null; send_time?: number | null; 
  */
 export function scheduleOf(input: ScheduleInput, base: Schedule | null): Schedule {
   const frequency = (input.frequency ?? base?.frequency ?? DEFAULT_FREQUENCY) as Frequency;
-  const pick = (field: 'send_time' | 'send_weekday' | 'send_monthday') => (input[field] !== undefined ? input[field] : (base?.[field] ?? null)) ?? null;
+  const pick = (field: 'send_time' | 'send_weekday' | 'send_monthday') =>
+    (input[field] !== undefined ? input[field] : (base?.[field] ?? null)) ?? null;
   const problems: ErrorAttributes = {};
   const schedule: Schedule = { frequency, send_time: null, send_weekday: null, send_monthday: null };
   for (const field of NEEDS[frequency]) {

@@ -10,17 +10,31 @@ import { Location, SearchCriteria } from '../listings/search/search.schemas.js';
 export const FREQUENCIES = ['Instant', 'Never', 'Daily', 'Weekly', 'Monthly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
-const Frequency = Type.Union(FREQUENCIES.map((f) => Type.Literal(f)), { description: 'Exact case. Instant and Never ignore the schedule fields' });
+const Frequency = Type.Union(
+  FREQUENCIES.map((f) => Type.Literal(f)),
+  { description: 'Exact case. Instant and Never ignore the schedule fields' },
+);
 /** The schedule of a contact link (spec §8): required by frequency, checked in the service. */
 export const ScheduleFields = {
   frequency: Type.Optional(Nullable(Frequency)),
-  send_time: optional(Type.Integer({ minimum: 0, maximum: 1439, description: 'Minutes since midnight in the owner’s time zone: Daily, Weekly, Monthly' })),
+  send_time: optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1439,
+      description: 'Minutes since midnight in the owner’s time zone: Daily, Weekly, Monthly',
+    }),
+  ),
   send_weekday: optional(Type.Integer({ minimum: 0, maximum: 6, description: '0 = Sunday … 6 = Saturday: Weekly' })),
-  send_monthday: optional(Type.Integer({ minimum: 1, maximum: 31, description: '1–31, clamped to the last day of a shorter month: Monthly' })),
+  send_monthday: optional(
+    Type.Integer({ minimum: 1, maximum: 31, description: '1–31, clamped to the last day of a shorter month: Monthly' }),
+  ),
 };
 
 const MAX_LINKED_CONTACTS = 1000;
-const ContactIds = Type.Array(Uuid, { maxItems: MAX_LINKED_CONTACTS, description: `Contacts to alert (up to ${MAX_LINKED_CONTACTS}); each receives the flat schedule` });
+const ContactIds = Type.Array(Uuid, {
+  maxItems: MAX_LINKED_CONTACTS,
+  description: `Contacts to alert (up to ${MAX_LINKED_CONTACTS}); each receives the flat schedule`,
+});
 
 /** POST, PUT and PATCH body: the criteria, a title, linked contacts and the flat schedule. */
 export const SavedSearchInput = Type.Composite(
@@ -97,10 +111,24 @@ export const SavedSearchRecord = Type.Composite(
       send_weekday: Nullable(Type.Integer()),
       send_monthday: Nullable(Type.Integer()),
       points: Nullable(Type.Array(LocationOut)),
-      brands: Nullable(Type.Union([Type.Array(Uuid), Type.Array(BrandRecord)], { description: 'Ids; brand records with associations[]=saved_search.brands' })),
-      boundaries: Nullable(Type.Union([Type.Array(Uuid), Type.Array(Boundary)], { description: 'Ids; boundary records with associations[]=saved_search.boundaries' })),
-      contacts: Nullable(Type.Union([Type.Array(Uuid), Type.Array(ContactRecord)], { description: 'Ids; contact records with associations[]=saved_search.contacts' })),
-      contact_links: Type.Array(ContactLink, { description: 'Each linked contact with its delivery frequency and schedule' }),
+      brands: Nullable(
+        Type.Union([Type.Array(Uuid), Type.Array(BrandRecord)], {
+          description: 'Ids; brand records with associations[]=saved_search.brands',
+        }),
+      ),
+      boundaries: Nullable(
+        Type.Union([Type.Array(Uuid), Type.Array(Boundary)], {
+          description: 'Ids; boundary records with associations[]=saved_search.boundaries',
+        }),
+      ),
+      contacts: Nullable(
+        Type.Union([Type.Array(Uuid), Type.Array(ContactRecord)], {
+          description: 'Ids; contact records with associations[]=saved_search.contacts',
+        }),
+      ),
+      contact_links: Type.Array(ContactLink, {
+        description: 'Each linked contact with its delivery frequency and schedule',
+      }),
     }),
     StoredCriteria,
   ],

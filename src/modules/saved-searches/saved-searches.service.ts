@@ -12,15 +12,21 @@ import { SearchCriteria as CriteriaSchema } from '../listings/search/search.sche
 import { matchFormColumns } from './matching.forms.js';
 import { presentSavedSearches } from './saved-searches.presenter.js';
 import * as repo from './saved-searches.repository.js';
-import type { LinkContactsBody, ListSavedSearchesQuery, SavedSearchInput, SavedSearchRecord } from './saved-searches.schemas.js';
+import type {
+  LinkContactsBody,
+  ListSavedSearchesQuery,
+  SavedSearchInput,
+  SavedSearchRecord,
+} from './saved-searches.schemas.js';
 import { scheduleOf } from './saved-searches.schedule.js';
 
 const CRITERIA_KEYS = Object.keys(CriteriaSchema.properties) as (keyof SearchCriteria)[];
 
 function criteriaOf(input: Partial<SavedSearchInput>): SearchCriteria {
-  return Object.fromEntries(CRITERIA_KEYS.filter((key) => key in input).map((key) => [key, input[key]])) as SearchCriteria;
+  return Object.fromEntries(
+    CRITERIA_KEYS.filter((key) => key in input).map((key) => [key, input[key]]),
+  ) as SearchCriteria;
 }
-
 
 async function brandAccess(deps: Deps, actor: Actor, brand: string): Promise<void> {
   await requireAccess(deps.db, actor, brand, 'CRM', { denied: 'forbidden' });
@@ -33,7 +39,13 @@ async function present(deps: Deps, brand: string, id: string, associations: Set<
   return record!;
 }
 
-export async function createSavedSearch(deps: Deps, actor: Actor, brand: string, input: SavedSearchInput, associations: Set<string>): Promise<SavedSearchRecord> {
+export async function createSavedSearch(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  input: SavedSearchInput,
+  associations: Set<string>,
+): Promise<SavedSearchRecord> {
   await brandAccess(deps, actor, brand);
   const { criteria, proposedTitle } = await checkSavedCriteria(deps, actor, criteriaOf(input));
   const schedule = scheduleOf(input, null);
@@ -43,7 +55,16 @@ export async function createSavedSearch(deps: Deps, actor: Actor, brand: string,
   const at = deps.clock.now();
   const id = await deps.db.transaction().execute(async (trx) => {
     const match = await matchFormColumns(trx, criteria, at);
-    const id = await repo.insertSavedSearch(trx, { brand, created_by: actor.userId, title: input.title?.trim() || null, proposed_title: proposedTitle, criteria: stored, match, ...schedule, at });
+    const id = await repo.insertSavedSearch(trx, {
+      brand,
+      created_by: actor.userId,
+      title: input.title?.trim() || null,
+      proposed_title: proposedTitle,
+      criteria: stored,
+      match,
+      ...schedule,
+      at,
+    });
     await repo.replaceBrands(trx, id, brands);
     await repo.replaceBoundaries(trx, id, boundaries);
     await repo.upsertLinks(trx, id, contacts, schedule, at);
@@ -52,14 +73,29 @@ export async function createSavedSearch(deps: Deps, actor: Actor, brand: string,
   return present(deps, brand, id, associations);
 }
 
-export async function getSavedSearch(deps: Deps, actor: Actor, brand: string, id: string, associations: Set<string>): Promise<SavedSearchRecord> {
+export async function getSavedSearch(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  id: string,
+  associations: Set<string>,
+): Promise<SavedSearchRecord> {
   await brandAccess(deps, actor, brand);
   return present(deps, brand, id, associations);
 }
 
-export async function listSavedSearches(deps: Deps, actor: Actor, brand: string, query: ListSavedSearchesQuery, associations: Set<string>) {
+export async function listSavedSearches(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  query: ListSavedSearchesQuery,
+  associations: Set<string>,
+) {
   await brandAccess(deps, actor, brand);
-  const [rows, total] = await Promise.all([repo.listSavedSearches(deps.db, brand, query.start, query.limit), repo.countSavedSearches(deps.db, brand)]);
+  const [rows, total] = await Promise.all([
+    repo.listSavedSearches(deps.db, brand, query.start, query.limit),
+    repo.countSavedSearches(deps.db, brand),
+  ]);
   return { records: await presentSavedSearches(deps, rows, associations), total };
 }
 
@@ -68,7 +104,15 @@ export async function listSavedSearches(deps: Deps, actor: Actor, brand: string,
  * and the schedule with the body's (what it leaves out is cleared). Both are checked like a new search, and
  * `contacts`, when sent, becomes the set of linked contacts. A new schedule applies to every linked contact.
  */
-export async function changeSavedSearch(deps: Deps, actor: Actor, brand: string, id: string, input: Partial<SavedSearchInput>, mode: 'merge' | 'replace', associations: Set<string>): Promise<SavedSearchRecord> {
+export async function changeSavedSearch(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  id: string,
+  input: Partial<SavedSearchInput>,
+  mode: 'merge' | 'replace',
+  associations: Set<string>,
+): Promise<SavedSearchRecord> {
   await brandAccess(deps, actor, brand);
   await deps.db.transaction().execute(async (trx) => {
     // Locked, then read: two PATCHes of one search merge one after the other, never over the same base.
@@ -76,14 +120,30 @@ export async function changeSavedSearch(deps: Deps, actor: Actor, brand: string,
     const current = (await repo.findSavedSearch(trx, brand, id))!;
     const merged = mode === 'merge' ? { ...repo.storedCriteriaOf(current), ...criteriaOf(input) } : criteriaOf(input);
     const { criteria, proposedTitle } = await checkSavedCriteria({ ...deps, db: trx }, actor, merged);
-    const scheduleSent = input.frequency !== undefined || input.send_time !== undefined || input.send_weekday !== undefined || input.send_monthday !== undefined;
-    const schedule = mode === 'replace' || scheduleSent ? scheduleOf(input, mode === 'merge' ? current : null) : pickSchedule(current);
+    const scheduleSent =
+      input.frequency !== undefined ||
+      input.send_time !== undefined ||
+      input.send_weekday !== undefined ||
+      input.send_monthday !== undefined;
+    const schedule =
+      mode === 'replace' || scheduleSent ? scheduleOf(input, mode === 'merge' ? current : null) : pickSchedule(current);
     const title = input.title === undefined ? (mode === 'merge' ? current.title : null) : input.title?.trim() || null;
     const contacts = input.contacts ?? null;
     if (contacts) await requireReachableContacts(trx, actor, contacts);
     const { brands = [], boundaries = [], ...stored } = criteria;
     const at = deps.clock.now();
-    await repo.updateSavedSearch(trx, id, { title, proposed_title: proposedTitle, criteria: stored, match: await matchFormColumns(trx, criteria, at), ...schedule }, at);
+    await repo.updateSavedSearch(
+      trx,
+      id,
+      {
+        title,
+        proposed_title: proposedTitle,
+        criteria: stored,
+        match: await matchFormColumns(trx, criteria, at),
+        ...schedule,
+      },
+      at,
+    );
     await repo.replaceBrands(trx, id, brands);
     await repo.replaceBoundaries(trx, id, boundaries);
     if (contacts) await repo.unlinkOthers(trx, id, contacts);
@@ -94,7 +154,12 @@ export async function changeSavedSearch(deps: Deps, actor: Actor, brand: string,
 }
 
 function pickSchedule(s: repo.Schedule): repo.Schedule {
-  return { frequency: s.frequency, send_time: s.send_time, send_weekday: s.send_weekday, send_monthday: s.send_monthday };
+  return {
+    frequency: s.frequency,
+    send_time: s.send_time,
+    send_weekday: s.send_weekday,
+    send_monthday: s.send_monthday,
+  };
 }
 
 export async function deleteSavedSearch(deps: Deps, actor: Actor, brand: string, id: string): Promise<void> {
@@ -106,7 +171,14 @@ export async function deleteSavedSearch(deps: Deps, actor: Actor, brand: string,
 }
 
 /** Links contacts with the body's schedule, or the search's own when the body has none. */
-export async function linkContacts(deps: Deps, actor: Actor, brand: string, id: string, body: LinkContactsBody, associations: Set<string>): Promise<SavedSearchRecord> {
+export async function linkContacts(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  id: string,
+  body: LinkContactsBody,
+  associations: Set<string>,
+): Promise<SavedSearchRecord> {
   await brandAccess(deps, actor, brand);
   await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.lockSavedSearch(trx, brand, id))) throw errors.notFound('Saved search');
@@ -120,7 +192,13 @@ export async function linkContacts(deps: Deps, actor: Actor, brand: string, id: 
   return present(deps, brand, id, associations);
 }
 
-export async function unlinkContact(deps: Deps, actor: Actor, brand: string, id: string, contact: string): Promise<void> {
+export async function unlinkContact(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  id: string,
+  contact: string,
+): Promise<void> {
   await brandAccess(deps, actor, brand);
   await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.lockSavedSearch(trx, brand, id))) throw errors.notFound('Saved search');
@@ -130,9 +208,21 @@ export async function unlinkContact(deps: Deps, actor: Actor, brand: string, id:
 }
 
 /** Runs the search with the engine's paging and sort (GET …/:id/listings). */
-export async function runSavedSearch(deps: Deps, actor: Actor, brand: string, id: string, paging: { start: number; limit: number; order_by?: string[] }): Promise<SearchResult> {
+export async function runSavedSearch(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  id: string,
+  paging: { start: number; limit: number; order_by?: string[] },
+): Promise<SearchResult> {
   await brandAccess(deps, actor, brand);
   const row = await repo.findSavedSearch(deps.db, brand, id);
   if (!row) throw errors.notFound('Saved search');
-  return searchListings(deps, actor, { criteria: repo.storedCriteriaOf(row), sort: resolveSort(undefined, paging.order_by), start: paging.start, limit: paging.limit, anchor: 'required' });
+  return searchListings(deps, actor, {
+    criteria: repo.storedCriteriaOf(row),
+    sort: resolveSort(undefined, paging.order_by),
+    start: paging.start,
+    limit: paging.limit,
+    anchor: 'required',
+  });
 }

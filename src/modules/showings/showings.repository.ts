@@ -4,21 +4,40 @@ import type { DB } from '../../db/types.js';
 import type { ShowingsTable } from './showings.tables.js';
 
 export type ShowingRow = Selectable<ShowingsTable>;
-export type ShowingFields = Pick<ShowingRow, 'contact' | 'agent' | 'start_time' | 'end_time' | 'status' | 'notes' | 'feedback'>;
+export type ShowingFields = Pick<
+  ShowingRow,
+  'contact' | 'agent' | 'start_time' | 'end_time' | 'status' | 'notes' | 'feedback'
+>;
 
-export async function insertShowing(db: Kysely<DB>, values: ShowingFields & { brand: string; listing: string; created_by: string | null; at: Date }): Promise<ShowingRow> {
+export async function insertShowing(
+  db: Kysely<DB>,
+  values: ShowingFields & { brand: string; listing: string; created_by: string | null; at: Date },
+): Promise<ShowingRow> {
   const { at, ...rest } = values;
-  return db.insertInto('showings').values({ ...rest, created_at: at, updated_at: at }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('showings')
+    .values({ ...rest, created_at: at, updated_at: at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-export async function findShowing(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<ShowingRow | undefined> {
+export async function findShowing(
+  db: Kysely<DB>,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ShowingRow | undefined> {
   let query = db.selectFrom('showings').selectAll().where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
 export async function updateShowing(db: Kysely<DB>, id: string, fields: ShowingFields, at: Date): Promise<ShowingRow> {
-  return db.updateTable('showings').set({ ...fields, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('showings')
+    .set({ ...fields, updated_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export interface ShowingFilter {
@@ -36,11 +55,18 @@ function filtered(db: Kysely<DB>, filter: ShowingFilter) {
   return query;
 }
 
-export async function listShowings(db: Kysely<DB>, filter: ShowingFilter, start: number, limit: number): Promise<ShowingRow[]> {
+export async function listShowings(
+  db: Kysely<DB>,
+  filter: ShowingFilter,
+  start: number,
+  limit: number,
+): Promise<ShowingRow[]> {
   return filtered(db, filter).selectAll().orderBy('start_time').orderBy('id').offset(start).limit(limit).execute();
 }
 
 export async function countShowings(db: Kysely<DB>, filter: ShowingFilter): Promise<number> {
-  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }

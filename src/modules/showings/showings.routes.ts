@@ -3,12 +3,20 @@ import { actorOf } from '../../platform/auth.js';
 import { requireBrandContext } from '../../platform/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
-import { BrandShowingsParams, CreateShowingBody, ListShowingsQuery, ShowingParams, ShowingRecord, UpdateShowingBody } from './showings.schemas.js';
+import {
+  BrandShowingsParams,
+  CreateShowingBody,
+  ListShowingsQuery,
+  ShowingParams,
+  ShowingRecord,
+  UpdateShowingBody,
+} from './showings.schemas.js';
 import { createShowing, getShowing, listShowings, updateShowing } from './showings.service.js';
 
 const TAGS = ['Showings'];
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
-const ACCESS = 'The caller needs the CRM ACL on the showing’s brand; a showing of a brand you cannot reach that way answers 404.';
+const ACCESS =
+  'The caller needs the CRM ACL on the showing’s brand; a showing of a brand you cannot reach that way answers 404.';
 
 export const showingRoutes: FeatureRoutes = async (app, { deps }) => {
   app.post(
@@ -32,7 +40,15 @@ export const showingRoutes: FeatureRoutes = async (app, { deps }) => {
 
   app.get(
     '/showings/:id',
-    { schema: { tags: TAGS, summary: 'A showing', description: ACCESS, params: ShowingParams, response: { 200: Envelope(ShowingRecord), ...ERRORS } } },
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'A showing',
+        description: ACCESS,
+        params: ShowingParams,
+        response: { 200: Envelope(ShowingRecord), ...ERRORS },
+      },
+    },
     async (request) => ok(await getShowing(deps, actorOf(request), request.params.id)),
   );
 
@@ -57,14 +73,20 @@ export const showingRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Showings of a brand',
-        description: 'Ordered by start_time. `from` (inclusive) and `to` (exclusive) bound start_time in epoch seconds; `status[]` any of the statuses. `info.total` is exact. CRM ACL on the brand, else 403.',
+        description:
+          'Ordered by start_time. `from` (inclusive) and `to` (exclusive) bound start_time in epoch seconds; `status[]` any of the statuses. `info.total` is exact. CRM ACL on the brand, else 403.',
         params: BrandShowingsParams,
         querystring: ListShowingsQuery,
         response: { 200: ListEnvelope(ShowingRecord), ...ERRORS },
       },
     },
     async (request) => {
-      const { records, total } = await listShowings(deps, actorOf(request), request.params.brand.toLowerCase(), request.query);
+      const { records, total } = await listShowings(
+        deps,
+        actorOf(request),
+        request.params.brand.toLowerCase(),
+        request.query,
+      );
       return okList(records, total);
     },
   );

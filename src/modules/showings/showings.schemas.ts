@@ -54,8 +54,12 @@ export const ShowingParams = Type.Object({ id: Uuid });
 export const BrandShowingsParams = Type.Object({ brand: Uuid });
 export const ListShowingsQuery = Type.Object({
   ...PagingQuery,
-  from: Type.Optional(Type.Number({ minimum: 0, maximum: 4_102_444_800, description: 'Showings starting at or after (epoch seconds)' })),
-  to: Type.Optional(Type.Number({ minimum: 0, maximum: 4_102_444_800, description: 'Showings starting before (epoch seconds)' })),
+  from: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 4_102_444_800, description: 'Showings starting at or after (epoch seconds)' }),
+  ),
+  to: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 4_102_444_800, description: 'Showings starting before (epoch seconds)' }),
+  ),
   status: Type.Optional(Type.Array(Status, { maxItems: 4 })),
 });
 export type ListShowingsQuery = Static<typeof ListShowingsQuery>;

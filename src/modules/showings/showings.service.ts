@@ -34,7 +34,8 @@ export function presentShowing(row: repo.ShowingRow): ShowingRecord {
 }
 
 const fromEpoch = (seconds: number) => new Date(Math.round(seconds * 1000));
-const clean = (value: string | null | undefined): string | null => (value == null || value.trim() === '' ? null : value);
+const clean = (value: string | null | undefined): string | null =>
+  value == null || value.trim() === '' ? null : value;
 
 /** A live contact of `brand`, locked for its timeline (another brand's contact → 404). */
 async function brandContact(trx: Transaction<DB>, brand: string, id: string) {
@@ -51,12 +52,24 @@ async function checkAgent(db: Kysely<DB>, brand: string, agent: string): Promise
 }
 
 function checkTimes(fields: repo.ShowingFields): void {
-  if (fields.end_time.getTime() < fields.start_time.getTime()) throw errors.invalidField('end_time', 'must not be before start_time');
+  if (fields.end_time.getTime() < fields.start_time.getTime())
+    throw errors.invalidField('end_time', 'must not be before start_time');
 }
 
-const showingEvent = (row: repo.ShowingRow, event: 'showing.created' | 'showing.updated') => ({ brand: row.brand, topic: 'Showings' as const, event, subject: row.id, payload: { showing: presentShowing(row) } });
+const showingEvent = (row: repo.ShowingRow, event: 'showing.created' | 'showing.updated') => ({
+  brand: row.brand,
+  topic: 'Showings' as const,
+  event,
+  subject: row.id,
+  payload: { showing: presentShowing(row) },
+});
 
-export async function createShowing(deps: Deps, actor: Actor, brand: string, body: CreateShowingBody): Promise<ShowingRecord> {
+export async function createShowing(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  body: CreateShowingBody,
+): Promise<ShowingRecord> {
   await requireAccess(deps.db, actor, brand, 'CRM');
   const row = await deps.db.transaction().execute(async (trx) => {
     const fields: repo.ShowingFields = {
@@ -72,8 +85,23 @@ export async function createShowing(deps: Deps, actor: Actor, brand: string, bod
     const listing = body.listing.toLowerCase();
     if (!(await findListingSummary(trx, { id: listing }))) throw errors.notFound('Listing');
     const contact = body.contact ? await brandContact(trx, brand, body.contact) : null;
-    const created = await repo.insertShowing(trx, { ...fields, contact: contact?.id ?? null, brand, listing, created_by: actor.userId, at: deps.clock.now() });
-    if (contact) await recordActivityIn(trx, deps, contact, { action: 'ContactScheduledShowing', listing: { id: listing }, notes: `Showing ${created.id}` }, actor.userId, 'direct_request');
+    const created = await repo.insertShowing(trx, {
+      ...fields,
+      contact: contact?.id ?? null,
+      brand,
+      listing,
+      created_by: actor.userId,
+      at: deps.clock.now(),
+    });
+    if (contact)
+      await recordActivityIn(
+        trx,
+        deps,
+        contact,
+        { action: 'ContactScheduledShowing', listing: { id: listing }, notes: `Showing ${created.id}` },
+        actor.userId,
+        'direct_request',
+      );
     await recordEvent(trx, showingEvent(created, 'showing.created'));
     return created;
   });
@@ -91,7 +119,12 @@ export async function getShowing(deps: Deps, actor: Actor, id: string): Promise<
   return presentShowing(await reachableShowing(deps.db, actor, id));
 }
 
-export async function updateShowing(deps: Deps, actor: Actor, id: string, body: UpdateShowingBody): Promise<ShowingRecord> {
+export async function updateShowing(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  body: UpdateShowingBody,
+): Promise<ShowingRecord> {
   const row = await deps.db.transaction().execute(async (trx) => {
     const current = await reachableShowing(trx, actor, id, true);
     const fields: repo.ShowingFields = {
@@ -109,8 +142,24 @@ export async function updateShowing(deps: Deps, actor: Actor, id: string, body: 
     const updated = await repo.updateShowing(trx, id, fields, deps.clock.now());
     // The contact's timeline: a newly attached contact is scheduled; a completed showing was attended.
     const timeline = fields.contact ? (contact ?? (await brandContact(trx, current.brand, fields.contact))) : null;
-    if (timeline && timeline.id !== current.contact) await recordActivityIn(trx, deps, timeline, { action: 'ContactScheduledShowing', listing: { id: current.listing }, notes: `Showing ${id}` }, actor.userId, 'direct_request');
-    else if (timeline && fields.status === 'Completed' && current.status !== 'Completed') await recordActivityIn(trx, deps, timeline, { action: 'ContactAttendedShowing', listing: { id: current.listing }, notes: `Showing ${id}` }, actor.userId, 'direct_request');
+    if (timeline && timeline.id !== current.contact)
+      await recordActivityIn(
+        trx,
+        deps,
+        timeline,
+        { action: 'ContactScheduledShowing', listing: { id: current.listing }, notes: `Showing ${id}` },
+        actor.userId,
+        'direct_request',
+      );
+    else if (timeline && fields.status === 'Completed' && current.status !== 'Completed')
+      await recordActivityIn(
+        trx,
+        deps,
+        timeline,
+        { action: 'ContactAttendedShowing', listing: { id: current.listing }, notes: `Showing ${id}` },
+        actor.userId,
+        'direct_request',
+      );
     await recordEvent(trx, showingEvent(updated, 'showing.updated'));
     return updated;
   });
@@ -125,6 +174,9 @@ export async function listShowings(deps: Deps, actor: Actor, brand: string, quer
     to: query.to === undefined ? null : fromEpoch(query.to),
     statuses: query.status?.length ? query.status : null,
   };
-  const [total, rows] = await Promise.all([repo.countShowings(deps.db, filter), repo.listShowings(deps.db, filter, query.start, query.limit)]);
+  const [total, rows] = await Promise.all([
+    repo.countShowings(deps.db, filter),
+    repo.listShowings(deps.db, filter, query.start, query.limit),
+  ]);
   return { records: rows.map(presentShowing), total };
 }

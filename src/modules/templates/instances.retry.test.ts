@@ -20,12 +20,24 @@ beforeAll(async () => {
 
 describe('a failing render', () => {
   it('is recorded on the instance, retried once by the queue, then left failed', { timeout: 60_000 }, async () => {
-    const created = await t.app.inject({ method: 'POST', url: `/templates/${postcard}/instances`, headers: agent.headers, payload: { html: '<p>Just listed</p>' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/templates/${postcard}/instances`,
+      headers: agent.headers,
+      payload: { html: '<p>Just listed</p>' },
+    });
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json().data.render_status).toBe('pending');
     const id = created.json().data.id as string;
     const job = async () =>
-      (await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where name = ${renderInstanceTask.name} and data->>'instance' = ${id}`.execute(t.deps.db)).rows[0];
+      (
+        await sql<{
+          state: string;
+          retry_count: number;
+        }>`select state, retry_count from pgboss.job where name = ${renderInstanceTask.name} and data->>'instance' = ${id}`.execute(
+          t.deps.db,
+        )
+      ).rows[0];
     await expect.poll(async () => (await job())?.state, { timeout: 50_000, interval: 250 }).toBe('failed');
     expect((await job())?.retry_count).toBe(1);
     const instance = (await t.app.inject({ url: `/templates/instances/${id}`, headers: agent.bare })).json().data;

@@ -5,7 +5,14 @@ import { associationsOf } from '../../platform/associations.js';
 import { requireBrandContext } from '../../platform/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
-import { CreateInstanceBody, InstanceParams, InstanceQuery, InstanceRecord, ListInstancesQuery, TemplateParams } from './instances.schemas.js';
+import {
+  CreateInstanceBody,
+  InstanceParams,
+  InstanceQuery,
+  InstanceRecord,
+  ListInstancesQuery,
+  TemplateParams,
+} from './instances.schemas.js';
 import { createInstance, deleteInstance, getInstance, listInstances } from './instances.service.js';
 import { TEMPLATE_BODY_LIMIT_BYTES } from './templates.routes.js';
 
@@ -33,7 +40,9 @@ export const instanceRoutes: FeatureRoutes = async (app, { deps }) => {
     },
     async (request) => {
       const brand = await requireBrandContext(deps, request);
-      return ok(await createInstance(deps, actorOf(request), brand, request.params.id, request.body, associationsOf(request)));
+      return ok(
+        await createInstance(deps, actorOf(request), brand, request.params.id, request.body, associationsOf(request)),
+      );
     },
   );
 
@@ -50,7 +59,13 @@ export const instanceRoutes: FeatureRoutes = async (app, { deps }) => {
     },
     async (request) => {
       const brand = await requireBrandContext(deps, request);
-      const { records, total } = await listInstances(deps, actorOf(request), brand, request.query, associationsOf(request));
+      const { records, total } = await listInstances(
+        deps,
+        actorOf(request),
+        brand,
+        request.query,
+        associationsOf(request),
+      );
       return okList(records, total);
     },
   );
@@ -61,7 +76,8 @@ export const instanceRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'A template instance',
-        description: 'An instance of a brand where you lack the Marketing ACL answers 404. The file’s URLs are signed and last 24 hours.',
+        description:
+          'An instance of a brand where you lack the Marketing ACL answers 404. The file’s URLs are signed and last 24 hours.',
         params: InstanceParams,
         querystring: InstanceQuery,
         response: { 200: Envelope(InstanceRecord), ...ERRORS },

@@ -9,10 +9,29 @@ import { MEDIUMS } from './mediums.js';
 export const MAX_RECORDS_PER_INSTANCE = 50;
 
 export const CreateInstanceBody = Type.Object({
-  html: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_HTML_BYTES, description: 'The client’s edited, final HTML (no template language); sanitised. Without it the template is rendered with the records.' })),
-  listings: Type.Optional(Type.Array(Uuid, { maxItems: MAX_RECORDS_PER_INSTANCE, description: 'Listing ids; the first is `listing`' })),
-  contacts: Type.Optional(Type.Array(Uuid, { maxItems: MAX_RECORDS_PER_INSTANCE, description: 'Contact ids of the brand (CRM ACL needed); the first is `contact`' })),
-  deals: Type.Optional(Type.Array(Uuid, { maxItems: MAX_RECORDS_PER_INSTANCE, description: 'Deal ids the caller reaches (Deals ACL needed); the first is `deal`' })),
+  html: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_HTML_BYTES,
+      description:
+        'The client’s edited, final HTML (no template language); sanitised. Without it the template is rendered with the records.',
+    }),
+  ),
+  listings: Type.Optional(
+    Type.Array(Uuid, { maxItems: MAX_RECORDS_PER_INSTANCE, description: 'Listing ids; the first is `listing`' }),
+  ),
+  contacts: Type.Optional(
+    Type.Array(Uuid, {
+      maxItems: MAX_RECORDS_PER_INSTANCE,
+      description: 'Contact ids of the brand (CRM ACL needed); the first is `contact`',
+    }),
+  ),
+  deals: Type.Optional(
+    Type.Array(Uuid, {
+      maxItems: MAX_RECORDS_PER_INSTANCE,
+      description: 'Deal ids the caller reaches (Deals ACL needed); the first is `deal`',
+    }),
+  ),
 });
 export type CreateInstanceBody = Static<typeof CreateInstanceBody>;
 
@@ -20,7 +39,9 @@ export const InstanceRecord = Type.Object(
   {
     id: Uuid,
     type: Type.Literal('template_instance'),
-    template: Type.Union([Uuid, TemplateRecord], { description: 'The template id; the record with associations[]=template_instance.template' }),
+    template: Type.Union([Uuid, TemplateRecord], {
+      description: 'The template id; the record with associations[]=template_instance.template',
+    }),
     brand: Uuid,
     medium: Type.String(),
     html: Type.String(),
@@ -30,8 +51,13 @@ export const InstanceRecord = Type.Object(
     listings: Type.Array(Uuid),
     contacts: Type.Array(Uuid),
     deals: Type.Array(Uuid),
-    unknown_variables: Type.Array(Type.String(), { description: 'Variables the template read that the records did not have (rendered empty)' }),
-    render_status: Type.String({ description: 'html_only: the file is the HTML; rendered: file is the print/social file with a preview; failed: see render_note' }),
+    unknown_variables: Type.Array(Type.String(), {
+      description: 'Variables the template read that the records did not have (rendered empty)',
+    }),
+    render_status: Type.String({
+      description:
+        'html_only: the file is the HTML; rendered: file is the print/social file with a preview; failed: see render_note',
+    }),
     render_note: Nullable(Type.String({ description: 'Why there is no rendered file, when there is none' })),
     created_at: EpochSeconds,
     updated_at: EpochSeconds,

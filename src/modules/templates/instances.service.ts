@@ -18,9 +18,19 @@ import { presentTemplate, visibleTemplate } from './templates.service.js';
 import { NO_RENDERER_NOTE, renderInstanceTask } from './instances.tasks.js';
 import { canRender } from '../../render/renderer.js';
 
-
-export async function presentInstances(deps: Deps, rows: repo.InstanceRow[], associations: Set<string>): Promise<InstanceRecord[]> {
-  const files = new Map((await findFiles(deps.db, rows.flatMap((r) => (r.file ? [r.file] : [])))).map((f) => [f.id, f]));
+export async function presentInstances(
+  deps: Deps,
+  rows: repo.InstanceRow[],
+  associations: Set<string>,
+): Promise<InstanceRecord[]> {
+  const files = new Map(
+    (
+      await findFiles(
+        deps.db,
+        rows.flatMap((r) => (r.file ? [r.file] : [])),
+      )
+    ).map((f) => [f.id, f]),
+  );
   const withTemplate = associations.has('template_instance.template');
   const templates = new Map<string, ReturnType<typeof presentTemplate>>();
   if (withTemplate) {
@@ -56,9 +66,22 @@ export async function presentInstances(deps: Deps, rows: repo.InstanceRow[], ass
   return Promise.all(records);
 }
 
-const fileNameOf = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'template'}.html`;
+const fileNameOf = (name: string) =>
+  `${
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'template'
+  }.html`;
 
-export async function createInstance(deps: Deps, actor: Actor, brand: string, templateId: string, body: CreateInstanceBody, associations: Set<string>): Promise<InstanceRecord> {
+export async function createInstance(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  templateId: string,
+  body: CreateInstanceBody,
+  associations: Set<string>,
+): Promise<InstanceRecord> {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const template = await visibleTemplate(deps, actor, brand, templateId);
   const listings = [...new Set((body.listings ?? []).map((id) => id.toLowerCase()))];
@@ -70,7 +93,10 @@ export async function createInstance(deps: Deps, actor: Actor, brand: string, te
     if (Buffer.byteLength(body.html) > MAX_HTML_BYTES) throw errors.invalidField('html', 'must be at most 2 MiB');
     html = body.html;
   } else {
-    const rendered = await renderTemplate(template.html, await templateContext(deps, actor, brand, { listings, contacts, deals }));
+    const rendered = await renderTemplate(
+      template.html,
+      await templateContext(deps, actor, brand, { listings, contacts, deals }),
+    );
     html = rendered.html;
     unknown = rendered.unknown;
   }
@@ -79,7 +105,13 @@ export async function createInstance(deps: Deps, actor: Actor, brand: string, te
   // With a browser, the render job replaces the HTML file by the medium's artefact (pending until it has run).
   const renders = deps.renderer !== null && canRender(template.medium);
   const row = await deps.db.transaction().execute(async (trx) => {
-    const file = await storeFile(deps, trx, { brand, name: fileNameOf(template.name), mime: 'text/html', bytes: Buffer.from(clean), createdBy: actor.userId });
+    const file = await storeFile(deps, trx, {
+      brand,
+      name: fileNameOf(template.name),
+      mime: 'text/html',
+      bytes: Buffer.from(clean),
+      createdBy: actor.userId,
+    });
     const inserted = await repo.insertInstance(
       trx,
       {
@@ -93,7 +125,11 @@ export async function createInstance(deps: Deps, actor: Actor, brand: string, te
         deals,
         unknown_variables: unknown,
         render_status: renders ? 'pending' : 'html_only',
-        render_note: renders ? null : deps.renderer ? `Medium ${template.medium} has no print or image size: the file is the instance’s HTML` : NO_RENDERER_NOTE,
+        render_note: renders
+          ? null
+          : deps.renderer
+            ? `Medium ${template.medium} has no print or image size: the file is the instance’s HTML`
+            : NO_RENDERER_NOTE,
         created_by: actor.userId as string,
       },
       deps.clock.now(),
@@ -113,21 +149,37 @@ export async function reachableInstance(deps: Deps, actor: Actor, id: string): P
   return row;
 }
 
-export async function getInstance(deps: Deps, actor: Actor, id: string, associations: Set<string>): Promise<InstanceRecord> {
+export async function getInstance(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  associations: Set<string>,
+): Promise<InstanceRecord> {
   const [record] = await presentInstances(deps, [await reachableInstance(deps, actor, id)], associations);
   return record as InstanceRecord;
 }
 
 /** The caller's own instances in the brand, newest first. */
-export async function listInstances(deps: Deps, actor: Actor, brand: string, query: ListInstancesQuery, associations: Set<string>) {
+export async function listInstances(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  query: ListInstancesQuery,
+  associations: Set<string>,
+) {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const mediums = checkMediums(query.mediums);
-  const { rows, total } = await repo.listInstances(deps.db, { brand, createdBy: actor.userId as string, mediums }, { start: query.start, limit: query.limit });
+  const { rows, total } = await repo.listInstances(
+    deps.db,
+    { brand, createdBy: actor.userId as string, mediums },
+    { start: query.start, limit: query.limit },
+  );
   return { records: await presentInstances(deps, rows, associations), total };
 }
 
 export async function deleteInstance(deps: Deps, actor: Actor, id: string): Promise<void> {
   const row = await reachableInstance(deps, actor, id);
-  if (row.created_by !== actor.userId) throw errors.forbidden('Only the user who made a template instance can delete it');
+  if (row.created_by !== actor.userId)
+    throw errors.forbidden('Only the user who made a template instance can delete it');
   await repo.softDeleteInstance(deps.db, id, deps.clock.now());
 }

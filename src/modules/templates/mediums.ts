@@ -2,9 +2,26 @@
 import { errors } from '../../errors.js';
 
 export const MEDIUMS = [
-  'Email', 'Social', 'CrmOpenHouse', 'FacebookCover', 'InstagramStory', 'LinkedInCover', 'Letter', 'Website',
-  'RealtorCover', 'YouTubeCover', 'TwitterCover', 'BusinessCard', 'PostCard', 'FoldedPostCard', 'Brochure',
-  'FoldedBrochure', 'Newsletter', 'Legal', 'Flyer', 'IndexCard',
+  'Email',
+  'Social',
+  'CrmOpenHouse',
+  'FacebookCover',
+  'InstagramStory',
+  'LinkedInCover',
+  'Letter',
+  'Website',
+  'RealtorCover',
+  'YouTubeCover',
+  'TwitterCover',
+  'BusinessCard',
+  'PostCard',
+  'FoldedPostCard',
+  'Brochure',
+  'FoldedBrochure',
+  'Newsletter',
+  'Legal',
+  'Flyer',
+  'IndexCard',
 ] as const;
 export type Medium = (typeof MEDIUMS)[number];
 
@@ -41,7 +58,11 @@ export function isMedium(value: string): value is Medium {
 /** The mediums of a query (`mediums[]`), each checked: an unknown one is a 400 naming the allowed values. */
 export function checkMediums(values: string[] | undefined, field = 'mediums'): Medium[] {
   return (values ?? []).map((value, i) => {
-    if (!isMedium(value)) throw errors.invalidField(values && values.length > 1 ? `${field}.${i}` : field, `must be one of ${MEDIUMS.join(', ')}`);
+    if (!isMedium(value))
+      throw errors.invalidField(
+        values && values.length > 1 ? `${field}.${i}` : field,
+        `must be one of ${MEDIUMS.join(', ')}`,
+      );
     return value;
   });
 }

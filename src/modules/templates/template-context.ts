@@ -17,7 +17,12 @@ function paletteOf(palette: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-export async function templateContext(deps: Deps, actor: Actor, brand: string, records: { listings: string[]; contacts: string[]; deals: string[] }): Promise<Record<string, unknown>> {
+export async function templateContext(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  records: { listings: string[]; contacts: string[]; deals: string[] },
+): Promise<Record<string, unknown>> {
   const user = actor.userId ? await findTemplateUser(deps.db, actor.userId) : undefined;
   const profile = await getBrandProfile(deps, brand, { parentRecords: false, parentIds: false, settings: true });
   const palette = paletteOf((profile.settings?.marketing_palette ?? {}) as Record<string, unknown>);
@@ -32,9 +37,7 @@ export async function templateContext(deps: Deps, actor: Actor, brand: string, r
   const deals = [];
   for (const id of records.deals) deals.push(await getDeal(deps, actor, id, new Set(['deal.listing'])));
   return {
-    user: user
-      ? { ...user, display_name: [user.first_name, user.last_name].filter(Boolean).join(' ') }
-      : undefined,
+    user: user ? { ...user, display_name: [user.first_name, user.last_name].filter(Boolean).join(' ') } : undefined,
     brand: {
       id: profile.id,
       name: profile.name,

@@ -10,16 +10,92 @@ import sanitize from 'sanitize-html';
 import { isAllowedUrl, type UrlOptions, type UrlUse } from './url-policy.js';
 
 const TAGS = [
-  'html', 'head', 'body', 'title', 'meta', 'link', 'style',
-  'main', 'header', 'footer', 'section', 'article', 'aside', 'nav', 'figure', 'figcaption', 'address',
-  'div', 'span', 'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code',
-  'a', 'img', 'picture', 'source', 'strong', 'b', 'em', 'i', 'u', 's', 'small', 'sub', 'sup', 'mark',
-  'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'colgroup', 'col',
+  'html',
+  'head',
+  'body',
+  'title',
+  'meta',
+  'link',
+  'style',
+  'main',
+  'header',
+  'footer',
+  'section',
+  'article',
+  'aside',
+  'nav',
+  'figure',
+  'figcaption',
+  'address',
+  'div',
+  'span',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'code',
+  'a',
+  'img',
+  'picture',
+  'source',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'small',
+  'sub',
+  'sup',
+  'mark',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'caption',
+  'colgroup',
+  'col',
 ];
 
-const COMMON_ATTRIBUTES = ['class', 'id', 'style', 'title', 'lang', 'dir', 'role', 'width', 'height', 'align', 'valign', 'data-*', 'aria-*'];
+const COMMON_ATTRIBUTES = [
+  'class',
+  'id',
+  'style',
+  'title',
+  'lang',
+  'dir',
+  'role',
+  'width',
+  'height',
+  'align',
+  'valign',
+  'data-*',
+  'aria-*',
+];
 
-const URL_ATTRIBUTES: Record<string, UrlUse> = { href: 'link', src: 'image', srcset: 'image', poster: 'image', background: 'image' };
+const URL_ATTRIBUTES: Record<string, UrlUse> = {
+  href: 'link',
+  src: 'image',
+  srcset: 'image',
+  poster: 'image',
+  background: 'image',
+};
 
 /** Largest HTML accepted anywhere (a template, a client's edited instance): 2 MiB. */
 export const MAX_HTML_BYTES = 2 * 1024 * 1024;
@@ -40,7 +116,10 @@ export function sanitizeCss(css: string, options: CleanOptions = {}): string {
     .replace(/behavior\s*:/gi, 'invalid:')
     .replace(/javascript\s*:/gi, 'invalid:');
   // @import loads a stylesheet: only a font host's.
-  out = out.replace(/@import\s+(?:url\(\s*)?(['"]?)([^'")\s;]*)\1\s*\)?[^;]*;?/gi, (rule, _quote: string, url: string) => (isAllowedUrl(url, 'font', options) ? rule : ''));
+  out = out.replace(
+    /@import\s+(?:url\(\s*)?(['"]?)([^'")\s;]*)\1\s*\)?[^;]*;?/gi,
+    (rule, _quote: string, url: string) => (isAllowedUrl(url, 'font', options) ? rule : ''),
+  );
   // Inside @font-face every url() is a font; elsewhere an image.
   out = out.replace(/@font-face\s*\{[^}]*\}/gi, (block) => cleanUrls(block, 'font', options));
   return cleanUrls(out, 'image', options, true);
@@ -48,10 +127,15 @@ export function sanitizeCss(css: string, options: CleanOptions = {}): string {
 
 function cleanUrls(css: string, use: UrlUse, options: UrlOptions, skipFontFaces = false): string {
   const replace = (text: string) =>
-    text.replace(/url\(\s*(['"]?)(.*?)\1\s*\)/gi, (whole, _quote: string, url: string) => (isAllowedUrl(url, use, options) ? whole : 'url("")'));
+    text.replace(/url\(\s*(['"]?)(.*?)\1\s*\)/gi, (whole, _quote: string, url: string) =>
+      isAllowedUrl(url, use, options) ? whole : 'url("")',
+    );
   if (!skipFontFaces) return replace(css);
   // Leaves @font-face blocks (already cleaned as fonts) as they are.
-  return css.split(/(@font-face\s*\{[^}]*\})/i).map((part, i) => (i % 2 === 1 ? part : replace(part))).join('');
+  return css
+    .split(/(@font-face\s*\{[^}]*\})/i)
+    .map((part, i) => (i % 2 === 1 ? part : replace(part)))
+    .join('');
 }
 
 const LIQUID = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
@@ -105,7 +189,10 @@ export function sanitizeHtml(html: string, options: CleanOptions = {}): string {
       (frame.tag === 'link' && (frame.attribs.rel?.toLowerCase() !== 'stylesheet' || !frame.attribs.href)) ||
       (frame.tag === 'meta' && frame.attribs['http-equiv'] !== undefined),
   });
-  out = out.replace(/(<style[^>]*>)([\s\S]*?)(<\/style>)/gi, (_all, open: string, css: string, close: string) => `${open}${sanitizeCss(css, options)}${close}`);
+  out = out.replace(
+    /(<style[^>]*>)([\s\S]*?)(<\/style>)/gi,
+    (_all, open: string, css: string, close: string) => `${open}${sanitizeCss(css, options)}${close}`,
+  );
   if (template) out = out.replace(PLACEHOLDER, (_all, index: string) => held[Number(index)] ?? '');
   return hadDoctype ? `<!DOCTYPE html>\n${out}` : out;
 }

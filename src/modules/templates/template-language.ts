@@ -9,9 +9,13 @@ import { errors } from '../../errors.js';
 const engine = safeLiquid({ escape: true, parseLimit: 2_000_000, renderLimit: 2_000, memoryLimit: 50_000_000 });
 const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 /** `{{ listing.price | money }}` → $1,250,000 (empty when there is no number). */
-engine.registerFilter('money', (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? USD.format(value) : ''));
+engine.registerFilter('money', (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? USD.format(value) : '',
+);
 /** `{{ listing.property.square_meters | sqft }}` → 2,150 (areas are stored in m², decisions §5). */
-engine.registerFilter('sqft', (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 10.7639).toLocaleString('en-US') : ''));
+engine.registerFilter('sqft', (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 10.7639).toLocaleString('en-US') : '',
+);
 
 /** The roots a template may read, and which record input each needs. */
 export const TEMPLATE_ROOTS = ['user', 'brand', 'listing', 'listings', 'contact', 'contacts'] as const;
@@ -27,14 +31,19 @@ function parse(html: string): Template[] {
   try {
     return engine.parse(html);
   } catch (error) {
-    throw errors.invalidField('html', `is not a valid template: ${(error as Error).message.split('\n')[0]?.slice(0, 300) ?? 'parse error'}`);
+    throw errors.invalidField(
+      'html',
+      `is not a valid template: ${(error as Error).message.split('\n')[0]?.slice(0, 300) ?? 'parse error'}`,
+    );
   }
 }
 
 /** The variable paths a template reads (`listing.price`, `user.first_name`), sorted and unique. */
 export function variablesOf(html: string): string[] {
   const segments = engine.globalVariableSegmentsSync(parse(html));
-  const paths = segments.map((segment) => segment.filter((part) => typeof part === 'string' || typeof part === 'number').join('.'));
+  const paths = segments.map((segment) =>
+    segment.filter((part) => typeof part === 'string' || typeof part === 'number').join('.'),
+  );
   return [...new Set(paths)].sort();
 }
 
@@ -64,12 +73,20 @@ function lookup(context: Record<string, unknown>, path: string): unknown {
 }
 
 /** Renders a template with the records; `unknown` lists the variables that had no value (rendered empty). */
-export async function renderTemplate(html: string, context: Record<string, unknown>): Promise<{ html: string; unknown: string[] }> {
+export async function renderTemplate(
+  html: string,
+  context: Record<string, unknown>,
+): Promise<{ html: string; unknown: string[] }> {
   const templates = parse(html);
-  const unknown = variablesOf(html).filter((path) => lookup(context, path) === undefined || lookup(context, path) === null);
+  const unknown = variablesOf(html).filter(
+    (path) => lookup(context, path) === undefined || lookup(context, path) === null,
+  );
   try {
     return { html: await engine.render(templates, context), unknown };
   } catch (error) {
-    throw errors.invalidField('html', `could not be rendered: ${(error as Error).message.split('\n')[0]?.slice(0, 300) ?? 'render error'}`);
+    throw errors.invalidField(
+      'html',
+      `could not be rendered: ${(error as Error).message.split('\n')[0]?.slice(0, 300) ?? 'render error'}`,
+    );
   }
 }

@@ -17,15 +17,35 @@ interface LibraryEntry {
 
 export const TEMPLATE_LIBRARY: readonly LibraryEntry[] = [
   { key: 'postcard-just-listed', name: 'Just Listed postcard', medium: 'PostCard', template_type: 'JustListed' },
-  { key: 'folded-postcard-open-house', name: 'Open House folded postcard', medium: 'FoldedPostCard', template_type: 'OpenHouse' },
+  {
+    key: 'folded-postcard-open-house',
+    name: 'Open House folded postcard',
+    medium: 'FoldedPostCard',
+    template_type: 'OpenHouse',
+  },
   { key: 'flyer-just-listed', name: 'Just Listed flyer', medium: 'Flyer', template_type: 'JustListed' },
   { key: 'brochure-listing', name: 'Listing brochure', medium: 'Brochure', template_type: 'JustListed' },
-  { key: 'folded-brochure-branding', name: 'Agent tri-fold brochure', medium: 'FoldedBrochure', template_type: 'Branding' },
+  {
+    key: 'folded-brochure-branding',
+    name: 'Agent tri-fold brochure',
+    medium: 'FoldedBrochure',
+    template_type: 'Branding',
+  },
   { key: 'business-card', name: 'Business card', medium: 'BusinessCard', template_type: 'Branding' },
   { key: 'letter-birthday', name: 'Birthday letter', medium: 'Letter', template_type: 'Birthday' },
   { key: 'index-card-just-sold', name: 'Just Sold index card', medium: 'IndexCard', template_type: 'JustSold' },
-  { key: 'newsletter-market-update', name: 'Market update newsletter', medium: 'Newsletter', template_type: 'Newsletter' },
-  { key: 'instagram-story-just-listed', name: 'Just Listed Instagram story', medium: 'InstagramStory', template_type: 'JustListed' },
+  {
+    key: 'newsletter-market-update',
+    name: 'Market update newsletter',
+    medium: 'Newsletter',
+    template_type: 'Newsletter',
+  },
+  {
+    key: 'instagram-story-just-listed',
+    name: 'Just Listed Instagram story',
+    medium: 'InstagramStory',
+    template_type: 'JustListed',
+  },
   { key: 'facebook-cover-branding', name: 'Agent Facebook cover', medium: 'FacebookCover', template_type: 'Branding' },
 ];
 
@@ -38,7 +58,19 @@ export async function seedTemplateLibrary(deps: Pick<Deps, 'db' | 'clock'>): Pro
   const at = deps.clock.now();
   for (const entry of TEMPLATE_LIBRARY) {
     const prepared = prepareTemplateHtml(libraryHtml(entry.key));
-    await upsertLibraryTemplate(deps.db, { brand: null, library_key: entry.key, name: entry.name, medium: entry.medium, template_type: entry.template_type, created_by: null, ...prepared }, at);
+    await upsertLibraryTemplate(
+      deps.db,
+      {
+        brand: null,
+        library_key: entry.key,
+        name: entry.name,
+        medium: entry.medium,
+        template_type: entry.template_type,
+        created_by: null,
+        ...prepared,
+      },
+      at,
+    );
   }
   return TEMPLATE_LIBRARY.length;
 }

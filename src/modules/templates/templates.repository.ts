@@ -18,12 +18,19 @@ function visible(db: Kysely<DB>, filter: TemplateFilter) {
     .where('deleted_at', 'is', null)
     .where((eb) => eb.or([eb('brand', 'is', null), sql<boolean>`brand = any(${filter.brands}::uuid[])`]));
   if (filter.mediums.length > 0) query = query.where(sql<boolean>`medium = any(${filter.mediums}::text[])`);
-  if (filter.templateTypes.length > 0) query = query.where(sql<boolean>`template_type = any(${filter.templateTypes}::text[])`);
+  if (filter.templateTypes.length > 0)
+    query = query.where(sql<boolean>`template_type = any(${filter.templateTypes}::text[])`);
   return query;
 }
 
-export async function listTemplates(db: Kysely<DB>, filter: TemplateFilter, page: { start: number; limit: number }): Promise<{ rows: TemplateRow[]; total: number }> {
-  const { total } = await visible(db, filter).select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow();
+export async function listTemplates(
+  db: Kysely<DB>,
+  filter: TemplateFilter,
+  page: { start: number; limit: number },
+): Promise<{ rows: TemplateRow[]; total: number }> {
+  const { total } = await visible(db, filter)
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .executeTakeFirstOrThrow();
   // Global templates first, then the brand's, each by medium and name.
   const rows = await visible(db, filter)
     .selectAll()
@@ -41,14 +48,25 @@ export async function findTemplate(db: Kysely<DB>, id: string): Promise<Template
   return db.selectFrom('templates').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
-export type NewTemplate = Pick<TemplateRow, 'brand' | 'name' | 'medium' | 'template_type' | 'inputs' | 'variables' | 'html' | 'created_by'> & { library_key?: string | null };
+export type NewTemplate = Pick<
+  TemplateRow,
+  'brand' | 'name' | 'medium' | 'template_type' | 'inputs' | 'variables' | 'html' | 'created_by'
+> & { library_key?: string | null };
 
 export async function insertTemplate(db: Kysely<DB>, template: NewTemplate, at: Date): Promise<TemplateRow> {
-  return db.insertInto('templates').values({ ...template, created_at: at, updated_at: at }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('templates')
+    .values({ ...template, created_at: at, updated_at: at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The shipped library: inserts or refreshes each by its key (a library template is never edited by users). */
-export async function upsertLibraryTemplate(db: Kysely<DB>, template: NewTemplate & { library_key: string }, at: Date): Promise<void> {
+export async function upsertLibraryTemplate(
+  db: Kysely<DB>,
+  template: NewTemplate & { library_key: string },
+  at: Date,
+): Promise<void> {
   await db
     .insertInto('templates')
     .values({ ...template, created_at: at, updated_at: at })
@@ -67,6 +85,10 @@ export async function upsertLibraryTemplate(db: Kysely<DB>, template: NewTemplat
 }
 
 export async function countLibraryTemplates(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('templates').select((eb) => eb.fn.countAll<string>().as('n')).where('library_key', 'is not', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('templates')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('library_key', 'is not', null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -42,6 +42,10 @@ export const CreateTemplateBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   medium: MediumText,
   template_type: Type.String({ pattern: TEMPLATE_TYPE_PATTERN, description: 'e.g. JustListed, OpenHouse' }),
-  html: Type.String({ minLength: 1, maxLength: MAX_HTML_BYTES, description: 'A page in the template language; sanitised (docs/templates.md), at most 2 MiB' }),
+  html: Type.String({
+    minLength: 1,
+    maxLength: MAX_HTML_BYTES,
+    description: 'A page in the template language; sanitised (docs/templates.md), at most 2 MiB',
+  }),
 });
 export type CreateTemplateBody = Static<typeof CreateTemplateBody>;

@@ -51,7 +51,8 @@ export async function listTemplates(deps: Deps, actor: Actor, brand: string, que
 /** A live template the brand sees (global, or owned by the brand or an ancestor), else 404. */
 export async function visibleTemplate(deps: Deps, actor: Actor, brand: string, id: string): Promise<repo.TemplateRow> {
   const row = await repo.findTemplate(deps.db, id);
-  if (!row || (row.brand !== null && !(await chainOf(deps.db, actor, brand)).includes(row.brand))) throw errors.notFound('Template');
+  if (!row || (row.brand !== null && !(await chainOf(deps.db, actor, brand)).includes(row.brand)))
+    throw errors.notFound('Template');
   return row;
 }
 
@@ -64,11 +65,17 @@ export function prepareTemplateHtml(html: string): { html: string; variables: st
   return { html: clean, variables, inputs: inputsOf(variables) };
 }
 
-export async function createTemplate(deps: Deps, actor: Actor, brand: string, body: CreateTemplateBody): Promise<TemplateRecord> {
+export async function createTemplate(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  body: CreateTemplateBody,
+): Promise<TemplateRecord> {
   await requireAccess(deps.db, actor, brand, 'Marketing');
   const [medium] = checkMediums([body.medium], 'medium');
   const name = body.name.trim();
-  if (name === '' || name.includes('\u0000')) throw errors.invalidField('name', 'must be text without the NUL character');
+  if (name === '' || name.includes('\u0000'))
+    throw errors.invalidField('name', 'must be text without the NUL character');
   const prepared = prepareTemplateHtml(body.html);
   const row = await repo.insertTemplate(
     deps.db,

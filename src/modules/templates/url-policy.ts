@@ -17,7 +17,10 @@ const PRIVATE_SUFFIXES = ['.localhost', '.local', '.internal', '.intranet', '.la
 
 /** True for a host that names this machine or a private network (by name or by address). */
 export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (host === '' || host === 'localhost') return true;
   if (ipaddr.isValid(host)) return ADDRESSES.refusal(host) !== null;
   // Numeric forms browsers read as IPv4 (2130706433, 0x7f.1, 017700000001): refused rather than decoded.
@@ -61,7 +64,8 @@ export function isAllowedUrl(raw: string, use: UrlUse, options: UrlOptions = {})
   }
   if (scheme === 'data') {
     const type = value.slice(5).toLowerCase();
-    if (use === 'font') return type.startsWith('font/') || type.startsWith('application/font') || type.startsWith('application/x-font');
+    if (use === 'font')
+      return type.startsWith('font/') || type.startsWith('application/font') || type.startsWith('application/x-font');
     return type.startsWith('image/') && !type.startsWith('image/svg');
   }
   if (use === 'link' && (scheme === 'mailto' || scheme === 'tel')) return true;

@@ -15,10 +15,24 @@ export interface BrandTriggerSettings {
 }
 
 /** Creates or replaces the brand's trigger of this event; a new one sweeps from `at` (nothing already past). */
-export async function upsertBrandTrigger(db: Kysely<DB>, brand: string, eventType: TriggerEventType, settings: BrandTriggerSettings, at: Date): Promise<BrandTriggerRow> {
+export async function upsertBrandTrigger(
+  db: Kysely<DB>,
+  brand: string,
+  eventType: TriggerEventType,
+  settings: BrandTriggerSettings,
+  at: Date,
+): Promise<BrandTriggerRow> {
   return db
     .insertInto('brand_triggers')
-    .values({ brand, event_type: eventType, ...settings, enabled: true, swept_until: at, created_at: at, updated_at: at })
+    .values({
+      brand,
+      event_type: eventType,
+      ...settings,
+      enabled: true,
+      swept_until: at,
+      created_at: at,
+      updated_at: at,
+    })
     .onConflict((oc) => oc.columns(['brand', 'event_type']).doUpdateSet({ ...settings, updated_at: at }))
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -28,9 +42,15 @@ export async function listBrandTriggers(db: Kysely<DB>, brand: string): Promise<
   return db.selectFrom('brand_triggers').selectAll().where('brand', '=', brand).orderBy('event_type').execute();
 }
 
-export async function findBrandTrigger(db: Kysely<DB>, brand: string, where: { id: string } | { eventType: TriggerEventType }): Promise<BrandTriggerRow | undefined> {
+export async function findBrandTrigger(
+  db: Kysely<DB>,
+  brand: string,
+  where: { id: string } | { eventType: TriggerEventType },
+): Promise<BrandTriggerRow | undefined> {
   const query = db.selectFrom('brand_triggers').selectAll().where('brand', '=', brand);
-  return ('id' in where ? query.where('id', '=', where.id) : query.where('event_type', '=', where.eventType)).forUpdate().executeTakeFirst();
+  return ('id' in where ? query.where('id', '=', where.id) : query.where('event_type', '=', where.eventType))
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** Enabling sweeps from `at`: what fired while it was off is not sent late. */
@@ -44,23 +64,39 @@ export async function setEnabled(db: Kysely<DB>, id: string, enabled: boolean, a
 }
 
 export async function addExclusion(db: Kysely<DB>, brandTrigger: string, contact: string, at: Date): Promise<void> {
-  await db.insertInto('brand_trigger_exclusions').values({ brand_trigger: brandTrigger, contact, created_at: at }).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('brand_trigger_exclusions')
+    .values({ brand_trigger: brandTrigger, contact, created_at: at })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 export async function removeExclusion(db: Kysely<DB>, brandTrigger: string, contact: string): Promise<void> {
-  await db.deleteFrom('brand_trigger_exclusions').where('brand_trigger', '=', brandTrigger).where('contact', '=', contact).execute();
+  await db
+    .deleteFrom('brand_trigger_exclusions')
+    .where('brand_trigger', '=', brandTrigger)
+    .where('contact', '=', contact)
+    .execute();
 }
 
 export async function exclusionsOf(db: Kysely<DB>, ids: string[]): Promise<Map<string, string[]>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('brand_trigger_exclusions').select(['brand_trigger', 'contact']).where('brand_trigger', 'in', ids).orderBy('created_at').execute();
+  const rows = await db
+    .selectFrom('brand_trigger_exclusions')
+    .select(['brand_trigger', 'contact'])
+    .where('brand_trigger', 'in', ids)
+    .orderBy('created_at')
+    .execute();
   const byTrigger = new Map<string, string[]>();
   for (const row of rows) byTrigger.set(row.brand_trigger, [...(byTrigger.get(row.brand_trigger) ?? []), row.contact]);
   return byTrigger;
 }
 
 /** The next enabled brand trigger with time left to sweep, locked; others' workers skip it. */
-export async function nextToSweep(db: Kysely<DB>, now: Date): Promise<(BrandTriggerRow & { timezone: string }) | undefined> {
+export async function nextToSweep(
+  db: Kysely<DB>,
+  now: Date,
+): Promise<(BrandTriggerRow & { timezone: string }) | undefined> {
   return db
     .selectFrom('brand_triggers as b')
     .innerJoin('users as u', 'u.id', 'b.user')
@@ -84,7 +120,13 @@ export async function setSweptUntil(db: Kysely<DB>, id: string, at: Date): Promi
  * have not unsubscribed, are not excluded, have no trigger of their own for the event, and were not yet sent this
  * occurrence. `among`: only these contacts (a chunk of an earlier answer, checked again).
  */
-export async function contactsToSend(db: Kysely<DB>, trigger: BrandTriggerRow, monthDays: string[], eventDate: string, among?: readonly string[]): Promise<string[]> {
+export async function contactsToSend(
+  db: Kysely<DB>,
+  trigger: BrandTriggerRow,
+  monthDays: string[],
+  eventDate: string,
+  among?: readonly string[],
+): Promise<string[]> {
   const date = sql.ref(`c.${trigger.event_type}`);
   const rows = await sql<{ id: string }>`
     select c.id from contacts c
@@ -99,7 +141,16 @@ export async function contactsToSend(db: Kysely<DB>, trigger: BrandTriggerRow, m
   return rows.rows.map((r) => r.id);
 }
 
-export async function recordSends(db: Kysely<DB>, brandTrigger: string, contacts: string[], eventDate: string, campaign: string): Promise<void> {
+export async function recordSends(
+  db: Kysely<DB>,
+  brandTrigger: string,
+  contacts: string[],
+  eventDate: string,
+  campaign: string,
+): Promise<void> {
   if (contacts.length === 0) return;
-  await db.insertInto('brand_trigger_sends').values(contacts.map((contact) => ({ brand_trigger: brandTrigger, contact, event_date: eventDate, campaign }))).execute();
+  await db
+    .insertInto('brand_trigger_sends')
+    .values(contacts.map((contact) => ({ brand_trigger: brandTrigger, contact, event_date: eventDate, campaign })))
+    .execute();
 }

@@ -2,8 +2,21 @@
 import { actorOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
-import { BrandEventParams, BrandParams, BrandTriggerParams, BrandTriggerRecord, ExclusionBody, ExclusionParams, PutBrandTriggerBody } from './brand-triggers.schemas.js';
-import { excludeContact, listBrandTriggers, putBrandTrigger, setBrandTriggerEnabled } from './brand-triggers.service.js';
+import {
+  BrandEventParams,
+  BrandParams,
+  BrandTriggerParams,
+  BrandTriggerRecord,
+  ExclusionBody,
+  ExclusionParams,
+  PutBrandTriggerBody,
+} from './brand-triggers.schemas.js';
+import {
+  excludeContact,
+  listBrandTriggers,
+  putBrandTrigger,
+  setBrandTriggerEnabled,
+} from './brand-triggers.service.js';
 
 const TAGS = ['Triggers'];
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
@@ -16,26 +29,45 @@ export const brandTriggerRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Set the brand’s trigger of an event',
-        description:
-          `Every contact of the brand with that date (birthday, home or wedding anniversary) and an email gets \`subject\`/\`html\` (Liquid, personalised) at local midnight of the date in your time zone + \`time\` + \`wait_for\`, once a year, sent by you. A contact with a trigger of their own for the event, an excluded contact and an unsubscribed one are left out. Setting it again replaces the message and makes you the sender; occurrences already past are never sent. ${ACCESS}`,
+        description: `Every contact of the brand with that date (birthday, home or wedding anniversary) and an email gets \`subject\`/\`html\` (Liquid, personalised) at local midnight of the date in your time zone + \`time\` + \`wait_for\`, once a year, sent by you. A contact with a trigger of their own for the event, an excluded contact and an unsubscribed one are left out. Setting it again replaces the message and makes you the sender; occurrences already past are never sent. ${ACCESS}`,
         params: BrandEventParams,
         body: PutBrandTriggerBody,
         response: { 200: Envelope(BrandTriggerRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await putBrandTrigger(deps, actorOf(request), request.params.brand.toLowerCase(), request.params.event_type, request.body)),
+    async (request) =>
+      ok(
+        await putBrandTrigger(
+          deps,
+          actorOf(request),
+          request.params.brand.toLowerCase(),
+          request.params.event_type,
+          request.body,
+        ),
+      ),
   );
 
   app.get(
     '/brands/:brand/triggers',
-    { schema: { tags: TAGS, summary: 'The brand’s triggers', description: `One per event type that was set. ${ACCESS}`, params: BrandParams, response: { 200: ListEnvelope(BrandTriggerRecord), ...ERRORS } } },
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The brand’s triggers',
+        description: `One per event type that was set. ${ACCESS}`,
+        params: BrandParams,
+        response: { 200: ListEnvelope(BrandTriggerRecord), ...ERRORS },
+      },
+    },
     async (request) => {
       const records = await listBrandTriggers(deps, actorOf(request), request.params.brand.toLowerCase());
       return okList(records, records.length);
     },
   );
 
-  for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     app.patch(
       `/brands/:brand/triggers/:id/${action}`,
       {
@@ -47,7 +79,16 @@ export const brandTriggerRoutes: FeatureRoutes = async (app, { deps }) => {
           response: { 200: Envelope(BrandTriggerRecord), ...ERRORS },
         },
       },
-      async (request) => ok(await setBrandTriggerEnabled(deps, actorOf(request), request.params.brand.toLowerCase(), request.params.id, enabled)),
+      async (request) =>
+        ok(
+          await setBrandTriggerEnabled(
+            deps,
+            actorOf(request),
+            request.params.brand.toLowerCase(),
+            request.params.id,
+            enabled,
+          ),
+        ),
     );
   }
 
@@ -63,7 +104,17 @@ export const brandTriggerRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(BrandTriggerRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await excludeContact(deps, actorOf(request), request.params.brand.toLowerCase(), request.params.event_type, request.body.contact, true)),
+    async (request) =>
+      ok(
+        await excludeContact(
+          deps,
+          actorOf(request),
+          request.params.brand.toLowerCase(),
+          request.params.event_type,
+          request.body.contact,
+          true,
+        ),
+      ),
   );
 
   app.delete(
@@ -77,6 +128,16 @@ export const brandTriggerRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(BrandTriggerRecord), ...ERRORS },
       },
     },
-    async (request) => ok(await excludeContact(deps, actorOf(request), request.params.brand.toLowerCase(), request.params.event_type, request.params.contact, false)),
+    async (request) =>
+      ok(
+        await excludeContact(
+          deps,
+          actorOf(request),
+          request.params.brand.toLowerCase(),
+          request.params.event_type,
+          request.params.contact,
+          false,
+        ),
+      ),
   );
 };

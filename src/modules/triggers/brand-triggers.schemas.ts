@@ -8,12 +8,33 @@ const EventType = Type.Union(TRIGGER_EVENT_TYPES.map((t) => Type.Literal(t)));
 
 export const PutBrandTriggerBody = Type.Object(
   {
-    wait_for: Type.Integer({ minimum: -MAX_WAIT_SECONDS, maximum: MAX_WAIT_SECONDS, description: 'Seconds relative to the event (negative = before)' }),
-    time: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 86399 }), Type.Null()], { description: 'Seconds after local midnight in your time zone (null = midnight)' })),
-    subject: Type.String({ minLength: 1, maxLength: 998, description: 'One line; Liquid variables allowed (`{{ contact.first_name }}`)' }),
+    wait_for: Type.Integer({
+      minimum: -MAX_WAIT_SECONDS,
+      maximum: MAX_WAIT_SECONDS,
+      description: 'Seconds relative to the event (negative = before)',
+    }),
+    time: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 86399 }), Type.Null()], {
+        description: 'Seconds after local midnight in your time zone (null = midnight)',
+      }),
+    ),
+    subject: Type.String({
+      minLength: 1,
+      maxLength: 998,
+      description: 'One line; Liquid variables allowed (`{{ contact.first_name }}`)',
+    }),
     html: Type.String({ description: 'At most 2 MiB; Liquid variables are HTML-escaped' }),
   },
-  { examples: [{ wait_for: 0, time: 32400, subject: 'Happy birthday, {{ contact.first_name }}!', html: '<p>All the best from all of us.</p>' }] },
+  {
+    examples: [
+      {
+        wait_for: 0,
+        time: 32400,
+        subject: 'Happy birthday, {{ contact.first_name }}!',
+        html: '<p>All the best from all of us.</p>',
+      },
+    ],
+  },
 );
 export type PutBrandTriggerBody = Static<typeof PutBrandTriggerBody>;
 

@@ -32,18 +32,33 @@ function present(row: repo.BrandTriggerRow, exclusions: string[]): BrandTriggerR
 }
 
 async function presentAll(db: Kysely<DB>, rows: repo.BrandTriggerRow[]): Promise<BrandTriggerRecord[]> {
-  const exclusions = await repo.exclusionsOf(db, rows.map((r) => r.id));
+  const exclusions = await repo.exclusionsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => present(row, exclusions.get(row.id) ?? []));
 }
 
 const presentOne = async (db: Kysely<DB>, row: repo.BrandTriggerRow) => (await presentAll(db, [row]))[0]!;
 
-export async function putBrandTrigger(deps: Deps, actor: Actor, brand: string, eventType: TriggerEventType, body: PutBrandTriggerBody): Promise<BrandTriggerRecord> {
+export async function putBrandTrigger(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  eventType: TriggerEventType,
+  body: PutBrandTriggerBody,
+): Promise<BrandTriggerRecord> {
   await requireAccess(deps.db, actor, brand, 'CRM');
   const attributes: ErrorAttributes = {};
   addContentProblems(attributes, body);
   throwIfProblems(attributes);
-  const settings = { user: actor.userId!, wait_for: body.wait_for, time: body.time ?? null, subject: body.subject, html: body.html };
+  const settings = {
+    user: actor.userId!,
+    wait_for: body.wait_for,
+    time: body.time ?? null,
+    subject: body.subject,
+    html: body.html,
+  };
   return presentOne(deps.db, await repo.upsertBrandTrigger(deps.db, brand, eventType, settings, deps.clock.now()));
 }
 
@@ -52,7 +67,13 @@ export async function listBrandTriggers(deps: Deps, actor: Actor, brand: string)
   return presentAll(deps.db, await repo.listBrandTriggers(deps.db, brand));
 }
 
-export async function setBrandTriggerEnabled(deps: Deps, actor: Actor, brand: string, id: string, enabled: boolean): Promise<BrandTriggerRecord> {
+export async function setBrandTriggerEnabled(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  id: string,
+  enabled: boolean,
+): Promise<BrandTriggerRecord> {
   await requireAccess(deps.db, actor, brand, 'CRM');
   const row = await deps.db.transaction().execute(async (trx) => {
     const current = await repo.findBrandTrigger(trx, brand, { id: id.toLowerCase() });
@@ -63,7 +84,14 @@ export async function setBrandTriggerEnabled(deps: Deps, actor: Actor, brand: st
 }
 
 /** Leaves a contact of the brand out of the brand's trigger of this event (404 for either missing). */
-export async function excludeContact(deps: Deps, actor: Actor, brand: string, eventType: TriggerEventType, contact: string, excluded: boolean): Promise<BrandTriggerRecord> {
+export async function excludeContact(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  eventType: TriggerEventType,
+  contact: string,
+  excluded: boolean,
+): Promise<BrandTriggerRecord> {
   await requireAccess(deps.db, actor, brand, 'CRM');
   const row = await deps.db.transaction().execute(async (trx) => {
     const trigger = await repo.findBrandTrigger(trx, brand, { eventType });

@@ -28,19 +28,32 @@ const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The occurrences of a brand trigger's rule whose fire time is in (from, to]. */
-export function occurrencesFiring(rule: { time: number | null; wait_for: number }, timeZone: string, from: Date, to: Date): Occurrence[] {
+export function occurrencesFiring(
+  rule: { time: number | null; wait_for: number },
+  timeZone: string,
+  from: Date,
+  to: Date,
+): Occurrence[] {
   const offset = ((rule.time ?? 0) + rule.wait_for) * 1000;
   // Event dates whose local midnight lies within a day of the window moved back by the offset.
   const first = wallClock(new Date(from.getTime() - offset - DAY_MS), timeZone);
   const last = wallClock(new Date(to.getTime() - offset + DAY_MS), timeZone);
   const occurrences: Occurrence[] = [];
-  for (let day = Date.UTC(first.year, first.month - 1, first.day); day <= Date.UTC(last.year, last.month - 1, last.day); day += DAY_MS) {
+  for (
+    let day = Date.UTC(first.year, first.month - 1, first.day);
+    day <= Date.UTC(last.year, last.month - 1, last.day);
+    day += DAY_MS
+  ) {
     const date = new Date(day);
     const [year, month, dayOfMonth] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
     const fireAt = zonedTime(year, month, dayOfMonth, (rule.time ?? 0) + rule.wait_for, timeZone);
     if (fireAt.getTime() <= from.getTime() || fireAt.getTime() > to.getTime()) continue;
     const monthDay = `${pad(month)}-${pad(dayOfMonth)}`;
-    occurrences.push({ eventDate: `${year}-${monthDay}`, monthDays: monthDay === '02-28' && !isLeap(year) ? ['02-28', '02-29'] : [monthDay], fireAt });
+    occurrences.push({
+      eventDate: `${year}-${monthDay}`,
+      monthDays: monthDay === '02-28' && !isLeap(year) ? ['02-28', '02-29'] : [monthDay],
+      fireAt,
+    });
   }
   return occurrences;
 }
@@ -58,22 +71,50 @@ type PassMemory = Map<string, readonly string[]>;
  * emails it scheduled, and whether contacts are left (`more`): then the trigger keeps its swept_until and is swept
  * again at once, in the next transaction, where the contacts already sent are left out (brand_trigger_sends).
  */
-async function sweepOne(trx: Transaction<DB>, deps: Deps, trigger: repo.BrandTriggerRow & { timezone: string }, now: Date, chunkRows: number, memory: PassMemory): Promise<{ scheduled: number; more: boolean }> {
+async function sweepOne(
+  trx: Transaction<DB>,
+  deps: Deps,
+  trigger: repo.BrandTriggerRow & { timezone: string },
+  now: Date,
+  chunkRows: number,
+  memory: PassMemory,
+): Promise<{ scheduled: number; more: boolean }> {
   let scheduled = 0;
   const from = new Date(Math.max(trigger.swept_until.getTime(), now.getTime() - LATEST_LATE_SEND_MS));
   for (const occurrence of occurrencesFiring(trigger, trigger.timezone, from, now)) {
     const key = `${trigger.id} ${occurrence.eventDate}`;
     const remembered = memory.get(key);
     memory.delete(key);
-    const contacts = remembered ?? (await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate));
+    const contacts =
+      remembered ?? (await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate));
     const rest = contacts.slice(chunkRows);
     // Remembered contacts are checked again: an exclusion or unsubscribe made since still counts.
     const head = contacts.slice(0, chunkRows);
-    const chunk = remembered && head.length > 0 ? await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate, head) : head;
+    const chunk =
+      remembered && head.length > 0
+        ? await repo.contactsToSend(trx, trigger, occurrence.monthDays, occurrence.eventDate, head)
+        : head;
     if (chunk.length > 0) {
-      const content = { subject: trigger.subject, html: trigger.html, text: null, include_signature: false, headers: {}, notifications_enabled: false, archive: false, tags: [] };
+      const content = {
+        subject: trigger.subject,
+        html: trigger.html,
+        text: null,
+        include_signature: false,
+        headers: {},
+        notifications_enabled: false,
+        archive: false,
+        tags: [],
+      };
       try {
-        const campaign = await scheduleForContactsIn(trx, deps, trigger.brand, trigger.user, content, chunk, occurrence.fireAt);
+        const campaign = await scheduleForContactsIn(
+          trx,
+          deps,
+          trigger.brand,
+          trigger.user,
+          content,
+          chunk,
+          occurrence.fireAt,
+        );
         await repo.recordSends(trx, trigger.id, chunk, occurrence.eventDate, campaign.id);
         scheduled += chunk.length;
       } catch (error) {

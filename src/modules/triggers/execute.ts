@@ -15,7 +15,10 @@ import * as repo from './triggers.repository.js';
 import type { TriggerFailure } from './triggers.tables.js';
 
 const NO_EMAIL: TriggerFailure = { code: 'NoEmail', message: 'The contact has no email address' };
-const UNSUBSCRIBED: TriggerFailure = { code: 'Unsubscribed', message: 'The contact has unsubscribed from marketing email' };
+const UNSUBSCRIBED: TriggerFailure = {
+  code: 'Unsubscribed',
+  message: 'The contact has unsubscribed from marketing email',
+};
 const NO_TEMPLATE: TriggerFailure = { code: 'CampaignDeleted', message: 'The trigger’s email campaign was deleted' };
 
 export async function executeTrigger(deps: Deps, id: string, plannedAt: string): Promise<void> {
@@ -45,7 +48,11 @@ export async function executeTrigger(deps: Deps, id: string, plannedAt: string):
 
 /** Schedules the copy and marks the trigger executed; answers why it could not instead. */
 async function sendCopy(trx: Transaction<DB>, deps: Deps, row: repo.PlanningRow): Promise<TriggerFailure | null> {
-  const contact = await trx.selectFrom('contacts').select(['emails', 'unsubscribed']).where('id', '=', row.contact).executeTakeFirstOrThrow();
+  const contact = await trx
+    .selectFrom('contacts')
+    .select(['emails', 'unsubscribed'])
+    .where('id', '=', row.contact)
+    .executeTakeFirstOrThrow();
   if (contact.emails.length === 0) return NO_EMAIL;
   if (contact.unsubscribed) return UNSUBSCRIBED;
   const template = await findCampaign(trx, row.campaign);
@@ -56,7 +63,8 @@ async function sendCopy(trx: Transaction<DB>, deps: Deps, row: repo.PlanningRow)
     return null;
   } catch (error) {
     // Over the sender's monthly email quota: a failure of this trigger, not of the job.
-    if (error instanceof AppError && error.code === 'TooManyRequests') return { code: 'TooManyRequests', message: error.message };
+    if (error instanceof AppError && error.code === 'TooManyRequests')
+      return { code: 'TooManyRequests', message: error.message };
     throw error;
   }
 }
@@ -74,7 +82,12 @@ async function fail(trx: Transaction<DB>, deps: Deps, row: repo.PlanningRow, fai
   });
 }
 
-async function planNextYear(trx: Transaction<DB>, deps: Deps, row: repo.PlanningRow, rule: ReturnType<typeof ruleOf>): Promise<void> {
+async function planNextYear(
+  trx: Transaction<DB>,
+  deps: Deps,
+  row: repo.PlanningRow,
+  rule: ReturnType<typeof ruleOf>,
+): Promise<void> {
   const next = await repo.insertTrigger(
     trx,
     {

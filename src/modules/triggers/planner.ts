@@ -10,7 +10,10 @@ import { executeTriggerTask } from './triggers.tasks.js';
 
 type PlanDeps = Pick<Deps, 'clock' | 'queue'>;
 
-export const MISSING_DATE = (eventType: string) => ({ code: 'MissingDate', message: `The contact has no ${eventType.replace('_', ' ')} any more` });
+export const MISSING_DATE = (eventType: string) => ({
+  code: 'MissingDate',
+  message: `The contact has no ${eventType.replace('_', ' ')} any more`,
+});
 
 export function ruleOf(trigger: Pick<repo.TriggerRow, 'time' | 'wait_for'>, date: string, timeZone: string): FireRule {
   return { date, timeZone, time: trigger.time, waitFor: trigger.wait_for };
@@ -22,9 +25,21 @@ export function stillFiresAt(rule: FireRule, at: Date): boolean {
 }
 
 /** Enqueues the execution at the fire time; `early`: the job ran before it by this worker's clock, and waits the rest. */
-export async function scheduleExecution(trx: Kysely<DB>, deps: PlanDeps, row: Pick<repo.TriggerRow, 'id' | 'effective_at'>, early?: { now: Date }): Promise<void> {
-  const when = early ? { startIn: (row.effective_at.getTime() - early.now.getTime()) / 1000 } : { startAfter: row.effective_at };
-  await deps.queue.enqueue(trx, executeTriggerTask, { trigger: row.id, effective_at: row.effective_at.toISOString() }, when);
+export async function scheduleExecution(
+  trx: Kysely<DB>,
+  deps: PlanDeps,
+  row: Pick<repo.TriggerRow, 'id' | 'effective_at'>,
+  early?: { now: Date },
+): Promise<void> {
+  const when = early
+    ? { startIn: (row.effective_at.getTime() - early.now.getTime()) / 1000 }
+    : { startAfter: row.effective_at };
+  await deps.queue.enqueue(
+    trx,
+    executeTriggerTask,
+    { trigger: row.id, effective_at: row.effective_at.toISOString() },
+    when,
+  );
 }
 
 /**
@@ -35,10 +50,20 @@ export async function scheduleExecution(trx: Kysely<DB>, deps: PlanDeps, row: Pi
  */
 async function replan(trx: Transaction<DB>, deps: PlanDeps, rows: repo.PlanningRow[]): Promise<void> {
   const now = deps.clock.now();
-  await repo.softDeleteTriggers(trx, rows.filter((r) => !r.contact_live).map((r) => r.id), now);
+  await repo.softDeleteTriggers(
+    trx,
+    rows.filter((r) => !r.contact_live).map((r) => r.id),
+    now,
+  );
   const live = rows.filter((r) => r.contact_live);
   const dateless = live.filter((r) => !r.contact_date);
-  for (const [eventType, group] of groupBy(dateless, (r) => r.event_type)) await repo.markFailed(trx, group.map((r) => r.id), MISSING_DATE(eventType), now);
+  for (const [eventType, group] of groupBy(dateless, (r) => r.event_type))
+    await repo.markFailed(
+      trx,
+      group.map((r) => r.id),
+      MISSING_DATE(eventType),
+      now,
+    );
   const moves = live.flatMap((row) => {
     if (!row.contact_date) return [];
     const rule = ruleOf(row, row.contact_date, row.timezone);
@@ -65,7 +90,11 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 }
 
 /** Contacts' dates changed, or the contacts were deleted: their pending triggers follow. */
-export async function replanTriggersOfContacts(trx: Transaction<DB>, deps: PlanDeps, contacts: readonly string[]): Promise<void> {
+export async function replanTriggersOfContacts(
+  trx: Transaction<DB>,
+  deps: PlanDeps,
+  contacts: readonly string[],
+): Promise<void> {
   await replan(trx, deps, await repo.pendingOfContacts(trx, [...new Set(contacts)]));
 }
 

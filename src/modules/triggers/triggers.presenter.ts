@@ -39,7 +39,11 @@ export function presentTrigger(row: TriggerRow, campaign: EmailCampaignRecord | 
   };
 }
 
-export async function presentTriggers(db: Kysely<DB>, rows: TriggerRow[], associations: Set<string>): Promise<TriggerRecord[]> {
+export async function presentTriggers(
+  db: Kysely<DB>,
+  rows: TriggerRow[],
+  associations: Set<string>,
+): Promise<TriggerRecord[]> {
   if (!associations.has('trigger.campaign')) return rows.map((row) => presentTrigger(row));
   const campaigns = await presentCampaigns(db, await campaignsByIds(db, [...new Set(rows.map((r) => r.campaign))]));
   const byId = new Map(campaigns.map((c) => [c.id, c]));

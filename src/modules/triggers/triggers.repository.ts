@@ -30,21 +30,39 @@ export async function insertTrigger(db: Kysely<DB>, trigger: NewTrigger, at: Dat
     .executeTakeFirstOrThrow();
 }
 
-export async function findTrigger(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<TriggerRow | undefined> {
+export async function findTrigger(
+  db: Kysely<DB>,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<TriggerRow | undefined> {
   let query = db.selectFrom('triggers').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
-export async function updateTrigger(db: Kysely<DB>, id: string, set: Updateable<TriggersTable>, at: Date): Promise<TriggerRow> {
-  return db.updateTable('triggers').set({ ...set, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export async function updateTrigger(
+  db: Kysely<DB>,
+  id: string,
+  set: Updateable<TriggersTable>,
+  at: Date,
+): Promise<TriggerRow> {
+  return db
+    .updateTable('triggers')
+    .set({ ...set, updated_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
  * New fire times for many triggers in one statement per 1,000 (re-planning after a time-zone or date change):
  * a user with thousands of pending triggers costs a few statements, not two per trigger.
  */
-export async function moveFireTimes(db: Kysely<DB>, moves: readonly { id: string; effective_at: Date }[], at: Date): Promise<void> {
+export async function moveFireTimes(
+  db: Kysely<DB>,
+  moves: readonly { id: string; effective_at: Date }[],
+  at: Date,
+): Promise<void> {
   for (let i = 0; i < moves.length; i += MOVES_PER_STATEMENT) {
     const chunk = moves.slice(i, i + MOVES_PER_STATEMENT);
     await sql`
@@ -58,12 +76,20 @@ export async function moveFireTimes(db: Kysely<DB>, moves: readonly { id: string
 const MOVES_PER_STATEMENT = 1000;
 
 export async function markExecuted(db: Kysely<DB>, id: string, sentCampaign: string, at: Date): Promise<void> {
-  await db.updateTable('triggers').set({ executed_at: at, sent_campaign: sentCampaign, updated_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable('triggers')
+    .set({ executed_at: at, sent_campaign: sentCampaign, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function markFailed(db: Kysely<DB>, ids: string[], failure: TriggerFailure, at: Date): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('triggers').set({ failed_at: at, failure: JSON.stringify(failure), updated_at: at }).where('id', 'in', ids).execute();
+  await db
+    .updateTable('triggers')
+    .set({ failed_at: at, failure: JSON.stringify(failure), updated_at: at })
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** The trigger and the live triggers after it in its recurring chain (each names the one before). */
@@ -81,7 +107,12 @@ export async function chainFrom(db: Kysely<DB>, id: string): Promise<TriggerRow[
 
 export async function softDeleteTriggers(db: Kysely<DB>, ids: string[], at: Date): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('triggers').set({ deleted_at: at, updated_at: at }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('triggers')
+    .set({ deleted_at: at, updated_at: at })
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /** Whether a live trigger other than `except` uses the campaign as its template. */
@@ -105,7 +136,11 @@ const pending = (db: Kysely<DB>) =>
     .innerJoin('users as u', 'u.id', 't.user')
     .selectAll('t')
     .select([
-      sql<string | null>`case t.event_type when 'birthday' then c.birthday when 'home_anniversary' then c.home_anniversary else c.wedding_anniversary end::text`.as('contact_date'),
+      sql<
+        string | null
+      >`case t.event_type when 'birthday' then c.birthday when 'home_anniversary' then c.home_anniversary else c.wedding_anniversary end::text`.as(
+        'contact_date',
+      ),
       sql<boolean>`c.deleted_at is null`.as('contact_live'),
       'u.timezone',
     ])
@@ -145,11 +180,18 @@ function filtered(db: Kysely<DB>, filter: TriggerFilter) {
 }
 
 export async function countTriggers(db: Kysely<DB>, filter: TriggerFilter): Promise<number> {
-  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function listTriggers(db: Kysely<DB>, filter: TriggerFilter, start: number, limit: number): Promise<TriggerRow[]> {
+export async function listTriggers(
+  db: Kysely<DB>,
+  filter: TriggerFilter,
+  start: number,
+  limit: number,
+): Promise<TriggerRow[]> {
   return filtered(db, filter).selectAll().orderBy('effective_at').orderBy('id').offset(start).limit(limit).execute();
 }
 
@@ -164,7 +206,16 @@ export async function currentOfContacts(db: Kysely<DB>, contacts: string[]): Pro
     .selectAll('t')
     .where('t.contact', 'in', contacts)
     .where('t.deleted_at', 'is', null)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('triggers as n').select('n.id').whereRef('n.scheduled_after', '=', 't.id').where('n.deleted_at', 'is', null))))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('triggers as n')
+            .select('n.id')
+            .whereRef('n.scheduled_after', '=', 't.id')
+            .where('n.deleted_at', 'is', null),
+        ),
+      ),
+    )
     .orderBy('t.effective_at')
     .orderBy('t.id')
     .execute();

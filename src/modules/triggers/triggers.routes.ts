@@ -5,7 +5,14 @@ import { actorOf } from '../../platform/auth.js';
 import { requireBrandContext } from '../../platform/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
-import { AssociationsQuery, CreateTriggerBody, FilterTriggersQuery, TriggerParams, TriggerRecord, UpdateTriggerBody } from './triggers.schemas.js';
+import {
+  AssociationsQuery,
+  CreateTriggerBody,
+  FilterTriggersQuery,
+  TriggerParams,
+  TriggerRecord,
+  UpdateTriggerBody,
+} from './triggers.schemas.js';
 import { createTrigger, deleteTrigger, filterTriggers, getTrigger, updateTrigger } from './triggers.service.js';
 
 const TAGS = ['Triggers'];
@@ -41,21 +48,37 @@ export const triggerRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Triggers of the brand, filtered',
-        description: 'Live triggers of the X-RECHAT-BRAND brand (else the active brand; CRM ACL), by fire time, with any of `event_types[]`, `actions[]` and `contacts[]`; `info.total` is exact.',
+        description:
+          'Live triggers of the X-RECHAT-BRAND brand (else the active brand; CRM ACL), by fire time, with any of `event_types[]`, `actions[]` and `contacts[]`; `info.total` is exact.',
         querystring: FilterTriggersQuery,
         response: { 200: ListEnvelope(TriggerRecord), ...ERRORS },
       },
     },
     async (request) => {
       const brand = await requireBrandContext(deps, request);
-      const { records, total } = await filterTriggers(deps, actorOf(request), brand, request.query, associationsOf(request));
+      const { records, total } = await filterTriggers(
+        deps,
+        actorOf(request),
+        brand,
+        request.query,
+        associationsOf(request),
+      );
       return okList(records, total);
     },
   );
 
   app.get(
     '/triggers/:id',
-    { schema: { tags: TAGS, summary: 'A trigger', description: ACCESS, params: TriggerParams, querystring: AssociationsQuery, response: { 200: Envelope(TriggerRecord), ...ERRORS } } },
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'A trigger',
+        description: ACCESS,
+        params: TriggerParams,
+        querystring: AssociationsQuery,
+        response: { 200: Envelope(TriggerRecord), ...ERRORS },
+      },
+    },
     async (request) => ok(await getTrigger(deps, actorOf(request), request.params.id, associationsOf(request))),
   );
 
@@ -72,7 +95,8 @@ export const triggerRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(TriggerRecord), ...errorResponses(...AUTHENTICATED_ERRORS, 409) },
       },
     },
-    async (request) => ok(await updateTrigger(deps, actorOf(request), request.params.id, request.body, associationsOf(request))),
+    async (request) =>
+      ok(await updateTrigger(deps, actorOf(request), request.params.id, request.body, associationsOf(request))),
   );
 
   app.delete(

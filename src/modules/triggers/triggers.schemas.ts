@@ -7,14 +7,28 @@ import { TRIGGER_ACTIONS, TRIGGER_EVENT_TYPES } from './triggers.tables.js';
 /** A year either way: further, "the next occurrence" of a yearly date would be ambiguous. */
 export const MAX_WAIT_SECONDS = 365 * 86400;
 
-const EventType = Type.Union(TRIGGER_EVENT_TYPES.map((t) => Type.Literal(t)), { description: 'The contact’s date the trigger follows' });
+const EventType = Type.Union(
+  TRIGGER_EVENT_TYPES.map((t) => Type.Literal(t)),
+  { description: 'The contact’s date the trigger follows' },
+);
 const Action = Type.Union(TRIGGER_ACTIONS.map((a) => Type.Literal(a)));
-const WaitFor = Type.Integer({ minimum: -MAX_WAIT_SECONDS, maximum: MAX_WAIT_SECONDS, description: 'Seconds relative to the event (negative = before), at most a year either way' });
-const Time = Type.Integer({ minimum: 0, maximum: 86399, description: 'Seconds after local midnight in the trigger user’s time zone (null = midnight)' });
+const WaitFor = Type.Integer({
+  minimum: -MAX_WAIT_SECONDS,
+  maximum: MAX_WAIT_SECONDS,
+  description: 'Seconds relative to the event (negative = before), at most a year either way',
+});
+const Time = Type.Integer({
+  minimum: 0,
+  maximum: 86399,
+  description: 'Seconds after local midnight in the trigger user’s time zone (null = midnight)',
+});
 
 export const CreateTriggerBody = Type.Object(
   {
-    user: Type.Optional({ ...Uuid, description: 'Whose time zone plans it and who sends (default: you); a member of the brand' }),
+    user: Type.Optional({
+      ...Uuid,
+      description: 'Whose time zone plans it and who sends (default: you); a member of the brand',
+    }),
     event_type: EventType,
     action: Action,
     wait_for: WaitFor,
@@ -23,7 +37,19 @@ export const CreateTriggerBody = Type.Object(
     campaign: { ...Uuid, description: 'An email campaign of the brand: the template copied for the contact' },
     contact: { ...Uuid, description: 'A contact of the brand that has the event’s date' },
   },
-  { examples: [{ event_type: 'birthday', action: 'schedule_email', wait_for: -86400, time: 32400, recurring: true, campaign: '00000000-0000-4000-8000-000000000001', contact: '00000000-0000-4000-8000-000000000002' }] },
+  {
+    examples: [
+      {
+        event_type: 'birthday',
+        action: 'schedule_email',
+        wait_for: -86400,
+        time: 32400,
+        recurring: true,
+        campaign: '00000000-0000-4000-8000-000000000001',
+        contact: '00000000-0000-4000-8000-000000000002',
+      },
+    ],
+  },
 );
 export type CreateTriggerBody = Static<typeof CreateTriggerBody>;
 
@@ -59,7 +85,9 @@ export const TriggerRecord = Type.Object(
     recurring: Type.Boolean(),
     failure: Nullable(TriggerFailure),
     contact: Uuid,
-    campaign: Type.Union([Uuid, EmailCampaignRecord], { description: 'The template campaign’s id; the campaign itself with associations[]=trigger.campaign' }),
+    campaign: Type.Union([Uuid, EmailCampaignRecord], {
+      description: 'The template campaign’s id; the campaign itself with associations[]=trigger.campaign',
+    }),
     sent_campaign: Nullable({ ...Uuid, description: 'The campaign executing the trigger scheduled for the contact' }),
     flow_step: Type.Null(),
     brand_event: Type.Null(),

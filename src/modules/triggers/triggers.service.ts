@@ -17,7 +17,12 @@ import type { CreateTriggerBody, FilterTriggersQuery, TriggerRecord, UpdateTrigg
 import type { TriggerEventType } from './triggers.tables.js';
 
 /** The contact's date of the event: a live contact of the brand (else 404) that has it (else 400). */
-async function contactDate(db: Kysely<DB>, brand: string, contact: string, eventType: TriggerEventType): Promise<string> {
+async function contactDate(
+  db: Kysely<DB>,
+  brand: string,
+  contact: string,
+  eventType: TriggerEventType,
+): Promise<string> {
   const row = await findContact(db, contact.toLowerCase());
   if (!row || row.brand !== brand) throw errors.notFound('Contact');
   const date = row[eventType];
@@ -29,13 +34,24 @@ async function contactDate(db: Kysely<DB>, brand: string, contact: string, event
 async function userTimeZone(db: Kysely<DB>, brand: string, user: string): Promise<string> {
   const reach = await brandReach(db, user.toLowerCase(), brand);
   if (!reach?.acl) throw errors.notFound('User');
-  const row = await db.selectFrom('users').select('timezone').where('id', '=', user.toLowerCase()).where('deleted_at', 'is', null).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('timezone')
+    .where('id', '=', user.toLowerCase())
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!row) throw errors.notFound('User');
   return row.timezone;
 }
 
 /** The template: a live campaign of the brand that the actor may use (Marketing), else 404. */
-async function templateCampaign(trx: Transaction<DB>, actor: Actor, brand: string, id: string, now: Date): Promise<string> {
+async function templateCampaign(
+  trx: Transaction<DB>,
+  actor: Actor,
+  brand: string,
+  id: string,
+  now: Date,
+): Promise<string> {
   const row = await campaigns.findCampaign(trx, id.toLowerCase(), { forUpdate: true });
   if (!row || row.brand !== brand) throw errors.notFound('Email campaign');
   await requireAccess(trx, actor, brand, 'Marketing', { denied: 'notFound' });
@@ -47,7 +63,13 @@ async function present(db: Kysely<DB>, row: repo.TriggerRow, associations: Set<s
   return (await presentTriggers(db, [row], associations))[0]!;
 }
 
-export async function createTrigger(deps: Deps, actor: Actor, brand: string, body: CreateTriggerBody, associations: Set<string>): Promise<TriggerRecord> {
+export async function createTrigger(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  body: CreateTriggerBody,
+  associations: Set<string>,
+): Promise<TriggerRecord> {
   await requireAccess(deps.db, actor, brand, 'CRM');
   const row = await deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
@@ -59,7 +81,19 @@ export async function createTrigger(deps: Deps, actor: Actor, brand: string, bod
     const effectiveAt = nextFireTime(ruleOf({ time, wait_for: body.wait_for }, date, timeZone), now);
     const inserted = await repo.insertTrigger(
       trx,
-      { brand, user, created_by: actor.userId!, contact: body.contact.toLowerCase(), event_type: body.event_type, wait_for: body.wait_for, time, recurring: body.recurring ?? false, campaign, effective_at: effectiveAt, scheduled_after: null },
+      {
+        brand,
+        user,
+        created_by: actor.userId!,
+        contact: body.contact.toLowerCase(),
+        event_type: body.event_type,
+        wait_for: body.wait_for,
+        time,
+        recurring: body.recurring ?? false,
+        campaign,
+        effective_at: effectiveAt,
+        scheduled_after: null,
+      },
       now,
     );
     await scheduleExecution(trx, deps, inserted);
@@ -76,11 +110,22 @@ async function reachableTrigger(db: Kysely<DB>, actor: Actor, id: string, forUpd
   return row;
 }
 
-export async function getTrigger(deps: Deps, actor: Actor, id: string, associations: Set<string>): Promise<TriggerRecord> {
+export async function getTrigger(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  associations: Set<string>,
+): Promise<TriggerRecord> {
   return present(deps.db, await reachableTrigger(deps.db, actor, id), associations);
 }
 
-export async function updateTrigger(deps: Deps, actor: Actor, id: string, body: UpdateTriggerBody, associations: Set<string>): Promise<TriggerRecord> {
+export async function updateTrigger(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  body: UpdateTriggerBody,
+  associations: Set<string>,
+): Promise<TriggerRecord> {
   const row = await deps.db.transaction().execute(async (trx) => {
     const current = await reachableTrigger(trx, actor, id, true);
     if (current.executed_at) throw errors.conflict('This trigger has been executed and can no longer change');
@@ -92,10 +137,26 @@ export async function updateTrigger(deps: Deps, actor: Actor, id: string, body: 
     const waitFor = body.wait_for ?? current.wait_for;
     const date = await contactDate(trx, current.brand, current.contact, eventType);
     const rule = ruleOf({ time, wait_for: waitFor }, date, await userTimeZone(trx, current.brand, user));
-    const campaign = body.campaign && body.campaign.toLowerCase() !== current.campaign ? await templateCampaign(trx, actor, current.brand, body.campaign, now) : current.campaign;
+    const campaign =
+      body.campaign && body.campaign.toLowerCase() !== current.campaign
+        ? await templateCampaign(trx, actor, current.brand, body.campaign, now)
+        : current.campaign;
     const unchanged = eventType === current.event_type && stillFiresAt(rule, current.effective_at);
     const effectiveAt = unchanged ? current.effective_at : nextFireTime(rule, now);
-    const updated = await repo.updateTrigger(trx, current.id, { user, event_type: eventType, wait_for: waitFor, time, recurring: body.recurring ?? current.recurring, campaign, effective_at: effectiveAt }, now);
+    const updated = await repo.updateTrigger(
+      trx,
+      current.id,
+      {
+        user,
+        event_type: eventType,
+        wait_for: waitFor,
+        time,
+        recurring: body.recurring ?? current.recurring,
+        campaign,
+        effective_at: effectiveAt,
+      },
+      now,
+    );
     if (!unchanged) await scheduleExecution(trx, deps, updated);
     return updated;
   });
@@ -123,16 +184,31 @@ export async function deleteTrigger(deps: Deps, actor: Actor, id: string): Promi
   });
 }
 
-export async function filterTriggers(deps: Deps, actor: Actor, brand: string, query: FilterTriggersQuery, associations: Set<string>) {
+export async function filterTriggers(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  query: FilterTriggersQuery,
+  associations: Set<string>,
+) {
   await requireAccess(deps.db, actor, brand, 'CRM');
-  const filter: repo.TriggerFilter = { brand, eventTypes: query.event_types, actions: query.actions, contacts: query.contacts?.map((c) => c.toLowerCase()) };
+  const filter: repo.TriggerFilter = {
+    brand,
+    eventTypes: query.event_types,
+    actions: query.actions,
+    contacts: query.contacts?.map((c) => c.toLowerCase()),
+  };
   const total = await repo.countTriggers(deps.db, filter);
   const rows = await repo.listTriggers(deps.db, filter, query.start, query.limit);
   return { records: await presentTriggers(deps.db, rows, associations), total };
 }
 
 /** `contact.triggers`: the current triggers of each contact (docs/triggers.md). */
-export async function triggersOfContacts(db: Kysely<DB>, contacts: string[], associations: Set<string>): Promise<Map<string, TriggerRecord[]>> {
+export async function triggersOfContacts(
+  db: Kysely<DB>,
+  contacts: string[],
+  associations: Set<string>,
+): Promise<Map<string, TriggerRecord[]>> {
   const rows = await repo.currentOfContacts(db, contacts);
   const records = await presentTriggers(db, rows, associations);
   const byContact = new Map<string, TriggerRecord[]>();

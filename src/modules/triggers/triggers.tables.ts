@@ -41,7 +41,6 @@ export interface TriggersTable {
   deleted_at: LaterTimestamp;
 }
 
-
 export interface BrandTriggersTable {
   id: Generated<string>;
   brand: string;

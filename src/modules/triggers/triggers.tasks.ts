@@ -7,7 +7,10 @@ import { executeTrigger } from './execute.js';
 
 export const executeTriggerTask = defineTask({
   name: 'triggers.execute',
-  payload: Type.Object({ trigger: Type.String({ minLength: 36, maxLength: 36 }), effective_at: Type.String({ maxLength: 40 }) }),
+  payload: Type.Object({
+    trigger: Type.String({ minLength: 36, maxLength: 36 }),
+    effective_at: Type.String({ maxLength: 40 }),
+  }),
   retryLimit: 5,
   retryDelaySeconds: 30,
   pollingIntervalSeconds: 5,

@@ -3,9 +3,27 @@ import type { Agent } from './users.schemas.js';
 
 /** Every column of the agent record, as repositories select them (timestamps come as epoch seconds). */
 export const AGENT_RECORD_COLUMNS = [
-  'id', 'email', 'mlsid', 'fax', 'full_name', 'first_name', 'last_name', 'middle_name', 'phone_number', 'nar_number',
-  'office_mui', 'status', 'office_mlsid', 'work_phone', 'generational_name', 'mls_unique_id', 'mls', 'license_number',
-  'designation', 'nrds', 'office_id',
+  'id',
+  'email',
+  'mlsid',
+  'fax',
+  'full_name',
+  'first_name',
+  'last_name',
+  'middle_name',
+  'phone_number',
+  'nar_number',
+  'office_mui',
+  'status',
+  'office_mlsid',
+  'work_phone',
+  'generational_name',
+  'mls_unique_id',
+  'mls',
+  'license_number',
+  'designation',
+  'nrds',
+  'office_id',
 ] as const;
 
 export type AgentRow = Omit<Agent, 'type' | 'secret_questions'>;

@@ -44,12 +44,16 @@ async function seedOrReadSaved(): Promise<PrintedWorld | null> {
     if (!(error instanceof DataDirLockedError)) throw error;
     const file = join(readConfig().dataDir, DEMO_JSON_FILE);
     if (!existsSync(file)) {
-      console.error(`${error.message}\nThe running server has not written ${file} (it does when it creates the demo world): stop it and run this command again.`);
+      console.error(
+        `${error.message}\nThe running server has not written ${file} (it does when it creates the demo world): stop it and run this command again.`,
+      );
       process.exitCode = 1;
       return null;
     }
     // stderr, so that `--json` output stays one JSON document
-    console.error(`note: a running server holds the embedded database; printing ${file}, which it wrote when it created the demo world.`);
+    console.error(
+      `note: a running server holds the embedded database; printing ${file}, which it wrote when it created the demo world.`,
+    );
     return JSON.parse(readFileSync(file, 'utf8')) as DemoWorld;
   }
 }
@@ -63,12 +67,17 @@ function describe(world: PrintedWorld): string {
     ...world.brands.map((b) => `  ${b.id}  ${b.name}${b.parent ? ` (under ${brandName.get(b.parent)})` : ''}`),
     '',
     'Users (email / password / memberships):',
-    ...world.users.map((u) => `  ${u.email}  ${u.password}  ${u.memberships.map((m) => `${brandName.get(m.brand)} [${m.acl.join(', ')}]`).join('; ')}`),
+    ...world.users.map(
+      (u) =>
+        `  ${u.email}  ${u.password}  ${u.memberships.map((m) => `${brandName.get(m.brand)} [${m.acl.join(', ')}]`).join('; ')}`,
+    ),
     '',
     'OAuth clients:',
     `  first-party  client_id=${world.clients.first_party.client_id}  client_secret=${world.clients.first_party.client_secret}`,
     `  partner      client_id=${world.clients.partner.client_id}  client_secret=${world.clients.partner.client_secret}  redirect_uris=${world.clients.partner.redirect_uris.join(' ')}`,
     `  public       client_id=${world.clients.public.client_id}  redirect_uris=${world.clients.public.redirect_uris.join(' ')}`,
-    ...(world.contacts ? ['', 'Contacts:', ...world.contacts.map((c) => `  ${brandName.get(c.brand)}: ${c.contacts}`)] : []),
+    ...(world.contacts
+      ? ['', 'Contacts:', ...world.contacts.map((c) => `  ${brandName.get(c.brand)}: ${c.contacts}`)]
+      : []),
   ].join('\n');
 }

@@ -13,11 +13,24 @@ export async function anyUserExists(db: Kysely<DB>): Promise<boolean> {
 }
 
 export async function findUserForSeed(db: Kysely<DB>, id: string) {
-  return db.selectFrom('users').select(['id', 'email', 'password_hash', 'deleted_at']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'password_hash', 'deleted_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function reviveUser(db: Kysely<DB>, id: string, fields: { email: string; passwordHash: string }, now: Date): Promise<void> {
-  await db.updateTable('users').set({ email: fields.email, password_hash: fields.passwordHash, deleted_at: null, updated_at: now }).where('id', '=', id).execute();
+export async function reviveUser(
+  db: Kysely<DB>,
+  id: string,
+  fields: { email: string; passwordHash: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email: fields.email, password_hash: fields.passwordHash, deleted_at: null, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** A client by client_id whether deleted or not (client_id stays unique after deletion). */
@@ -37,13 +50,24 @@ export async function repairClient(
 ): Promise<void> {
   await db
     .updateTable('oauth_clients')
-    .set({ secret_hash: fields.secretHash, kind: fields.kind, redirect_uris: fields.redirectUris, grants: fields.grants, deleted_at: null, updated_at: now })
+    .set({
+      secret_hash: fields.secretHash,
+      kind: fields.kind,
+      redirect_uris: fields.redirectUris,
+      grants: fields.grants,
+      deleted_at: null,
+      updated_at: now,
+    })
     .where('id', '=', id)
     .execute();
 }
 
 /** Puts a fixed brand back to its demo shape when it was renamed, moved or deleted. No write when it matches. */
-export async function repairBrand(db: Kysely<DB>, brand: { id: string; name: string; parent: string | null; brandType: string }, now: Date): Promise<void> {
+export async function repairBrand(
+  db: Kysely<DB>,
+  brand: { id: string; name: string; parent: string | null; brandType: string },
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('brands')
     .set({ name: brand.name, parent: brand.parent, brand_type: brand.brandType, deleted_at: null, updated_at: now })
@@ -60,6 +84,16 @@ export async function repairBrand(db: Kysely<DB>, brand: { id: string; name: str
 }
 
 /** Sets the brand's own palette when it has none (an operator's palette is never overwritten). */
-export async function ensurePalette(db: Kysely<DB>, brand: string, palette: Record<string, unknown>, now: Date): Promise<void> {
-  await db.updateTable('brands').set({ marketing_palette: JSON.stringify(palette), updated_at: now }).where('id', '=', brand).where(sql<boolean>`marketing_palette = '{}'::jsonb`).execute();
+export async function ensurePalette(
+  db: Kysely<DB>,
+  brand: string,
+  palette: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('brands')
+    .set({ marketing_palette: JSON.stringify(palette), updated_at: now })
+    .where('id', '=', brand)
+    .where(sql<boolean>`marketing_palette = '{}'::jsonb`)
+    .execute();
 }

@@ -12,7 +12,14 @@ import { prepareEmbedded } from '../../bootstrap.js';
 import { demoSeedStep } from './demo-seed.first-start.js';
 
 const actorFor = (userId: string): Actor => ({
-  userId, client: 'c', clientId: 'c', clientKind: 'first_party', family: 'f', boundBrand: null, mfaValidated: true, activeBrand: null,
+  userId,
+  client: 'c',
+  clientId: 'c',
+  clientKind: 'first_party',
+  family: 'f',
+  boundBrand: null,
+  mfaValidated: true,
+  activeBrand: null,
 });
 
 describe('demo world', () => {
@@ -27,7 +34,10 @@ describe('demo world', () => {
     expect(Object.keys(world.clients.first_party).sort()).toEqual(['client_id', 'client_secret']);
     expect(Object.keys(world.clients.partner).sort()).toEqual(['client_id', 'client_secret', 'redirect_uris']);
     expect(Object.keys(world.clients.public).sort()).toEqual(['client_id', 'redirect_uris']);
-    expect(world.clients.partner.redirect_uris).toEqual(['http://127.0.0.1:8787/callback', 'http://localhost:8787/callback']);
+    expect(world.clients.partner.redirect_uris).toEqual([
+      'http://127.0.0.1:8787/callback',
+      'http://localhost:8787/callback',
+    ]);
     expect(world.clients.public.redirect_uris).toEqual(world.clients.partner.redirect_uris);
     expect(world.brands).toHaveLength(4);
     for (const brand of world.brands) expect(Object.keys(brand).sort()).toEqual(['id', 'name', 'parent']);
@@ -48,8 +58,16 @@ describe('demo world', () => {
     const snapshot = async () => ({
       users: await t.deps.db.selectFrom('users').select(['id', 'updated_at', 'password_hash']).orderBy('id').execute(),
       brands: await t.deps.db.selectFrom('brands').select(['id', 'updated_at']).orderBy('id').execute(),
-      memberships: await t.deps.db.selectFrom('memberships').select(['id', 'updated_at', 'acl']).orderBy('id').execute(),
-      clients: await t.deps.db.selectFrom('oauth_clients').select(['id', 'updated_at', 'secret_hash']).orderBy('id').execute(),
+      memberships: await t.deps.db
+        .selectFrom('memberships')
+        .select(['id', 'updated_at', 'acl'])
+        .orderBy('id')
+        .execute(),
+      clients: await t.deps.db
+        .selectFrom('oauth_clients')
+        .select(['id', 'updated_at', 'secret_hash'])
+        .orderBy('id')
+        .execute(),
     });
     const before = await snapshot();
     t.clock.advance(60);
@@ -59,17 +77,29 @@ describe('demo world', () => {
 
   it('prints passwords and client secrets that work', async () => {
     for (const user of world.users) {
-      const row = await t.deps.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+      const row = await t.deps.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(await verifyPassword(row.password_hash, user.password)).toBe(true);
     }
     for (const [clientId, secret] of [
       [world.clients.first_party.client_id, world.clients.first_party.client_secret],
       [world.clients.partner.client_id, world.clients.partner.client_secret],
     ] as const) {
-      const row = await t.deps.db.selectFrom('oauth_clients').select(['secret_hash', 'kind']).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+      const row = await t.deps.db
+        .selectFrom('oauth_clients')
+        .select(['secret_hash', 'kind'])
+        .where('client_id', '=', clientId)
+        .executeTakeFirstOrThrow();
       expect(clientSecretMatches(row.secret_hash, secret)).toBe(true);
     }
-    const pub = await t.deps.db.selectFrom('oauth_clients').selectAll().where('client_id', '=', world.clients.public.client_id).executeTakeFirstOrThrow();
+    const pub = await t.deps.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('client_id', '=', world.clients.public.client_id)
+      .executeTakeFirstOrThrow();
     expect(pub).toMatchObject({ kind: 'public', secret_hash: null });
   });
 
@@ -77,7 +107,10 @@ describe('demo world', () => {
     const [brokerage, downtown, uptown] = world.brands.map((b) => b.id) as [string, string, string];
     const [admin, dana, uma, sam] = world.users.map((u) => u.id) as [string, string, string, string];
     const can = (user: string, brand: string, word: 'Admin' | 'CRM' | 'Marketing' | 'Deals') =>
-      requireAccess(t.deps.db, actorFor(user), brand, word).then(() => true, () => false);
+      requireAccess(t.deps.db, actorFor(user), brand, word).then(
+        () => true,
+        () => false,
+      );
     expect(world.users[0]!.memberships).toEqual([{ brand: brokerage, acl: ['Admin', 'CRM', 'Marketing', 'Deals'] }]);
     for (const office of [downtown, uptown]) expect(await can(admin, office, 'Admin')).toBe(true);
     expect(await can(dana, downtown, 'CRM')).toBe(true);
@@ -91,23 +124,46 @@ describe('demo world', () => {
   it('puts back a demo password, client and brand that drifted', async () => {
     const dana = world.users[1]!;
     await t.deps.db.updateTable('users').set({ password_hash: null }).where('id', '=', dana.id).execute();
-    await t.deps.db.updateTable('oauth_clients').set({ deleted_at: new Date() }).where('client_id', '=', 'demo-partner').execute();
+    await t.deps.db
+      .updateTable('oauth_clients')
+      .set({ deleted_at: new Date() })
+      .where('client_id', '=', 'demo-partner')
+      .execute();
     await t.deps.db.updateTable('brands').set({ name: 'Renamed' }).where('id', '=', world.brands[2]!.id).execute();
     await t.deps.db.updateTable('memberships').set({ acl: [] }).where('user', '=', dana.id).execute();
     expect(await seedDemoWorld(t.deps)).toEqual(world);
-    const row = await t.deps.db.selectFrom('users').select('password_hash').where('id', '=', dana.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', dana.id)
+      .executeTakeFirstOrThrow();
     expect(await verifyPassword(row.password_hash, dana.password)).toBe(true);
-    const client = await t.deps.db.selectFrom('oauth_clients').select('deleted_at').where('client_id', '=', 'demo-partner').executeTakeFirstOrThrow();
+    const client = await t.deps.db
+      .selectFrom('oauth_clients')
+      .select('deleted_at')
+      .where('client_id', '=', 'demo-partner')
+      .executeTakeFirstOrThrow();
     expect(client.deleted_at).toBeNull();
-    const brand = await t.deps.db.selectFrom('brands').select('name').where('id', '=', world.brands[2]!.id).executeTakeFirstOrThrow();
+    const brand = await t.deps.db
+      .selectFrom('brands')
+      .select('name')
+      .where('id', '=', world.brands[2]!.id)
+      .executeTakeFirstOrThrow();
     expect(brand.name).toBe('Demo Realty Uptown');
-    const membership = await t.deps.db.selectFrom('memberships').select('acl').where('user', '=', dana.id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    const membership = await t.deps.db
+      .selectFrom('memberships')
+      .select('acl')
+      .where('user', '=', dana.id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
     expect(membership.acl.sort()).toEqual(['CRM', 'Deals', 'Marketing']);
   });
 
   it('gives the brokerage a palette whose logos this server serves; the offices inherit it through the region', async () => {
     const [, downtown] = world.brands;
-    const profile = await t.app.inject({ url: `/brands/${downtown!.id}?associations[]=brand.parent&associations[]=brand.settings` });
+    const profile = await t.app.inject({
+      url: `/brands/${downtown!.id}?associations[]=brand.parent&associations[]=brand.settings`,
+    });
     const office = profile.json().data;
     expect(office.parent).toMatchObject({ brand_type: 'Region', parent: { brand_type: 'Brokerage' } });
     const palette = office.settings.marketing_palette;

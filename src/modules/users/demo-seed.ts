@@ -14,7 +14,15 @@ import { GRANTS_BY_KIND, clientSecretMatches, createOAuthClient, hashClientSecre
 import type { AclWord } from '../brands/access.js';
 import { ensureBrand, findLiveMembership, insertMembership, updateMembership } from '../brands/brands.repository.js';
 import { ensureDemoMls } from '../listings/mls-registry.service.js';
-import { ensurePalette, findClientForSeed, findUserForSeed, lockDemoSeed, repairBrand, repairClient, reviveUser } from './demo-seed.repository.js';
+import {
+  ensurePalette,
+  findClientForSeed,
+  findUserForSeed,
+  lockDemoSeed,
+  repairBrand,
+  repairClient,
+  reviveUser,
+} from './demo-seed.repository.js';
 import { createAccount } from './users.admin.js';
 
 export const DEMO_REDIRECT_URIS = ['http://127.0.0.1:8787/callback', 'http://localhost:8787/callback'];
@@ -42,12 +50,47 @@ const depth = (key: BrandKey): number => {
   return parent ? depth(parent) + 1 : 0;
 };
 
-const USERS: { email: string; first: string; last: string; timezone: string; role: string; memberships: { brand: BrandKey; acl: AclWord[] }[] }[] = [
-  { email: 'admin@demo.example.com', first: 'Avery', last: 'Brooks', timezone: 'America/Chicago', role: 'Broker', memberships: [{ brand: 'brokerage', acl: ['Admin', 'CRM', 'Marketing', 'Deals'] }] },
-  { email: 'dana.reyes@demo.example.com', first: 'Dana', last: 'Reyes', timezone: 'America/Chicago', role: 'Agent', memberships: [{ brand: 'downtown', acl: ['CRM', 'Marketing', 'Deals'] }] },
-  { email: 'uma.patel@demo.example.com', first: 'Uma', last: 'Patel', timezone: 'America/New_York', role: 'Agent', memberships: [{ brand: 'uptown', acl: ['CRM', 'Deals'] }] },
+const USERS: {
+  email: string;
+  first: string;
+  last: string;
+  timezone: string;
+  role: string;
+  memberships: { brand: BrandKey; acl: AclWord[] }[];
+}[] = [
+  {
+    email: 'admin@demo.example.com',
+    first: 'Avery',
+    last: 'Brooks',
+    timezone: 'America/Chicago',
+    role: 'Broker',
+    memberships: [{ brand: 'brokerage', acl: ['Admin', 'CRM', 'Marketing', 'Deals'] }],
+  },
+  {
+    email: 'dana.reyes@demo.example.com',
+    first: 'Dana',
+    last: 'Reyes',
+    timezone: 'America/Chicago',
+    role: 'Agent',
+    memberships: [{ brand: 'downtown', acl: ['CRM', 'Marketing', 'Deals'] }],
+  },
+  {
+    email: 'uma.patel@demo.example.com',
+    first: 'Uma',
+    last: 'Patel',
+    timezone: 'America/New_York',
+    role: 'Agent',
+    memberships: [{ brand: 'uptown', acl: ['CRM', 'Deals'] }],
+  },
   // The one without CRM: contacts, triggers and saved searches answer 403/404 for her.
-  { email: 'sam.lee@demo.example.com', first: 'Sam', last: 'Lee', timezone: 'America/Los_Angeles', role: 'Marketing assistant', memberships: [{ brand: 'downtown', acl: ['Marketing'] }] },
+  {
+    email: 'sam.lee@demo.example.com',
+    first: 'Sam',
+    last: 'Lee',
+    timezone: 'America/Los_Angeles',
+    role: 'Marketing assistant',
+    memberships: [{ brand: 'downtown', acl: ['Marketing'] }],
+  },
 ];
 
 const CLIENTS: { kind: ClientKind; clientId: string; name: string; redirectUris: string[] }[] = [
@@ -85,13 +128,25 @@ export async function seedDemoWorld(deps: Pick<Deps, 'db' | 'config' | 'clock'>)
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     await lockDemoSeed(trx);
-    const brandIds = Object.fromEntries(BRANDS.map((b) => [b.key, secrets.id(`brand:${b.key}`)])) as Record<BrandKey, string>;
+    const brandIds = Object.fromEntries(BRANDS.map((b) => [b.key, secrets.id(`brand:${b.key}`)])) as Record<
+      BrandKey,
+      string
+    >;
     for (const brand of [...BRANDS].sort((a, b) => depth(a.key) - depth(b.key))) {
-      const row = { id: brandIds[brand.key], name: brand.name, parent: brand.parent ? brandIds[brand.parent] : null, brandType: brand.type };
+      const row = {
+        id: brandIds[brand.key],
+        name: brand.name,
+        parent: brand.parent ? brandIds[brand.parent] : null,
+        brandType: brand.type,
+      };
       await ensureBrand(trx, row);
       await repairBrand(trx, row, now);
     }
-    const brands: DemoWorld['brands'] = BRANDS.map((brand) => ({ id: brandIds[brand.key], name: brand.name, parent: brand.parent ? brandIds[brand.parent] : null }));
+    const brands: DemoWorld['brands'] = BRANDS.map((brand) => ({
+      id: brandIds[brand.key],
+      name: brand.name,
+      parent: brand.parent ? brandIds[brand.parent] : null,
+    }));
     // The brokerage's design system, unless an operator has set one: what the plugin shows and templates print.
     await ensurePalette(trx, brandIds.brokerage, demoPalette(deps.config.baseUrl), now);
 
@@ -99,9 +154,17 @@ export async function seedDemoWorld(deps: Pick<Deps, 'db' | 'config' | 'clock'>)
     for (const user of USERS) {
       const id = secrets.id(`user:${user.email}`);
       const password = secrets.password(user.email);
-      await ensureUser(trx, now, { id, email: user.email, password, firstName: user.first, lastName: user.last, timezone: user.timezone });
+      await ensureUser(trx, now, {
+        id,
+        email: user.email,
+        password,
+        firstName: user.first,
+        lastName: user.last,
+        timezone: user.timezone,
+      });
       const memberships = user.memberships.map((m) => ({ brand: brandIds[m.brand], acl: m.acl }));
-      for (const membership of memberships) await ensureMembership(trx, now, { user: id, brand: membership.brand, role: user.role, acl: membership.acl });
+      for (const membership of memberships)
+        await ensureMembership(trx, now, { user: id, brand: membership.brand, role: user.role, acl: membership.acl });
       users.push({ id, email: user.email, password, memberships });
     }
 
@@ -116,7 +179,11 @@ export async function seedDemoWorld(deps: Pick<Deps, 'db' | 'config' | 'clock'>)
     return {
       clients: {
         first_party: { client_id: 'demo-first-party', client_secret: secretOf.get('first_party')! },
-        partner: { client_id: 'demo-partner', client_secret: secretOf.get('partner')!, redirect_uris: [...DEMO_REDIRECT_URIS] },
+        partner: {
+          client_id: 'demo-partner',
+          client_secret: secretOf.get('partner')!,
+          redirect_uris: [...DEMO_REDIRECT_URIS],
+        },
         public: { client_id: 'demo-public', redirect_uris: [...DEMO_REDIRECT_URIS] },
       },
       brands,
@@ -137,7 +204,13 @@ function demoPalette(baseUrl: string): Record<string, unknown> {
     'container-logo-square': logo('square'),
     'inverted-logo-wide': logo('inverted-wide'),
     'inverted-logo-square': logo('inverted-square'),
-    address: { full: '2200 Ross Ave, Dallas, TX 75201', line1: '2200 Ross Ave', city: 'Dallas', state: 'TX', postcode: '75201' },
+    address: {
+      full: '2200 Ross Ave, Dallas, TX 75201',
+      line1: '2200 Ross Ave',
+      city: 'Dallas',
+      state: 'TX',
+      postcode: '75201',
+    },
     phone_number: '+12145550100',
   };
 }
@@ -158,35 +231,71 @@ async function ensureUser(db: Kysely<DB>, now: Date, user: DemoUser): Promise<vo
       await createAccount(db, user);
     } catch (error) {
       if ((error as { code?: string }).code === 'Conflict') {
-        throw errors.conflict(`${user.email} already belongs to a user that is not part of the demo world; remove it or seed another database`);
+        throw errors.conflict(
+          `${user.email} already belongs to a user that is not part of the demo world; remove it or seed another database`,
+        );
       }
       throw error;
     }
     return;
   }
-  const intact = existing.deleted_at === null && existing.email === user.email && (await verifyPassword(existing.password_hash, user.password));
-  if (!intact) await reviveUser(db, user.id, { email: user.email, passwordHash: await hashPassword(user.password) }, now);
+  const intact =
+    existing.deleted_at === null &&
+    existing.email === user.email &&
+    (await verifyPassword(existing.password_hash, user.password));
+  if (!intact)
+    await reviveUser(db, user.id, { email: user.email, passwordHash: await hashPassword(user.password) }, now);
 }
 
-async function ensureMembership(db: Kysely<DB>, now: Date, membership: { user: string; brand: string; role: string; acl: AclWord[] }): Promise<void> {
+async function ensureMembership(
+  db: Kysely<DB>,
+  now: Date,
+  membership: { user: string; brand: string; role: string; acl: AclWord[] },
+): Promise<void> {
   const existing = await findLiveMembership(db, membership.user, membership.brand);
   if (!existing) {
     await insertMembership(db, membership);
     return;
   }
-  const same = existing.role === membership.role && [...existing.acl].sort().join(',') === [...membership.acl].sort().join(',');
+  const same =
+    existing.role === membership.role && [...existing.acl].sort().join(',') === [...membership.acl].sort().join(',');
   if (!same) await updateMembership(db, existing.id, { role: membership.role, acl: membership.acl }, now);
 }
 
-async function ensureClient(db: Kysely<DB>, now: Date, client: { kind: ClientKind; clientId: string; name: string; redirectUris: string[]; secret: string | null }): Promise<void> {
+async function ensureClient(
+  db: Kysely<DB>,
+  now: Date,
+  client: { kind: ClientKind; clientId: string; name: string; redirectUris: string[]; secret: string | null },
+): Promise<void> {
   const existing = await findClientForSeed(db, client.clientId);
   if (!existing) {
-    await createOAuthClient(db, { name: client.name, kind: client.kind, redirectUris: client.redirectUris, clientId: client.clientId, ...(client.secret ? { clientSecret: client.secret } : {}) });
+    await createOAuthClient(db, {
+      name: client.name,
+      kind: client.kind,
+      redirectUris: client.redirectUris,
+      clientId: client.clientId,
+      ...(client.secret ? { clientSecret: client.secret } : {}),
+    });
     return;
   }
-  const secretOk = client.secret === null ? existing.secret_hash === null : clientSecretMatches(existing.secret_hash, client.secret);
-  const intact = secretOk && existing.deleted_at === null && existing.kind === client.kind && existing.redirect_uris.join(' ') === client.redirectUris.join(' ');
+  const secretOk =
+    client.secret === null ? existing.secret_hash === null : clientSecretMatches(existing.secret_hash, client.secret);
+  const intact =
+    secretOk &&
+    existing.deleted_at === null &&
+    existing.kind === client.kind &&
+    existing.redirect_uris.join(' ') === client.redirectUris.join(' ');
   if (!intact) {
-    await repairClient(db, existing.id, { secretHash: client.secret ? hashClientSecret(client.secret) : null, kind: client.kind, redirectUris: client.redirectUris, grants: [...GRANTS_BY_KIND[client.kind]] }, now);
+    await repairClient(
+      db,
+      existing.id,
+      {
+        secretHash: client.secret ? hashClientSecret(client.secret) : null,
+        kind: client.kind,
+        redirectUris: client.redirectUris,
+        grants: [...GRANTS_BY_KIND[client.kind]],
+      },
+      now,
+    );
   }
 }

@@ -5,7 +5,14 @@ import { MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from '../../lib/pas
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, type AttemptKey } from '../../platform/attempts.js';
 import type { Actor } from '../../platform/auth.js';
 import { isValidTimeZone } from './local-time.js';
-import { findPasswordHash, revokeOtherFamilies, setActiveBrand, setPasswordHash, updateProfile, type ProfileChanges } from './users.repository.js';
+import {
+  findPasswordHash,
+  revokeOtherFamilies,
+  setActiveBrand,
+  setPasswordHash,
+  updateProfile,
+  type ProfileChanges,
+} from './users.repository.js';
 import type { ChangePasswordBody, UpdateSelfBody, UserRecord } from './users.schemas.js';
 import { loadUserRecord } from './users.service.js';
 import { signOutEverywhere } from '../../web/sessions.repository.js';
@@ -14,12 +21,36 @@ import { replanTriggersOfUser } from '../triggers/planner.js';
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
 const E164 = /^\+[1-9]\d{6,14}$/;
 const PROFILE_FIELDS = [
-  'first_name', 'last_name', 'username', 'phone_number', 'email_signature', 'bio', 'website', 'instagram', 'twitter',
-  'linkedin', 'youtube', 'facebook', 'tiktok', 'designation', 'timezone', 'daily_enabled', 'push_allowed',
+  'first_name',
+  'last_name',
+  'username',
+  'phone_number',
+  'email_signature',
+  'bio',
+  'website',
+  'instagram',
+  'twitter',
+  'linkedin',
+  'youtube',
+  'facebook',
+  'tiktok',
+  'designation',
+  'timezone',
+  'daily_enabled',
+  'push_allowed',
 ] as const satisfies readonly (keyof UpdateSelfBody & keyof ProfileChanges)[];
 /** Optional profile fields: an empty string clears them, as null does (web forms send "" for an emptied input). */
 const CLEARABLE_FIELDS = new Set<string>([
-  'username', 'phone_number', 'website', 'instagram', 'twitter', 'linkedin', 'youtube', 'facebook', 'tiktok', 'designation',
+  'username',
+  'phone_number',
+  'website',
+  'instagram',
+  'twitter',
+  'linkedin',
+  'youtube',
+  'facebook',
+  'tiktok',
+  'designation',
 ]);
 
 export const PASSWORD_CHANGED = 'password_changed';
@@ -28,12 +59,20 @@ export const PASSWORD_CHANGED = 'password_changed';
  * Applies the profile fields present in the body. Unknown fields, `email` among them, were already dropped by
  * the schema: an email change needs a confirmation flow this server does not have (docs/users-and-brands.md).
  */
-export async function updateSelf(deps: Deps, userId: string, input: UpdateSelfBody, brand: string | null | undefined): Promise<UserRecord> {
+export async function updateSelf(
+  deps: Deps,
+  userId: string,
+  input: UpdateSelfBody,
+  brand: string | null | undefined,
+): Promise<UserRecord> {
   const body = withEmptiesCleared(input);
   const problems: ErrorAttributes = {};
-  if (body.timezone !== undefined && !isValidTimeZone(body.timezone)) problems.timezone = ['must be an IANA time zone name, e.g. America/Chicago'];
-  if (typeof body.phone_number === 'string' && !E164.test(body.phone_number)) problems.phone_number = ['must be in E.164 form, e.g. +14155550100'];
-  if (Object.keys(problems).length > 0) throw errors.validation(`Invalid ${Object.keys(problems).join(', ')}`, problems);
+  if (body.timezone !== undefined && !isValidTimeZone(body.timezone))
+    problems.timezone = ['must be an IANA time zone name, e.g. America/Chicago'];
+  if (typeof body.phone_number === 'string' && !E164.test(body.phone_number))
+    problems.phone_number = ['must be in E.164 form, e.g. +14155550100'];
+  if (Object.keys(problems).length > 0)
+    throw errors.validation(`Invalid ${Object.keys(problems).join(', ')}`, problems);
 
   const changes: ProfileChanges = {};
   for (const field of PROFILE_FIELDS) {
@@ -68,7 +107,8 @@ export async function changePassword(deps: Deps, actor: Actor, body: ChangePassw
   const userId = actor.userId;
   if (!userId) throw errors.forbidden('This endpoint needs a user token, not a client token');
   // An account-wide secret: a partner token (bound to one brand) may not change it.
-  if (actor.boundBrand) throw errors.forbidden('Changing the password needs a first-party login: a partner token acts only in its brand');
+  if (actor.boundBrand)
+    throw errors.forbidden('Changing the password needs a first-party login: a partner token acts only in its brand');
   if (body.new_password.length < MIN_PASSWORD_LENGTH) {
     throw errors.invalidField('new_password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
@@ -83,7 +123,8 @@ export async function changePassword(deps: Deps, actor: Actor, body: ChangePassw
   const limiter = new AttemptLimiter(deps.db, deps.clock);
   const keys: AttemptKey[] = [attemptKey('account', row.email.trim().toLowerCase(), ACCOUNT_POLICY)];
   await limiter.claim(keys);
-  if (!(await verifyPassword(row.password_hash, body.old_password))) throw errors.forbidden('The old password is wrong');
+  if (!(await verifyPassword(row.password_hash, body.old_password)))
+    throw errors.forbidden('The old password is wrong');
   await limiter.refund(keys);
 
   const passwordHash = await hashPassword(body.new_password);

@@ -14,7 +14,16 @@ describe('PATCH /users/self', () => {
     const user = await createUser(t.deps, { first_name: 'Jane', last_name: 'Doe' });
     const auth = bearer(await tokenFor(t.deps, user.id));
     const res = await patch(
-      { first_name: 'Janet', phone_number: '+14155550100', timezone: 'Europe/Berlin', bio: 'Hi', website: 'https://jane.example', daily_enabled: false, push_allowed: false, designation: 'CRS' },
+      {
+        first_name: 'Janet',
+        phone_number: '+14155550100',
+        timezone: 'Europe/Berlin',
+        bio: 'Hi',
+        website: 'https://jane.example',
+        daily_enabled: false,
+        push_allowed: false,
+        designation: 'CRS',
+      },
       auth,
     );
     expect(res.statusCode).toBe(200);
@@ -82,7 +91,10 @@ describe('PATCH /users/self', () => {
   it('ignores unknown fields and email', async () => {
     const user = await createUser(t.deps);
     const auth = bearer(await tokenFor(t.deps, user.id));
-    const res = await patch({ email: 'someone-else@example.com', mfa_enabled: true, password_hash: 'x', favourite_color: 'blue', bio: 'ok' }, auth);
+    const res = await patch(
+      { email: 'someone-else@example.com', mfa_enabled: true, password_hash: 'x', favourite_color: 'blue', bio: 'ok' },
+      auth,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ email: user.email, mfa_enabled: false, bio: 'ok' });
     expect(res.json().data).not.toHaveProperty('favourite_color');
@@ -95,7 +107,10 @@ describe('PATCH /users/self', () => {
     const res = await put({ first_name: 'Janet', bio: 'Listing agent' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ first_name: 'Janet', last_name: 'Doe', bio: 'Listing agent' });
-    expect((await put({ timezone: 'Mars/Olympus' })).json()).toMatchObject({ http: 400, attributes: { timezone: expect.any(Array) } });
+    expect((await put({ timezone: 'Mars/Olympus' })).json()).toMatchObject({
+      http: 400,
+      attributes: { timezone: expect.any(Array) },
+    });
     expect((await put({ daily_enabled: 'maybe' })).statusCode).toBe(400);
   });
 });
@@ -108,23 +123,36 @@ describe('PATCH /users/self/password', () => {
 
   it('refuses a new password shorter than 8 characters', async () => {
     const user = await createUser(t.deps);
-    const res = await change({ old_password: TEST_PASSWORD, new_password: 'short' }, bearer(await tokenFor(t.deps, user.id)));
+    const res = await change(
+      { old_password: TEST_PASSWORD, new_password: 'short' },
+      bearer(await tokenFor(t.deps, user.id)),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().attributes.new_password).toBeDefined();
   });
 
   it('answers 403 for a wrong old password and keeps the old one', async () => {
     const user = await createUser(t.deps);
-    const res = await change({ old_password: 'not my password', new_password: 'a brand new secret' }, bearer(await tokenFor(t.deps, user.id)));
+    const res = await change(
+      { old_password: 'not my password', new_password: 'a brand new secret' },
+      bearer(await tokenFor(t.deps, user.id)),
+    );
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('AccessForbidden');
-    const row = await t.deps.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(await verifyPassword(row.password_hash, TEST_PASSWORD)).toBe(true);
   });
 
   it('answers 403 for a user who has no password', async () => {
     const user = await createUser(t.deps, { password: null });
-    const res = await change({ old_password: '', new_password: 'a brand new secret' }, bearer(await tokenFor(t.deps, user.id)));
+    const res = await change(
+      { old_password: '', new_password: 'a brand new secret' },
+      bearer(await tokenFor(t.deps, user.id)),
+    );
     expect(res.statusCode).toBe(403);
   });
 
@@ -137,13 +165,22 @@ describe('PATCH /users/self/password', () => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
 
-    const row = await t.deps.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(await verifyPassword(row.password_hash, 'a brand new secret')).toBe(true);
 
-    const families = await t.deps.db.selectFrom('token_families').select(['id', 'revoked_at', 'revoked_reason']).where('user', '=', user.id).execute();
+    const families = await t.deps.db
+      .selectFrom('token_families')
+      .select(['id', 'revoked_at', 'revoked_reason'])
+      .where('user', '=', user.id)
+      .execute();
     const byId = new Map(families.map((f) => [f.id, f]));
     expect(byId.get(current.family)?.revoked_at).toBeNull();
-    for (const revoked of [other, partner]) expect(byId.get(revoked.family)).toMatchObject({ revoked_reason: 'password_changed' });
+    for (const revoked of [other, partner])
+      expect(byId.get(revoked.family)).toMatchObject({ revoked_reason: 'password_changed' });
 
     expect((await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(current) })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(other) })).statusCode).toBe(401);
@@ -153,7 +190,10 @@ describe('PATCH /users/self/password', () => {
     const user = await createUser(t.deps);
     const bystander = await createUser(t.deps);
     const theirs = await tokenFor(t.deps, bystander.id);
-    await change({ old_password: TEST_PASSWORD, new_password: 'another new secret' }, bearer(await tokenFor(t.deps, user.id)));
+    await change(
+      { old_password: TEST_PASSWORD, new_password: 'another new secret' },
+      bearer(await tokenFor(t.deps, user.id)),
+    );
     expect((await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(theirs) })).statusCode).toBe(200);
   });
 });

@@ -25,7 +25,8 @@ export async function createAccount(db: Kysely<DB>, account: NewAccount): Promis
   const email = account.email.trim();
   if (!EMAIL.test(email)) throw errors.invalidField('email', `"${account.email}" is not an email address`);
   const timezone = account.timezone ?? 'UTC';
-  if (!isValidTimeZone(timezone)) throw errors.invalidField('timezone', `"${timezone}" is not an IANA time zone name (e.g. America/Chicago)`);
+  if (!isValidTimeZone(timezone))
+    throw errors.invalidField('timezone', `"${timezone}" is not an IANA time zone name (e.g. America/Chicago)`);
   if (account.password !== null) assertPasswordRule(account.password);
   if (await findLiveUserByRef(db, email)) throw errors.conflict(`A user with email ${email} already exists`);
   const passwordHash = account.password === null ? null : await hashPassword(account.password);
@@ -40,12 +41,18 @@ export async function createAccount(db: Kysely<DB>, account: NewAccount): Promis
     });
   } catch (error) {
     // Lost a race with another insert of the same email (users_email_live_idx).
-    if ((error as { code?: string }).code === '23505') throw errors.conflict(`A user with email ${email} already exists`);
+    if ((error as { code?: string }).code === '23505')
+      throw errors.conflict(`A user with email ${email} already exists`);
     throw error;
   }
 }
 
-export async function setAccountPassword(db: Kysely<DB>, clock: { now(): Date }, userRef: string, password: string): Promise<{ id: string; email: string }> {
+export async function setAccountPassword(
+  db: Kysely<DB>,
+  clock: { now(): Date },
+  userRef: string,
+  password: string,
+): Promise<{ id: string; email: string }> {
   assertPasswordRule(password);
   const user = await findLiveUserByRef(db, userRef.trim());
   if (!user) throw errors.notFound(`User ${userRef}`);
@@ -55,7 +62,8 @@ export async function setAccountPassword(db: Kysely<DB>, clock: { now(): Date },
 
 /** decisions §3: at least 8 characters, no composition rules. */
 export function assertPasswordRule(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw errors.invalidField('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw errors.invalidField('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
 }
 
 /** 128 random bits, URL-safe: strong, and easy to copy from a terminal. */

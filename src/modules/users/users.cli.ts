@@ -12,7 +12,8 @@ interface PasswordOptions {
 
 /** --password P, --generate-password, or neither (null: an account without a password). */
 function chosenPassword(options: PasswordOptions, required: boolean): string | null {
-  if (options.password !== undefined && options.generatePassword) throw errors.badRequest('give either --password or --generate-password, not both');
+  if (options.password !== undefined && options.generatePassword)
+    throw errors.badRequest('give either --password or --generate-password, not both');
   if (options.generatePassword) return generatePassword();
   if (options.password !== undefined) return options.password;
   if (required) throw errors.badRequest('give --password <password> or --generate-password');
@@ -32,25 +33,42 @@ export function registerUserCommands(admin: Command): void {
     .option('--last-name <name>')
     .option('--timezone <zone>', 'IANA time zone, e.g. America/Chicago', 'UTC')
     .option('--json', 'print JSON')
-    .action(async (options: PasswordOptions & { email: string; firstName?: string; lastName?: string; timezone: string; json?: boolean }) => {
-      await reportOperatorErrors(async () => {
-        const password = chosenPassword(options, false);
-        await withDeps({}, async (deps) => {
-          const created = await createAccount(deps.db, {
-            email: options.email,
-            password,
-            ...(options.firstName !== undefined ? { firstName: options.firstName } : {}),
-            ...(options.lastName !== undefined ? { lastName: options.lastName } : {}),
-            timezone: options.timezone,
+    .action(
+      async (
+        options: PasswordOptions & {
+          email: string;
+          firstName?: string;
+          lastName?: string;
+          timezone: string;
+          json?: boolean;
+        },
+      ) => {
+        await reportOperatorErrors(async () => {
+          const password = chosenPassword(options, false);
+          await withDeps({}, async (deps) => {
+            const created = await createAccount(deps.db, {
+              email: options.email,
+              password,
+              ...(options.firstName !== undefined ? { firstName: options.firstName } : {}),
+              ...(options.lastName !== undefined ? { lastName: options.lastName } : {}),
+              timezone: options.timezone,
+            });
+            // Only a generated password is printed: the operator already knows one they typed.
+            const shown = options.generatePassword ? password : undefined;
+            if (options.json)
+              return console.log(
+                JSON.stringify(
+                  { ...created, has_password: password !== null, ...(shown ? { password: shown } : {}) },
+                  null,
+                  2,
+                ),
+              );
+            console.log(`created user ${created.id} <${created.email}>${password === null ? ' (no password)' : ''}`);
+            if (shown) console.log(`password: ${shown}`);
           });
-          // Only a generated password is printed: the operator already knows one they typed.
-          const shown = options.generatePassword ? password : undefined;
-          if (options.json) return console.log(JSON.stringify({ ...created, has_password: password !== null, ...(shown ? { password: shown } : {}) }, null, 2));
-          console.log(`created user ${created.id} <${created.email}>${password === null ? ' (no password)' : ''}`);
-          if (shown) console.log(`password: ${shown}`);
         });
-      });
-    });
+      },
+    );
 
   user
     .command('set-password')
@@ -65,7 +83,8 @@ export function registerUserCommands(admin: Command): void {
         await withDeps({}, async (deps) => {
           const changed = await setAccountPassword(deps.db, deps.clock, options.user, password);
           const shown = options.generatePassword ? password : undefined;
-          if (options.json) return console.log(JSON.stringify({ ...changed, ...(shown ? { password: shown } : {}) }, null, 2));
+          if (options.json)
+            return console.log(JSON.stringify({ ...changed, ...(shown ? { password: shown } : {}) }, null, 2));
           console.log(`password set for ${changed.id} <${changed.email}>${shown ? `\npassword: ${shown}` : ''}`);
         });
       });

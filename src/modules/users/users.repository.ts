@@ -11,7 +11,11 @@ import type { DB, UsersTable } from '../../db/types.js';
  * only whether a password exists. Prepared: planning the sub-selects costs several times their execution
  * (docs/adr/0004).
  */
-export const findUserRow = preparedQuery('users.find-user-row', ['00000000-0000-0000-0000-00000000beef'] as [string], (db, userId: string) => userRowQuery(db, userId));
+export const findUserRow = preparedQuery(
+  'users.find-user-row',
+  ['00000000-0000-0000-0000-00000000beef'] as [string],
+  (db, userId: string) => userRowQuery(db, userId),
+);
 
 /**
  * The query of findUserRow, unexecuted (benchmarks EXPLAIN it). `userId` may be a column of an outer query:
@@ -21,14 +25,47 @@ export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string 
   return db
     .selectFrom('users as u')
     .select([
-      'u.id', 'u.username', 'u.first_name', 'u.last_name', 'u.email', 'u.phone_number',
-      'u.created_at', 'u.updated_at', 'u.deleted_at', 'u.address_id',
-      'u.cover_image_url', 'u.profile_image_url', 'u.cover_image_thumbnail_url', 'u.profile_image_thumbnail_url',
-      'u.user_status', 'u.email_confirmed', 'u.phone_confirmed', 'u.timezone', 'u.user_type', 'u.is_shadow',
-      'u.personal_room', 'u.active_brand', 'u.fake_email', 'u.features', 'u.last_seen_at', 'u.last_seen_type',
-      'u.email_signature', 'u.bio', 'u.daily_enabled', 'u.push_allowed', 'u.email_quota',
-      'u.website', 'u.instagram', 'u.twitter', 'u.linkedin', 'u.youtube', 'u.facebook', 'u.tiktok',
-      'u.designation', 'u.vendor_user_id', 'u.mfa_enabled',
+      'u.id',
+      'u.username',
+      'u.first_name',
+      'u.last_name',
+      'u.email',
+      'u.phone_number',
+      'u.created_at',
+      'u.updated_at',
+      'u.deleted_at',
+      'u.address_id',
+      'u.cover_image_url',
+      'u.profile_image_url',
+      'u.cover_image_thumbnail_url',
+      'u.profile_image_thumbnail_url',
+      'u.user_status',
+      'u.email_confirmed',
+      'u.phone_confirmed',
+      'u.timezone',
+      'u.user_type',
+      'u.is_shadow',
+      'u.personal_room',
+      'u.active_brand',
+      'u.fake_email',
+      'u.features',
+      'u.last_seen_at',
+      'u.last_seen_type',
+      'u.email_signature',
+      'u.bio',
+      'u.daily_enabled',
+      'u.push_allowed',
+      'u.email_quota',
+      'u.website',
+      'u.instagram',
+      'u.twitter',
+      'u.linkedin',
+      'u.youtube',
+      'u.facebook',
+      'u.tiktok',
+      'u.designation',
+      'u.vendor_user_id',
+      'u.mfa_enabled',
     ])
     .select(sql<boolean>`u.password_hash is not null`.as('has_password'))
     .select((eb) =>
@@ -51,9 +88,26 @@ export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string 
           .whereRef('ua.user', '=', 'u.id')
           .where('a.deleted_at', 'is', null)
           .select([
-            'a.id', 'a.email', 'a.mlsid', 'a.fax', 'a.full_name', 'a.first_name', 'a.last_name', 'a.middle_name',
-            'a.phone_number', 'a.nar_number', 'a.office_mui', 'a.status', 'a.office_mlsid', 'a.work_phone',
-            'a.generational_name', 'a.mls_unique_id', 'a.mls', 'a.license_number', 'a.designation', 'a.nrds',
+            'a.id',
+            'a.email',
+            'a.mlsid',
+            'a.fax',
+            'a.full_name',
+            'a.first_name',
+            'a.last_name',
+            'a.middle_name',
+            'a.phone_number',
+            'a.nar_number',
+            'a.office_mui',
+            'a.status',
+            'a.office_mlsid',
+            'a.work_phone',
+            'a.generational_name',
+            'a.mls_unique_id',
+            'a.mls',
+            'a.license_number',
+            'a.designation',
+            'a.nrds',
             'a.office_id',
           ])
           .select(epochSecondsOf('a.created_at').as('created_at'))
@@ -70,12 +124,32 @@ export type UserRow = NonNullable<Awaited<ReturnType<ReturnType<typeof userRowQu
 
 export type ProfileChanges = Pick<
   Updateable<UsersTable>,
-  | 'first_name' | 'last_name' | 'username' | 'phone_number' | 'email_signature' | 'bio' | 'website' | 'instagram'
-  | 'twitter' | 'linkedin' | 'youtube' | 'facebook' | 'tiktok' | 'designation' | 'timezone' | 'daily_enabled' | 'push_allowed'
+  | 'first_name'
+  | 'last_name'
+  | 'username'
+  | 'phone_number'
+  | 'email_signature'
+  | 'bio'
+  | 'website'
+  | 'instagram'
+  | 'twitter'
+  | 'linkedin'
+  | 'youtube'
+  | 'facebook'
+  | 'tiktok'
+  | 'designation'
+  | 'timezone'
+  | 'daily_enabled'
+  | 'push_allowed'
 >;
 
 /** Returns false when the user does not exist (or is deleted). */
-export async function updateProfile(db: Kysely<DB>, userId: string, changes: ProfileChanges, now: Date): Promise<boolean> {
+export async function updateProfile(
+  db: Kysely<DB>,
+  userId: string,
+  changes: ProfileChanges,
+  now: Date,
+): Promise<boolean> {
   const result = await db
     .updateTable('users')
     .set({ ...changes, updated_at: now })
@@ -85,16 +159,34 @@ export async function updateProfile(db: Kysely<DB>, userId: string, changes: Pro
   return result.numUpdatedRows > 0n;
 }
 
-export async function findPasswordHash(db: Kysely<DB>, userId: string): Promise<{ email: string; password_hash: string | null } | undefined> {
-  return db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+export async function findPasswordHash(
+  db: Kysely<DB>,
+  userId: string,
+): Promise<{ email: string; password_hash: string | null } | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['email', 'password_hash'])
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function setPasswordHash(db: Kysely<DB>, userId: string, passwordHash: string, now: Date): Promise<void> {
-  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
 }
 
 /** Revokes every live token family of the user except `keepFamily`; returns how many were revoked. */
-export async function revokeOtherFamilies(db: Kysely<DB>, userId: string, keepFamily: string | null, reason: string, now: Date): Promise<number> {
+export async function revokeOtherFamilies(
+  db: Kysely<DB>,
+  userId: string,
+  keepFamily: string | null,
+  reason: string,
+  now: Date,
+): Promise<number> {
   let query = db
     .updateTable('token_families')
     .set({ revoked_at: now, revoked_reason: reason })
@@ -110,7 +202,10 @@ export async function setActiveBrand(db: Kysely<DB>, userId: string, brandId: st
 }
 
 /** A live user by id (when `ref` is a uuid) or by email (case-insensitive), for operator commands. */
-export async function findLiveUserByRef(db: Kysely<DB>, ref: string): Promise<{ id: string; email: string } | undefined> {
+export async function findLiveUserByRef(
+  db: Kysely<DB>,
+  ref: string,
+): Promise<{ id: string; email: string } | undefined> {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
   return db
     .selectFrom('users')
@@ -147,12 +242,35 @@ export async function insertUser(db: Kysely<DB>, user: NewUserRow): Promise<{ id
 
 /** Columns without a database default: a new account starts with none of them. */
 const NO_PROFILE_YET = {
-  username: null, phone_number: null, address_id: null, cover_image_url: null, profile_image_url: null,
-  cover_image_thumbnail_url: null, profile_image_thumbnail_url: null, active_brand: null, fake_email: null, features: null,
-  last_seen_at: null, last_seen_type: null, website: null, instagram: null, twitter: null, linkedin: null, youtube: null,
-  facebook: null, tiktok: null, designation: null, vendor_user_id: null, mfa_secret: null, mfa_last_step: null, deleted_at: null,
+  username: null,
+  phone_number: null,
+  address_id: null,
+  cover_image_url: null,
+  profile_image_url: null,
+  cover_image_thumbnail_url: null,
+  profile_image_thumbnail_url: null,
+  active_brand: null,
+  fake_email: null,
+  features: null,
+  last_seen_at: null,
+  last_seen_type: null,
+  website: null,
+  instagram: null,
+  twitter: null,
+  linkedin: null,
+  youtube: null,
+  facebook: null,
+  tiktok: null,
+  designation: null,
+  vendor_user_id: null,
+  mfa_secret: null,
+  mfa_last_step: null,
+  deleted_at: null,
 } as const;
 
-export async function findUserById(db: Kysely<DB>, id: string): Promise<{ id: string; email: string; deleted_at: Date | null } | undefined> {
+export async function findUserById(
+  db: Kysely<DB>,
+  id: string,
+): Promise<{ id: string; email: string; deleted_at: Date | null } | undefined> {
   return db.selectFrom('users').select(['id', 'email', 'deleted_at']).where('id', '=', id).executeTakeFirst();
 }

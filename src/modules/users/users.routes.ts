@@ -14,7 +14,8 @@ const TAGS = ['Users'];
 export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
   // The record's `brand` is the request's brand context. Without X-RECHAT-BRAND it is the bound brand of a
   // partner token, else the active brand (the record computes that fallback in its own query: no extra query).
-  const recordBrand = async (request: Parameters<typeof actorOf>[0]) => (await headerBrand(deps, request)) ?? actorOf(request).boundBrand;
+  const recordBrand = async (request: Parameters<typeof actorOf>[0]) =>
+    (await headerBrand(deps, request)) ?? actorOf(request).boundBrand;
 
   app.get(
     '/users/self',
@@ -27,7 +28,8 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async (request) => ok(await loadUserRecord(deps, userIdOf(request), { brand: await recordBrand(request), row: request.userRow })),
+    async (request) =>
+      ok(await loadUserRecord(deps, userIdOf(request), { brand: await recordBrand(request), row: request.userRow })),
   );
 
   // PUT is what older clients send for the same update (decisions §19): one route table entry, the same schema
@@ -38,7 +40,8 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
     schema: {
       tags: TAGS,
       summary: 'Update your profile',
-      description: 'Only the fields sent change. Unknown fields, and `email`, are ignored. `PUT` is accepted as a synonym of `PATCH` (existing clients send it).',
+      description:
+        'Only the fields sent change. Unknown fields, and `email`, are ignored. `PUT` is accepted as a synonym of `PATCH` (existing clients send it).',
       body: UpdateSelfBody,
       response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS, 413, 415) },
     },
@@ -51,10 +54,14 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
       schema: {
         tags: TAGS,
         summary: 'Change your password',
-        description: 'New password at least 8 characters; a wrong old password answers 403. Every other session (token family) of the user is revoked.',
+        description:
+          'New password at least 8 characters; a wrong old password answers 403. Every other session (token family) of the user is revoked.',
         body: ChangePasswordBody,
         // 429: wrong old passwords count against the account's attempt budget
-        response: { 204: Type.Null({ description: 'Password changed' }), ...errorResponses(...AUTHENTICATED_ERRORS, 429) },
+        response: {
+          204: Type.Null({ description: 'Password changed' }),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 429),
+        },
       },
     },
     async (request, reply) => {

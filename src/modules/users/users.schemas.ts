@@ -89,14 +89,17 @@ export const UserRecord = Type.Object(
     abbreviated_display_name: Type.String(),
     online_state: Type.String(),
     mfa_url: Type.Optional(Type.String({ description: 'otpauth:// URI, only in the MFA setup response' })),
-    mfa_qr_code: Type.Optional(Type.String({ description: 'data:image/png;base64 URI, only in the MFA setup response' })),
+    mfa_qr_code: Type.Optional(
+      Type.String({ description: 'data:image/png;base64 URI, only in the MFA setup response' }),
+    ),
   },
   { title: 'User' },
 );
 export type UserRecord = Static<typeof UserRecord>;
 
 /** A field that null or "" clears (the service turns "" into null; bodies are validated without coercion). */
-const ClearableString = (options: Parameters<typeof Type.String>[0] = {}) => Type.Union([Type.Null(), Type.String(options)]);
+const ClearableString = (options: Parameters<typeof Type.String>[0] = {}) =>
+  Type.Union([Type.Null(), Type.String(options)]);
 const Social = ClearableString({ maxLength: 500 });
 
 /** Profile fields a user may change on themselves. Unknown fields (email among them) are dropped by Ajv. */

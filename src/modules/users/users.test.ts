@@ -14,7 +14,11 @@ describe('user record', () => {
     const brand = await createBrand(t.deps, { name: 'Acme Realty' });
     const user = await createUser(t.deps, { first_name: 'Jane', last_name: 'Doe', timezone: 'America/Chicago' });
     await addMembership(t.deps, user.id, brand.id);
-    const res = await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(await tokenFor(t.deps, user.id)) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/users/self',
+      headers: bearer(await tokenFor(t.deps, user.id)),
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.code).toBe('OK');
@@ -42,17 +46,66 @@ describe('user record', () => {
     expect(record.current_time).toMatch(/July 4, 2026.*10:30\s?AM CDT/);
     expect(record.created_at).toBeCloseTo(user.created_at.getTime() / 1000, 3);
     expect(typeof record.updated_at).toBe('number');
-    for (const field of ['password_hash', 'mfa_secret', 'mfa_last_step', 'mfa_url', 'mfa_qr_code', 'newest_membership_brand']) {
+    for (const field of [
+      'password_hash',
+      'mfa_secret',
+      'mfa_last_step',
+      'mfa_url',
+      'mfa_qr_code',
+      'newest_membership_brand',
+    ]) {
       expect(record).not.toHaveProperty(field);
     }
     const specFields = [
-      'id', 'type', 'username', 'first_name', 'last_name', 'email', 'phone_number', 'created_at', 'updated_at', 'deleted_at',
-      'address_id', 'cover_image_url', 'profile_image_url', 'cover_image_thumbnail_url', 'profile_image_thumbnail_url',
-      'user_status', 'email_confirmed', 'phone_confirmed', 'timezone', 'user_type', 'is_shadow', 'personal_room', 'brand',
-      'active_brand', 'fake_email', 'features', 'last_seen_at', 'last_seen_type', 'email_signature', 'bio', 'daily_enabled',
-      'push_allowed', 'has_password', 'email_quota', 'website', 'instagram', 'twitter', 'linkedin', 'youtube', 'facebook',
-      'tiktok', 'designation', 'mfa_enabled', 'vendor_user_id', 'current_time', 'agents', 'display_name',
-      'abbreviated_display_name', 'online_state',
+      'id',
+      'type',
+      'username',
+      'first_name',
+      'last_name',
+      'email',
+      'phone_number',
+      'created_at',
+      'updated_at',
+      'deleted_at',
+      'address_id',
+      'cover_image_url',
+      'profile_image_url',
+      'cover_image_thumbnail_url',
+      'profile_image_thumbnail_url',
+      'user_status',
+      'email_confirmed',
+      'phone_confirmed',
+      'timezone',
+      'user_type',
+      'is_shadow',
+      'personal_room',
+      'brand',
+      'active_brand',
+      'fake_email',
+      'features',
+      'last_seen_at',
+      'last_seen_type',
+      'email_signature',
+      'bio',
+      'daily_enabled',
+      'push_allowed',
+      'has_password',
+      'email_quota',
+      'website',
+      'instagram',
+      'twitter',
+      'linkedin',
+      'youtube',
+      'facebook',
+      'tiktok',
+      'designation',
+      'mfa_enabled',
+      'vendor_user_id',
+      'current_time',
+      'agents',
+      'display_name',
+      'abbreviated_display_name',
+      'online_state',
     ];
     expect(Object.keys(record).sort()).toEqual([...specFields].sort());
   });
@@ -74,13 +127,27 @@ describe('user record', () => {
     const user = await createUser(t.deps);
     const agent = await t.deps.db
       .insertInto('agents')
-      .values({ mls: 'NTREIS', mlsid: `A${user.id.slice(0, 6)}`, mls_unique_id: 'MUI-1', full_name: 'Jane Doe', license_number: 'TX-1', deleted_at: null } as never)
+      .values({
+        mls: 'NTREIS',
+        mlsid: `A${user.id.slice(0, 6)}`,
+        mls_unique_id: 'MUI-1',
+        full_name: 'Jane Doe',
+        license_number: 'TX-1',
+        deleted_at: null,
+      } as never)
       .returningAll()
       .executeTakeFirstOrThrow();
     await t.deps.db.insertInto('user_agents').values({ user: user.id, agent: agent.id }).execute();
     const record = await loadUserRecord(t.deps, user.id);
     expect(record.agents).toHaveLength(1);
-    expect(record.agents![0]).toMatchObject({ id: agent.id, type: 'agent', mls: 'NTREIS', full_name: 'Jane Doe', status: 'Active', deleted_at: null });
+    expect(record.agents![0]).toMatchObject({
+      id: agent.id,
+      type: 'agent',
+      mls: 'NTREIS',
+      full_name: 'Jane Doe',
+      status: 'Active',
+      deleted_at: null,
+    });
     expect(record.agents![0]!.created_at).toBeCloseTo(agent.created_at.getTime() / 1000, 3);
     expect(record.agents![0]!.secret_questions).toHaveLength(3);
     expect(record.agents![0]!.secret_questions.every((q) => /^\*+$/.test(q))).toBe(true);
@@ -97,7 +164,12 @@ describe('user record', () => {
 
   it('documents the /users/self routes in OpenAPI', async () => {
     const spec = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    for (const [path, method] of [['/users/self', 'get'], ['/users/self', 'patch'], ['/users/self/password', 'patch'], ['/users/self/active-brand', 'patch']] as const) {
+    for (const [path, method] of [
+      ['/users/self', 'get'],
+      ['/users/self', 'patch'],
+      ['/users/self/password', 'patch'],
+      ['/users/self/active-brand', 'patch'],
+    ] as const) {
       const operation = spec.paths[path]?.[method];
       expect(operation, `${method} ${path}`).toBeDefined();
       expect(operation.tags).toEqual(['Users']);

@@ -9,4 +9,7 @@ import * as repo from './deliveries.repository.js';
 export const deliveryForAttempt = coalescedLookup(repo.deliveriesForAttempt);
 
 /** Records a delivered attempt with the others of this turn; false when another run moved the delivery on. */
-export const recordDelivered = coalescedMoves(repo.recordDelivered, (attempt: repo.DeliveredAttempt) => attempt.delivery);
+export const recordDelivered = coalescedMoves(
+  repo.recordDelivered,
+  (attempt: repo.DeliveredAttempt) => attempt.delivery,
+);

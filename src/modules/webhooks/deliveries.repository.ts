@@ -11,7 +11,13 @@ export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
  * fanning out now, so this one has nothing to do (skip locked keeps workers from queueing up behind it).
  */
 export async function lockPosition(trx: Transaction<DB>): Promise<{ position: OutboxPosition | null } | undefined> {
-  const row = await trx.selectFrom('webhook_outbox_position').select(['tx', 'event_id']).where('id', '=', 1).forUpdate().skipLocked().executeTakeFirst();
+  const row = await trx
+    .selectFrom('webhook_outbox_position')
+    .select(['tx', 'event_id'])
+    .where('id', '=', 1)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
   if (!row) return undefined;
   return { position: row.tx !== null && row.event_id !== null ? { tx: row.tx, id: Number(row.event_id) } : null };
 }
@@ -40,7 +46,11 @@ export interface TargetWebhook {
 }
 
 /** Live, enabled webhooks of these brands and topics. */
-export async function liveWebhooks(db: Kysely<DB>, brands: readonly string[], topics: readonly string[]): Promise<TargetWebhook[]> {
+export async function liveWebhooks(
+  db: Kysely<DB>,
+  brands: readonly string[],
+  topics: readonly string[],
+): Promise<TargetWebhook[]> {
   if (brands.length === 0 || topics.length === 0) return [];
   return db
     .selectFrom('brand_webhooks')
@@ -72,11 +82,21 @@ export async function ancestorsOf(db: Kysely<DB>, brands: readonly string[]): Pr
 /** Rows per insert statement: 8 parameters each, below PostgreSQL's 65,535. */
 const INSERT_CHUNK = 5000;
 
-export async function insertDeliveries(db: Kysely<DB>, rows: Insertable<WebhookDeliveriesTable>[]): Promise<{ id: string; webhook: string }[]> {
+export async function insertDeliveries(
+  db: Kysely<DB>,
+  rows: Insertable<WebhookDeliveriesTable>[],
+): Promise<{ id: string; webhook: string }[]> {
   const inserted: { id: string; webhook: string }[] = [];
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
-    inserted.push(...(await db.insertInto('webhook_deliveries').values(chunk).onConflict((oc) => oc.columns(['webhook', 'event_id']).doNothing()).returning(['id', 'webhook']).execute()));
+    inserted.push(
+      ...(await db
+        .insertInto('webhook_deliveries')
+        .values(chunk)
+        .onConflict((oc) => oc.columns(['webhook', 'event_id']).doNothing())
+        .returning(['id', 'webhook'])
+        .execute()),
+    );
   }
   return inserted;
 }
@@ -115,9 +135,18 @@ export async function advanceDelivery(
   db: Kysely<DB>,
   id: string,
   fromAttempts: number,
-  values: Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_status' | 'last_error' | 'delivered_at' | 'updated_at'>,
+  values: Pick<
+    DeliveryRow,
+    'status' | 'attempts' | 'next_attempt_at' | 'last_status' | 'last_error' | 'delivered_at' | 'updated_at'
+  >,
 ): Promise<boolean> {
-  const result = await db.updateTable('webhook_deliveries').set(values).where('id', '=', id).where('status', '=', 'pending').where('attempts', '=', fromAttempts).executeTakeFirst();
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set(values)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', fromAttempts)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
@@ -127,9 +156,19 @@ export async function advanceDelivery(
  * a failing receiver one behind the other on that row's lock.
  */
 export async function markWebhookFailing(db: Kysely<DB>, webhook: string, at: Date): Promise<Date> {
-  const started = await db.updateTable('brand_webhooks').set({ failing_since: at }).where('id', '=', webhook).where('failing_since', 'is', null).returning('failing_since').executeTakeFirst();
+  const started = await db
+    .updateTable('brand_webhooks')
+    .set({ failing_since: at })
+    .where('id', '=', webhook)
+    .where('failing_since', 'is', null)
+    .returning('failing_since')
+    .executeTakeFirst();
   if (started) return started.failing_since ?? at;
-  const row = await db.selectFrom('brand_webhooks').select('failing_since').where('id', '=', webhook).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('brand_webhooks')
+    .select('failing_since')
+    .where('id', '=', webhook)
+    .executeTakeFirstOrThrow();
   return row.failing_since ?? at;
 }
 
@@ -185,8 +224,15 @@ export async function disableWebhook(db: Kysely<DB>, webhook: string, at: Date, 
   return result.numUpdatedRows > 0n;
 }
 
-export async function webhookForNotice(db: Kysely<DB>, webhook: string): Promise<{ brand: string; topic: string; url: string }> {
-  return db.selectFrom('brand_webhooks').select(['brand', 'topic', 'url']).where('id', '=', webhook).executeTakeFirstOrThrow();
+export async function webhookForNotice(
+  db: Kysely<DB>,
+  webhook: string,
+): Promise<{ brand: string; topic: string; url: string }> {
+  return db
+    .selectFrom('brand_webhooks')
+    .select(['brand', 'topic', 'url'])
+    .where('id', '=', webhook)
+    .executeTakeFirstOrThrow();
 }
 
 /**

@@ -26,7 +26,11 @@ const RESPONSE_CAP_BYTES = 256 * 1024;
 const EXCERPT_BYTES = 1024;
 
 /** ±10 % so that many deliveries failing together do not retry together. */
-export function retryDelaySeconds(attempt: number, retryAfterSeconds: number | null, random: () => number = Math.random): number {
+export function retryDelaySeconds(
+  attempt: number,
+  retryAfterSeconds: number | null,
+  random: () => number = Math.random,
+): number {
   if (retryAfterSeconds !== null) return retryAfterSeconds;
   const base = RETRY_SCHEDULE[Math.min(attempt, RETRY_SCHEDULE.length) - 1]!;
   return base * (0.9 + 0.2 * random());
@@ -49,7 +53,12 @@ interface Outcome {
   retryAfter: number | null;
 }
 
-export async function attemptDelivery(deps: Deps, deliveryId: string, attempt: number, options: { timeoutMs?: number } = {}): Promise<void> {
+export async function attemptDelivery(
+  deps: Deps,
+  deliveryId: string,
+  attempt: number,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
   const row = await batched.deliveryForAttempt(deps.db, deliveryId);
   if (!row || row.status !== 'pending' || row.attempts !== attempt - 1) return; // already handled: a repeated job
   const now = deps.clock.now();
@@ -67,13 +76,28 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, attempt: n
     return;
   }
   const keys = [Buffer.from(deps.secrets.decrypt(row.key_sealed), 'hex')];
-  if (row.previous_key_sealed && row.previous_key_until && row.previous_key_until > now) keys.push(Buffer.from(deps.secrets.decrypt(row.previous_key_sealed), 'hex'));
+  if (row.previous_key_sealed && row.previous_key_until && row.previous_key_until > now)
+    keys.push(Buffer.from(deps.secrets.decrypt(row.previous_key_sealed), 'hex'));
   const headers = signDelivery(keys, row.id, Math.floor(now.getTime() / 1000), row.body);
-  const outcome = await send(deps, row.url, row.body, { ...headers, 'content-type': 'application/json', 'user-agent': `${deps.config.appName}-Webhooks/1` }, now, options.timeoutMs ?? ATTEMPT_TIMEOUT_MS);
+  const outcome = await send(
+    deps,
+    row.url,
+    row.body,
+    { ...headers, 'content-type': 'application/json', 'user-agent': `${deps.config.appName}-Webhooks/1` },
+    now,
+    options.timeoutMs ?? ATTEMPT_TIMEOUT_MS,
+  );
   await record(deps, row.id, row.webhook, attempt, now, outcome);
 }
 
-async function send(deps: Deps, url: string, body: string, headers: Record<string, string>, now: Date, timeoutMs: number): Promise<Outcome> {
+async function send(
+  deps: Deps,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  now: Date,
+  timeoutMs: number,
+): Promise<Outcome> {
   try {
     const response = await deps.outbound.request({
       method: 'POST',
@@ -95,7 +119,13 @@ async function send(deps: Deps, url: string, body: string, headers: Record<strin
     };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
-    return { httpStatus: null, error: `${error.kind}: ${error.message}`, durationMs: Math.round(error.durationMs), excerpt: null, retryAfter: null };
+    return {
+      httpStatus: null,
+      error: `${error.kind}: ${error.message}`,
+      durationMs: Math.round(error.durationMs),
+      excerpt: null,
+      retryAfter: null,
+    };
   }
 }
 
@@ -116,11 +146,26 @@ async function notifyDisabled(trx: Transaction<DB>, deps: Deps, webhook: string,
   });
 }
 
-async function record(deps: Deps, id: string, webhook: string, attempt: number, at: Date, outcome: Outcome): Promise<void> {
+async function record(
+  deps: Deps,
+  id: string,
+  webhook: string,
+  attempt: number,
+  at: Date,
+  outcome: Outcome,
+): Promise<void> {
   const delivered = outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300;
   if (delivered) {
     // One statement, no transaction, shared with the attempts delivered in the same turn: most attempts end here.
-    await batched.recordDelivered(deps.db, { delivery: id, webhook, attempt, at, http_status: outcome.httpStatus!, duration_ms: outcome.durationMs, response_excerpt: outcome.excerpt });
+    await batched.recordDelivered(deps.db, {
+      delivery: id,
+      webhook,
+      attempt,
+      at,
+      http_status: outcome.httpStatus!,
+      duration_ms: outcome.durationMs,
+      response_excerpt: outcome.excerpt,
+    });
     return;
   }
   const lastError = outcome.error ?? `HTTP ${outcome.httpStatus}`;
@@ -131,13 +176,27 @@ async function record(deps: Deps, id: string, webhook: string, attempt: number, 
     const tooLong = at.getTime() - failingSince.getTime() >= FAILING_DISABLE_SECONDS * 1000;
     const retry = !gone && !tooLong && attempt < MAX_ATTEMPTS;
     const next = retry ? addSeconds(at, retryDelaySeconds(attempt, outcome.retryAfter)) : null;
-    if (!(await repo.advanceDelivery(trx, id, attempt - 1, { ...base, status: retry ? 'pending' : 'failed', next_attempt_at: next, delivered_at: null }))) return;
+    if (
+      !(await repo.advanceDelivery(trx, id, attempt - 1, {
+        ...base,
+        status: retry ? 'pending' : 'failed',
+        next_attempt_at: next,
+        delivered_at: null,
+      }))
+    )
+      return;
     const reason = gone ? 'The receiver answered 410 Gone' : tooLong ? 'Every attempt failed for 5 days' : null;
     if (reason && (await repo.disableWebhook(trx, webhook, at, reason))) {
       deps.log.warn({ webhook, failingSince, reason }, 'webhook disabled');
       await notifyDisabled(trx, deps, webhook, reason);
     }
-    if (next) await deps.queue.enqueue(trx, deliverTask, { delivery: id, attempt: attempt + 1 }, { startAfter: next, priority: BEHIND_PRIORITY });
+    if (next)
+      await deps.queue.enqueue(
+        trx,
+        deliverTask,
+        { delivery: id, attempt: attempt + 1 },
+        { startAfter: next, priority: BEHIND_PRIORITY },
+      );
     await repo.insertAttempt(trx, {
       delivery: id,
       attempt,

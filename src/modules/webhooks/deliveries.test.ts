@@ -7,7 +7,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
 import { recordEvent } from '../../events/outbox.js';
-import { FAILING_DISABLE_SECONDS, MAX_ATTEMPTS, RETRY_SCHEDULE, parseRetryAfter, retryDelaySeconds } from './deliveries.service.js';
+import {
+  FAILING_DISABLE_SECONDS,
+  MAX_ATTEMPTS,
+  RETRY_SCHEDULE,
+  parseRetryAfter,
+  retryDelaySeconds,
+} from './deliveries.service.js';
 import { brandUser, fanOutAll, Receiver, runDue, type Received } from './webhooks.test-support.js';
 import { BEHIND_PRIORITY } from './webhooks.tasks.js';
 
@@ -27,12 +33,18 @@ interface Hook {
 }
 
 async function hook(brand: string, headers: Record<string, string>, topic: string, path = '/hook'): Promise<Hook> {
-  const res = await t.app.inject({ method: 'POST', url: `/brands/${brand}/webhooks`, headers, payload: { topic, url: receiver.url(path) } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/brands/${brand}/webhooks`,
+    headers,
+    payload: { topic, url: receiver.url(path) },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return { id: res.json().data.id, key: res.json().info.key, secret: res.json().info.secret };
 }
 
-const deliveriesOf = (webhook: string) => t.deps.db.selectFrom('webhook_deliveries').selectAll().where('webhook', '=', webhook).orderBy('event_id').execute();
+const deliveriesOf = (webhook: string) =>
+  t.deps.db.selectFrom('webhook_deliveries').selectAll().where('webhook', '=', webhook).orderBy('event_id').execute();
 const receivedAt = (path: string) => receiver.received.filter((r) => r.url === path);
 const header = (r: Received, name: string) => String(r.headers[name]);
 
@@ -54,15 +66,29 @@ describe('from the outbox to signed deliveries', () => {
     const deals = await hook(admin.brand, admin.headers, 'Deals', '/deals-1');
     const stranger = await brandUser(t.deps);
     const foreign = await hook(stranger.brand, stranger.headers, 'Contacts', '/foreign-1');
-    const created = await t.app.inject({ method: 'POST', url: '/contacts', headers: { ...admin.headers, 'x-rechat-brand': admin.brand }, payload: { first_name: 'Ada' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: { ...admin.headers, 'x-rechat-brand': admin.brand },
+      payload: { first_name: 'Ada' },
+    });
     expect(created.statusCode).toBe(200);
     await fanOutAll(t.deps);
     expect(await runDue(t.deps)).toBeGreaterThanOrEqual(1);
 
     const [got, ...more] = receivedAt('/contacts-1');
     expect(more).toEqual([]);
-    const body = verify(got!, contacts) as { topic: string; event: string; timestamp: number; payload: { contacts: { id: string; first_name: string }[] } };
-    expect(body).toMatchObject({ topic: 'Contacts', event: 'create', payload: { contacts: [{ id: created.json().data.id, first_name: 'Ada' }] } });
+    const body = verify(got!, contacts) as {
+      topic: string;
+      event: string;
+      timestamp: number;
+      payload: { contacts: { id: string; first_name: string }[] };
+    };
+    expect(body).toMatchObject({
+      topic: 'Contacts',
+      event: 'create',
+      payload: { contacts: [{ id: created.json().data.id, first_name: 'Ada' }] },
+    });
     expect(body.timestamp).toBeGreaterThan(1e12); // milliseconds
     expect(header(got!, 'content-type')).toBe('application/json');
     expect(receivedAt('/deals-1')).toEqual([]);
@@ -72,17 +98,30 @@ describe('from the outbox to signed deliveries', () => {
     expect(header(got!, 'webhook-id')).toBe(delivery!.id);
     expect(await deliveriesOf(deals.id)).toEqual([]);
     expect(await deliveriesOf(foreign.id)).toEqual([]);
-    const attempts = await t.deps.db.selectFrom('webhook_attempts').selectAll().where('delivery', '=', delivery!.id).execute();
+    const attempts = await t.deps.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('delivery', '=', delivery!.id)
+      .execute();
     expect(attempts).toMatchObject([{ attempt: 1, http_status: 204, error: null }]);
   });
 
   it('enqueues a pg-boss job per delivery in the fan-out transaction', async () => {
     const admin = await brandUser(t.deps, { acl: ['Admin', 'CRM'] });
     const h = await hook(admin.brand, admin.headers, 'Contacts', '/jobs');
-    await t.app.inject({ method: 'POST', url: '/contacts', headers: { ...admin.headers, 'x-rechat-brand': admin.brand }, payload: { first_name: 'Job' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: { ...admin.headers, 'x-rechat-brand': admin.brand },
+      payload: { first_name: 'Job' },
+    });
     await fanOutAll(t.deps);
     const [delivery] = await deliveriesOf(h.id);
-    const jobs = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'webhooks.deliver' and data->>'delivery' = ${delivery!.id} and (data->>'attempt')::int = 1`.execute(t.deps.db);
+    const jobs = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pgboss.job where name = 'webhooks.deliver' and data->>'delivery' = ${delivery!.id} and (data->>'attempt')::int = 1`.execute(
+      t.deps.db,
+    );
     expect(jobs.rows[0]!.n).toBe(1);
     // a second fan-out finds nothing new: no second delivery, no second job
     await fanOutAll(t.deps);
@@ -93,7 +132,12 @@ describe('from the outbox to signed deliveries', () => {
     const admin = await brandUser(t.deps, { acl: ['Admin', 'CRM'] });
     const h = await hook(admin.brand, admin.headers, 'Contacts', '/bulk');
     const contacts = Array.from({ length: 120 }, (_, i) => ({ first_name: `Bulk ${i}` }));
-    const res = await t.app.inject({ method: 'POST', url: '/contacts', headers: { ...admin.headers, 'x-rechat-brand': admin.brand }, payload: { contacts } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: { ...admin.headers, 'x-rechat-brand': admin.brand },
+      payload: { contacts },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await fanOutAll(t.deps);
     await runDue(t.deps);
@@ -107,9 +151,22 @@ describe('from the outbox to signed deliveries', () => {
     const admin = await brandUser(t.deps, { acl: ['Admin', 'CRM'] });
     const h = await hook(admin.brand, admin.headers, 'Activities', '/activities');
     const headers = { ...admin.headers, 'x-rechat-brand': admin.brand };
-    const contact = (await t.app.inject({ method: 'POST', url: '/contacts', headers, payload: { first_name: 'Viewer' } })).json().data.id as string;
-    const listing = { mls: 'WEBHOOKMLS', mls_number: 'W-1', status: 'Active', price: 450000, address: '1 Main St, Austin, TX' };
-    const activity = await t.app.inject({ method: 'POST', url: `/contacts/${contact}/timeline`, headers, payload: { action: 'ContactViewedListing', listing } });
+    const contact = (
+      await t.app.inject({ method: 'POST', url: '/contacts', headers, payload: { first_name: 'Viewer' } })
+    ).json().data.id as string;
+    const listing = {
+      mls: 'WEBHOOKMLS',
+      mls_number: 'W-1',
+      status: 'Active',
+      price: 450000,
+      address: '1 Main St, Austin, TX',
+    };
+    const activity = await t.app.inject({
+      method: 'POST',
+      url: `/contacts/${contact}/timeline`,
+      headers,
+      payload: { action: 'ContactViewedListing', listing },
+    });
     expect(activity.statusCode, activity.body).toBe(200);
     await fanOutAll(t.deps);
     await runDue(t.deps);
@@ -119,7 +176,18 @@ describe('from the outbox to signed deliveries', () => {
     expect(Object.keys(body).sort()).toEqual(['event', 'payload', 'timestamp', 'topic']);
     expect(body).toMatchObject({ topic: 'Activities', event: 'ContactViewedListing' });
     const sent = (body.payload as { activity: Record<string, unknown> }).activity;
-    expect(sent).toMatchObject({ id: activity.json().data.id, action: 'ContactViewedListing', contact, listing: { mls: 'WEBHOOKMLS', mls_number: 'W-1', status: 'Active', price: 450000, address: '1 Main St, Austin, TX' } });
+    expect(sent).toMatchObject({
+      id: activity.json().data.id,
+      action: 'ContactViewedListing',
+      contact,
+      listing: {
+        mls: 'WEBHOOKMLS',
+        mls_number: 'W-1',
+        status: 'Active',
+        price: 450000,
+        address: '1 Main St, Austin, TX',
+      },
+    });
     expect(typeof sent.created_at).toBe('number');
     expect(sent.created_at as number).toBeLessThan(1e11); // seconds
     expect(body.timestamp as number).toBeGreaterThan(1e12); // milliseconds: when the event was recorded
@@ -135,14 +203,30 @@ describe('from the outbox to signed deliveries', () => {
     const parentShowings = await hook(admin.brand, admin.headers, 'Showings', '/parent-showings');
     const subject = '6f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e';
     await t.deps.db.transaction().execute(async (trx) => {
-      await recordEvent(trx, { brand: office, topic: 'Deals', event: 'Created', subject, payload: { deal: { id: subject } } });
-      await recordEvent(trx, { brand: office, topic: 'Showings', event: 'showing.created', subject, payload: { showing: { id: subject } } });
+      await recordEvent(trx, {
+        brand: office,
+        topic: 'Deals',
+        event: 'Created',
+        subject,
+        payload: { deal: { id: subject } },
+      });
+      await recordEvent(trx, {
+        brand: office,
+        topic: 'Showings',
+        event: 'showing.created',
+        subject,
+        payload: { showing: { id: subject } },
+      });
     });
     await fanOutAll(t.deps);
     await runDue(t.deps);
     expect(receivedAt('/parent-deals')).toHaveLength(1);
     expect(receivedAt('/office-deals')).toHaveLength(1);
-    expect(verify(receivedAt('/parent-deals')[0]!, parentDeals)).toMatchObject({ topic: 'Deals', event: 'Created', payload: { deal: { id: subject } } });
+    expect(verify(receivedAt('/parent-deals')[0]!, parentDeals)).toMatchObject({
+      topic: 'Deals',
+      event: 'Created',
+      payload: { deal: { id: subject } },
+    });
     expect(verify(receivedAt('/office-deals')[0]!, officeDeals)).toMatchObject({ topic: 'Deals' });
     expect(receivedAt('/sibling-deals')).toEqual([]);
     expect(receivedAt('/parent-showings')).toEqual([]);
@@ -153,12 +237,19 @@ describe('from the outbox to signed deliveries', () => {
 
 describe('retries and failures', () => {
   /** A webhook with one pending delivery (a Deals event recorded straight into the outbox). */
-  async function pending(path: string): Promise<{ hook: Hook; delivery: string; admin: Awaited<ReturnType<typeof brandUser>> }> {
+  async function pending(
+    path: string,
+  ): Promise<{ hook: Hook; delivery: string; admin: Awaited<ReturnType<typeof brandUser>> }> {
     const admin = await brandUser(t.deps);
     const h = await hook(admin.brand, admin.headers, 'Deals', path);
     const subject = '7f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e';
-    await t.deps.db.transaction().execute((trx) => recordEvent(trx, { brand: admin.brand, topic: 'Deals', event: 'Updated', subject, payload: { n: 1 } }));
-    for (let i = 0; i < 100 && (await deliveriesOf(h.id)).length === 0; i++) await fanOutAll(t.deps).then(() => new Promise((r) => setTimeout(r, 50)));
+    await t.deps.db
+      .transaction()
+      .execute((trx) =>
+        recordEvent(trx, { brand: admin.brand, topic: 'Deals', event: 'Updated', subject, payload: { n: 1 } }),
+      );
+    for (let i = 0; i < 100 && (await deliveriesOf(h.id)).length === 0; i++)
+      await fanOutAll(t.deps).then(() => new Promise((r) => setTimeout(r, 50)));
     const [delivery] = await deliveriesOf(h.id);
     expect(delivery).toBeDefined();
     return { hook: h, delivery: delivery!.id, admin };
@@ -169,8 +260,10 @@ describe('retries and failures', () => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data as { notification_type: string; message: string; subject: string }[];
   };
-  const deliveryRow = (id: string) => t.deps.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const webhookRow = (id: string) => t.deps.db.selectFrom('brand_webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const deliveryRow = (id: string) =>
+    t.deps.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const webhookRow = (id: string) =>
+    t.deps.db.selectFrom('brand_webhooks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   it('retries a 500 after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10 %), then gives up; same webhook-id throughout', async () => {
     receiver.respond = (_req, res) => res.writeHead(500).end('down');
@@ -195,15 +288,27 @@ describe('retries and failures', () => {
       t.clock.set(row.next_attempt_at!.getTime() - 1000);
       expect(await runDue(t.deps)).toBe(0);
       t.clock.set(row.next_attempt_at!);
-      const job = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'webhooks.deliver' and data->>'delivery' = ${delivery} and (data->>'attempt')::int = ${attempt + 1}`.execute(t.deps.db);
+      const job = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pgboss.job where name = 'webhooks.deliver' and data->>'delivery' = ${delivery} and (data->>'attempt')::int = ${attempt + 1}`.execute(
+        t.deps.db,
+      );
       expect(job.rows[0]!.n).toBe(1);
     }
     const got = receivedAt('/retry');
     expect(got).toHaveLength(MAX_ATTEMPTS);
     expect(new Set(got.map((r) => header(r, 'webhook-id')))).toEqual(new Set([delivery]));
     expect(new Set(got.map((r) => header(r, 'webhook-timestamp'))).size).toBe(MAX_ATTEMPTS);
-    for (const r of got) expect(header(r, 'x-rechat-signature')).toBe(createHmac('sha256', Buffer.from(h.key, 'hex')).update(r.body).digest('hex'));
-    const attempts = await t.deps.db.selectFrom('webhook_attempts').select(['attempt', 'http_status', 'response_excerpt']).where('delivery', '=', delivery).orderBy('attempt').execute();
+    for (const r of got)
+      expect(header(r, 'x-rechat-signature')).toBe(
+        createHmac('sha256', Buffer.from(h.key, 'hex')).update(r.body).digest('hex'),
+      );
+    const attempts = await t.deps.db
+      .selectFrom('webhook_attempts')
+      .select(['attempt', 'http_status', 'response_excerpt'])
+      .where('delivery', '=', delivery)
+      .orderBy('attempt')
+      .execute();
     expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(attempts.every((a) => a.http_status === 500 && a.response_excerpt === 'down')).toBe(true);
     expect((await webhookRow(h.id)).disabled_at).toBeNull(); // 27.6 h of failures is not 5 days
@@ -244,13 +349,16 @@ describe('retries and failures', () => {
     expect(await feedOf(parent.headers)).toMatchObject([{ notification_type: 'WebhookDisabled', subject: h.id }]);
     expect(await feedOf(member.headers)).toEqual([]);
     const brand = webhook.brand;
-    await t.deps.db.transaction().execute((trx) => recordEvent(trx, { brand, topic: 'Deals', event: 'Updated', subject: h.id, payload: {} }));
+    await t.deps.db
+      .transaction()
+      .execute((trx) => recordEvent(trx, { brand, topic: 'Deals', event: 'Updated', subject: h.id, payload: {} }));
     await fanOutAll(t.deps);
     expect(await deliveriesOf(h.id)).toHaveLength(1);
   });
 
   it('counts a redirect as a failure and does not follow it', async () => {
-    receiver.respond = (req, res) => (req.url === '/moved' ? res.writeHead(307, { location: receiver.url('/target') }).end() : res.writeHead(204).end());
+    receiver.respond = (req, res) =>
+      req.url === '/moved' ? res.writeHead(307, { location: receiver.url('/target') }).end() : res.writeHead(204).end();
     const { delivery } = await pending('/moved');
     await runDue(t.deps);
     expect(await deliveryRow(delivery)).toMatchObject({ status: 'pending', attempts: 1, last_status: 307 });
@@ -304,7 +412,10 @@ describe('retries and failures', () => {
     const { hook: gone, delivery: orphan } = await pending('/deleted');
     const brand = (await webhookRow(gone.id)).brand;
     const admin = await brandUser(t.deps, { brand });
-    expect((await t.app.inject({ method: 'DELETE', url: `/brands/${brand}/webhooks/${gone.id}`, headers: admin.headers })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/brands/${brand}/webhooks/${gone.id}`, headers: admin.headers }))
+        .statusCode,
+    ).toBe(204);
     await runDue(t.deps);
     expect(await deliveryRow(orphan)).toMatchObject({ status: 'dropped', attempts: 0 });
     expect(receivedAt('/deleted')).toEqual([]);
@@ -312,7 +423,13 @@ describe('retries and failures', () => {
 
   it('queues retries and a failing receiver’s new deliveries behind healthy receivers’ first attempts', async () => {
     const priorityOf = async (delivery: string, attempt: number) =>
-      (await sql<{ priority: number }>`select priority from pgboss.job where name = 'webhooks.deliver' and data->>'delivery' = ${delivery} and (data->>'attempt')::int = ${attempt}`.execute(t.deps.db)).rows[0]?.priority;
+      (
+        await sql<{
+          priority: number;
+        }>`select priority from pgboss.job where name = 'webhooks.deliver' and data->>'delivery' = ${delivery} and (data->>'attempt')::int = ${attempt}`.execute(
+          t.deps.db,
+        )
+      ).rows[0]?.priority;
     receiver.respond = (req, res) => res.writeHead(req.url === '/behind-bad' ? 500 : 204).end();
     const bad = await pending('/behind-bad');
     const good = await pending('/behind-good');
@@ -322,7 +439,15 @@ describe('retries and failures', () => {
     expect(await priorityOf(good.delivery, 1)).toBe(0);
     // the next events: the failing webhook's delivery waits behind, the healthy one's does not
     for (const admin of [bad.admin, good.admin]) {
-      await t.deps.db.transaction().execute((trx) => recordEvent(trx, { brand: admin.brand, topic: 'Deals', event: 'Updated', subject: admin.brand, payload: { n: 2 } }));
+      await t.deps.db.transaction().execute((trx) =>
+        recordEvent(trx, {
+          brand: admin.brand,
+          topic: 'Deals',
+          event: 'Updated',
+          subject: admin.brand,
+          payload: { n: 2 },
+        }),
+      );
     }
     await fanOutAll(t.deps);
     const [, badNext] = await deliveriesOf(bad.hook.id);
@@ -350,8 +475,15 @@ describe('retries and failures', () => {
     // the repeated job may send a duplicate (same webhook-id), but records one attempt
     expect(receivedAt('/side-b').length).toBeGreaterThanOrEqual(1);
     expect(new Set(receivedAt('/side-b').map((r) => header(r, 'webhook-id')))).toEqual(new Set([b.delivery]));
-    const attempts = await t.deps.db.selectFrom('webhook_attempts').select(['delivery', 'attempt']).where('delivery', 'in', [a.delivery, b.delivery]).execute();
-    expect(attempts.map((row) => `${row.delivery === a.delivery ? 'a' : 'b'}${row.attempt}`).sort()).toEqual(['a1', 'b1']);
+    const attempts = await t.deps.db
+      .selectFrom('webhook_attempts')
+      .select(['delivery', 'attempt'])
+      .where('delivery', 'in', [a.delivery, b.delivery])
+      .execute();
+    expect(attempts.map((row) => `${row.delivery === a.delivery ? 'a' : 'b'}${row.attempt}`).sort()).toEqual([
+      'a1',
+      'b1',
+    ]);
   });
 
   it('jitters within ±10 % and uses Retry-After as given', () => {

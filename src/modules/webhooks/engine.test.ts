@@ -32,7 +32,13 @@ describe('the engine in a worker process', () => {
     const brand = (await brandUser(t.deps)).brand;
     const listener = await countNotifications(t.deps);
     try {
-      const event = { brand, topic: 'Contacts', event: 'create', subject: brand, payload: { contact: { id: brand } } } as const;
+      const event = {
+        brand,
+        topic: 'Contacts',
+        event: 'create',
+        subject: brand,
+        payload: { contact: { id: brand } },
+      } as const;
       await t.deps.db.transaction().execute(async (trx) => {
         await recordEvent(trx, event);
         await recordEvent(trx, event);
@@ -54,15 +60,39 @@ describe('the engine in a worker process', () => {
 
   it('delivers a created contact with no fan-out or job run by the test', async () => {
     const admin = await brandUser(t.deps, { acl: ['Admin', 'CRM'] });
-    const created = await t.app.inject({ method: 'POST', url: `/brands/${admin.brand}/webhooks`, headers: admin.headers, payload: { topic: 'Contacts', url: receiver.url('/live') } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/brands/${admin.brand}/webhooks`,
+      headers: admin.headers,
+      payload: { topic: 'Contacts', url: receiver.url('/live') },
+    });
     expect(created.statusCode, created.body).toBe(200);
-    const contact = await t.app.inject({ method: 'POST', url: '/contacts', headers: { ...admin.headers, 'x-rechat-brand': admin.brand }, payload: { first_name: 'Grace' } });
+    const contact = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: { ...admin.headers, 'x-rechat-brand': admin.brand },
+      payload: { first_name: 'Grace' },
+    });
     expect(contact.statusCode).toBe(200);
-    await expect.poll(() => receiver.received.filter((r) => r.url === '/live').length, { timeout: 20_000, interval: 50 }).toBe(1);
-    const [got] = receiver.received.filter((r) => r.url === '/live');
-    expect(JSON.parse(got!.body)).toMatchObject({ topic: 'Contacts', event: 'create', payload: { contacts: [{ id: contact.json().data.id }] } });
     await expect
-      .poll(async () => (await t.deps.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('webhook', '=', created.json().data.id).execute()), { timeout: 10_000, interval: 50 })
+      .poll(() => receiver.received.filter((r) => r.url === '/live').length, { timeout: 20_000, interval: 50 })
+      .toBe(1);
+    const [got] = receiver.received.filter((r) => r.url === '/live');
+    expect(JSON.parse(got!.body)).toMatchObject({
+      topic: 'Contacts',
+      event: 'create',
+      payload: { contacts: [{ id: contact.json().data.id }] },
+    });
+    await expect
+      .poll(
+        async () =>
+          await t.deps.db
+            .selectFrom('webhook_deliveries')
+            .select(['status', 'attempts'])
+            .where('webhook', '=', created.json().data.id)
+            .execute(),
+        { timeout: 10_000, interval: 50 },
+      )
       .toEqual([{ status: 'delivered', attempts: 1 }]);
   });
 });

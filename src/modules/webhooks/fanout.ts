@@ -40,7 +40,8 @@ export async function fanOutStep(deps: Deps, chunkRows: number): Promise<FanOutS
     const locked = await repo.lockPosition(trx);
     if (!locked) return { events: 0, deliveries: 0, heldBack: false };
     const events = await readEvents(trx, { after: locked.position, limit: chunkRows });
-    if (events.length === 0) return { events: 0, deliveries: 0, heldBack: await repo.eventsAfter(trx, locked.position) };
+    if (events.length === 0)
+      return { events: 0, deliveries: 0, heldBack: await repo.eventsAfter(trx, locked.position) };
     const deliveries = await writeDeliveries(deps, trx, toMessages(events));
     await repo.savePosition(trx, events[events.length - 1]!.position);
     return { events: events.length, deliveries, heldBack: false };
@@ -67,7 +68,14 @@ export function toMessages(events: readonly StoredEvent[]): Message[] {
       continue;
     }
     const head = open[0];
-    if (head && (head.position.tx !== event.position.tx || head.brand !== event.brand || head.event !== event.event || open.length >= CONTACTS_PER_DELIVERY)) flush();
+    if (
+      head &&
+      (head.position.tx !== event.position.tx ||
+        head.brand !== event.brand ||
+        head.event !== event.event ||
+        open.length >= CONTACTS_PER_DELIVERY)
+    )
+      flush();
     open.push(event);
   }
   flush();
@@ -77,7 +85,12 @@ export function toMessages(events: readonly StoredEvent[]): Message[] {
 function message(events: StoredEvent[]): Message {
   const first = events[0]!;
   const payload = first.topic === 'Contacts' ? { contacts: events.map((e) => e.payload.contact) } : first.payload;
-  const body = JSON.stringify({ topic: first.topic, event: first.event, timestamp: first.created_at.getTime(), payload });
+  const body = JSON.stringify({
+    topic: first.topic,
+    event: first.event,
+    timestamp: first.created_at.getTime(),
+    payload,
+  });
   return { events, topic: first.topic, event: first.event, brand: first.brand, body };
 }
 
@@ -93,13 +106,24 @@ async function writeDeliveries(deps: Deps, trx: Transaction<DB>, messages: Messa
     const brandsReached = new Set([m.brand, ...(UPWARD_TOPICS.has(m.topic) ? (ancestors.get(m.brand) ?? []) : [])]);
     return webhooks
       .filter((w) => w.topic === m.topic && brandsReached.has(w.brand))
-      .map((w) => ({ webhook: w.id, event_id: m.events[0]!.id, topic: m.topic, event: m.event, body: m.body, next_attempt_at: now, created_at: now, updated_at: now }));
+      .map((w) => ({
+        webhook: w.id,
+        event_id: m.events[0]!.id,
+        topic: m.topic,
+        event: m.event,
+        body: m.body,
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      }));
   });
   const inserted = await repo.insertDeliveries(trx, rows);
   // A failing receiver's deliveries queue behind everyone else's (webhooks.tasks.ts BEHIND_PRIORITY).
   const failing = new Set(webhooks.filter((w) => w.failing_since !== null).map((w) => w.id));
   const job = ({ id }: { id: string }) => ({ delivery: id, attempt: 1 });
   await deps.queue.enqueueMany(trx, deliverTask, inserted.filter((d) => !failing.has(d.webhook)).map(job));
-  await deps.queue.enqueueMany(trx, deliverTask, inserted.filter((d) => failing.has(d.webhook)).map(job), { priority: BEHIND_PRIORITY });
+  await deps.queue.enqueueMany(trx, deliverTask, inserted.filter((d) => failing.has(d.webhook)).map(job), {
+    priority: BEHIND_PRIORITY,
+  });
   return inserted.length;
 }

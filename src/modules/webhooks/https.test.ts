@@ -35,7 +35,13 @@ const server: Server = createServer({ key: KEY, cert: CERT }, (req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const socket = req.socket as TLSSocket;
-    seen.push({ servername: socket.servername, host: req.headers.host, localAddress: socket.localAddress, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
+    seen.push({
+      servername: socket.servername,
+      host: req.headers.host,
+      localAddress: socket.localAddress,
+      headers: req.headers as Record<string, string>,
+      body: Buffer.concat(chunks).toString(),
+    });
     res.writeHead(204).end();
   });
 });
@@ -54,7 +60,8 @@ afterAll(async () => {
 function outbound(trust: boolean): OutboundHttp {
   return new OutboundHttp({
     allowedNetworks: ['127.0.0.1/32'],
-    resolve: async (name) => (name === 'hooks.test' || name === 'other.test' ? [{ address: '127.0.0.1', family: 4 }] : []),
+    resolve: async (name) =>
+      name === 'hooks.test' || name === 'other.test' ? [{ address: '127.0.0.1', family: 4 }] : [],
     ...(trust ? { trustedCertificates: [CERT] } : {}),
   });
 }
@@ -63,14 +70,31 @@ function outbound(trust: boolean): OutboundHttp {
 async function pendingDelivery(url: string): Promise<{ key: string; delivery: string }> {
   const brand = (await createBrand(t.deps)).id;
   const key = randomBytes(32).toString('hex');
-  const hook = await t.deps.db.insertInto('brand_webhooks').values({ brand, topic: 'Deals', url, key_sealed: t.deps.secrets.encrypt(key) }).returning('id').executeTakeFirstOrThrow();
-  await t.deps.db.transaction().execute((trx) => recordEvent(trx, { brand, topic: 'Deals', event: 'Created', subject: hook.id, payload: { n: 1 } }));
+  const hook = await t.deps.db
+    .insertInto('brand_webhooks')
+    .values({ brand, topic: 'Deals', url, key_sealed: t.deps.secrets.encrypt(key) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await t.deps.db
+    .transaction()
+    .execute((trx) =>
+      recordEvent(trx, { brand, topic: 'Deals', event: 'Created', subject: hook.id, payload: { n: 1 } }),
+    );
   await fanOutAll(t.deps);
-  const row = await t.deps.db.selectFrom('webhook_deliveries').select('id').where('webhook', '=', hook.id).executeTakeFirstOrThrow();
+  const row = await t.deps.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('webhook', '=', hook.id)
+    .executeTakeFirstOrThrow();
   return { key, delivery: row.id };
 }
 
-const deliveryRow = (id: string) => t.deps.db.selectFrom('webhook_deliveries').select(['status', 'last_status', 'last_error']).where('id', '=', id).executeTakeFirstOrThrow();
+const deliveryRow = (id: string) =>
+  t.deps.db
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'last_status', 'last_error'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
 describe('an https receiver', () => {
   it('is reached at the resolved address with SNI and Host naming the URL’s host; the delivery verifies', async () => {

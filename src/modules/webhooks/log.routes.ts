@@ -24,7 +24,13 @@ export const webhookLogRoutes: FeatureRoutes = async (app, { deps }) => {
       },
     },
     async (request) => {
-      const { records, total } = await listDeliveries(deps, actorOf(request), request.params.id, request.params.wid, request.query);
+      const { records, total } = await listDeliveries(
+        deps,
+        actorOf(request),
+        request.params.id,
+        request.params.wid,
+        request.query,
+      );
       return okList(records, total);
     },
   );
@@ -40,7 +46,8 @@ export const webhookLogRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(DeliveryRecord), ...errorResponses(...AUTHENTICATED_ERRORS, 409) },
       },
     },
-    async (request) => ok(await retryDelivery(deps, actorOf(request), request.params.id, request.params.wid, request.params.did)),
+    async (request) =>
+      ok(await retryDelivery(deps, actorOf(request), request.params.id, request.params.wid, request.params.did)),
   );
 
   app.post(

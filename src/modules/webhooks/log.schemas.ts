@@ -11,7 +11,9 @@ export const AttemptRecord = Type.Object({
   at: EpochSeconds,
   http_status: Nullable(Type.Integer()),
   duration_ms: Type.Integer(),
-  error: Nullable(Type.String({ description: 'timeout, refused_address, network, too_large… when no HTTP answer came' })),
+  error: Nullable(
+    Type.String({ description: 'timeout, refused_address, network, too_large… when no HTTP answer came' }),
+  ),
   response: Nullable(Type.String({ description: 'The first 1 KiB of the response body' })),
 });
 

@@ -18,7 +18,10 @@ export const ATTEMPT_RETENTION_DAYS = 30;
 type DeliveryRow = NonNullable<Awaited<ReturnType<typeof repo.findDelivery>>>;
 
 async function present(deps: Deps, rows: DeliveryRow[]): Promise<DeliveryRecord[]> {
-  const attempts = await repo.attemptsOf(deps.db, rows.map((r) => r.id));
+  const attempts = await repo.attemptsOf(
+    deps.db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     webhook: row.webhook,
@@ -27,7 +30,14 @@ async function present(deps: Deps, rows: DeliveryRow[]): Promise<DeliveryRecord[
     status: row.status,
     attempts: attempts
       .filter((a) => a.delivery === row.id)
-      .map((a) => ({ attempt: a.attempt, at: epochSeconds(a.at), http_status: a.http_status, duration_ms: a.duration_ms, error: a.error, response: a.response_excerpt })),
+      .map((a) => ({
+        attempt: a.attempt,
+        at: epochSeconds(a.at),
+        http_status: a.http_status,
+        duration_ms: a.duration_ms,
+        error: a.error,
+        response: a.response_excerpt,
+      })),
     next_attempt_at: epochSeconds(row.next_attempt_at),
     created_at: epochSeconds(row.created_at),
     delivered_at: epochSeconds(row.delivered_at),
@@ -35,16 +45,29 @@ async function present(deps: Deps, rows: DeliveryRow[]): Promise<DeliveryRecord[
   }));
 }
 
-export async function listDeliveries(deps: Deps, actor: Actor, brand: string, webhook: string, query: DeliveryLogQuery) {
+export async function listDeliveries(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  webhook: string,
+  query: DeliveryLogQuery,
+) {
   await requireWebhook(deps, actor, brand, webhook);
   const { rows, total } = await repo.listDeliveries(deps.db, webhook, query.start, query.limit);
   return { records: await present(deps, rows), total };
 }
 
 /** A new attempt now, whatever the delivery's state (a delivered one is sent again, with the same webhook-id). */
-export async function retryDelivery(deps: Deps, actor: Actor, brand: string, webhook: string, id: string): Promise<DeliveryRecord> {
+export async function retryDelivery(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  webhook: string,
+  id: string,
+): Promise<DeliveryRecord> {
   const hook = await requireWebhook(deps, actor, brand, webhook);
-  if (hook.disabled_at) throw errors.conflict('The webhook is disabled: enable it first (POST /brands/:id/webhooks/:wid/enable)');
+  if (hook.disabled_at)
+    throw errors.conflict('The webhook is disabled: enable it first (POST /brands/:id/webhooks/:wid/enable)');
   const now = deps.clock.now();
   const row = await deps.db.transaction().execute(async (trx) => {
     const found = await repo.findDelivery(trx, webhook, id);
@@ -65,11 +88,26 @@ export async function enableWebhook(deps: Deps, actor: Actor, brand: string, web
 /** A signed `ping` delivery of the webhook's topic, sent now and logged like any other. */
 export async function pingWebhook(deps: Deps, actor: Actor, brand: string, webhook: string): Promise<DeliveryRecord> {
   const hook = await requireWebhook(deps, actor, brand, webhook);
-  if (hook.disabled_at) throw errors.conflict('The webhook is disabled: enable it first (POST /brands/:id/webhooks/:wid/enable)');
+  if (hook.disabled_at)
+    throw errors.conflict('The webhook is disabled: enable it first (POST /brands/:id/webhooks/:wid/enable)');
   const now = deps.clock.now();
-  const body = JSON.stringify({ topic: hook.topic, event: 'ping', timestamp: now.getTime(), payload: { webhook: hook.id } });
+  const body = JSON.stringify({
+    topic: hook.topic,
+    event: 'ping',
+    timestamp: now.getTime(),
+    payload: { webhook: hook.id },
+  });
   const row = await deps.db.transaction().execute(async (trx) => {
-    const inserted = await repo.insertDelivery(trx, { webhook, event_id: null, topic: hook.topic, event: 'ping', body, next_attempt_at: now, created_at: now, updated_at: now });
+    const inserted = await repo.insertDelivery(trx, {
+      webhook,
+      event_id: null,
+      topic: hook.topic,
+      event: 'ping',
+      body,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    });
     await deps.queue.enqueue(trx, deliverTask, { delivery: inserted.id, attempt: 1 });
     return inserted;
   });
@@ -81,7 +119,14 @@ export async function rotateWebhookKey(deps: Deps, actor: Actor, brand: string, 
   const hook = await requireWebhook(deps, actor, brand, webhook);
   const keyHex = randomBytes(32).toString('hex');
   const now = deps.clock.now();
-  await repo.rotateKey(deps.db, webhook, deps.secrets.encrypt(keyHex), hook.key_sealed, addSeconds(now, ROTATION_GRACE_SECONDS), now);
+  await repo.rotateKey(
+    deps.db,
+    webhook,
+    deps.secrets.encrypt(keyHex),
+    hook.key_sealed,
+    addSeconds(now, ROTATION_GRACE_SECONDS),
+    now,
+  );
   return { record: presentWebhook(await requireWebhook(deps, actor, brand, webhook)), ...keyForms(keyHex) };
 }
 

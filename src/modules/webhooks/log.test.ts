@@ -25,18 +25,32 @@ const header = (r: Received, name: string) => String(r.headers[name]);
 const at = (path: string) => receiver.received.filter((r) => r.url === path);
 
 async function hook(path: string) {
-  const res = await t.app.inject({ method: 'POST', url: base(), headers: admin.headers, payload: { topic: 'Deals', url: receiver.url(path) } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: base(),
+    headers: admin.headers,
+    payload: { topic: 'Deals', url: receiver.url(path) },
+  });
   expect(res.statusCode, res.body).toBe(200);
-  return { id: res.json().data.id as string, key: res.json().info.key as string, secret: res.json().info.secret as string };
+  return {
+    id: res.json().data.id as string,
+    key: res.json().info.key as string,
+    secret: res.json().info.secret as string,
+  };
 }
 
 async function event(n: number): Promise<void> {
   const subject = '8f1c1e0e-4a53-4b8a-9d2b-3c1a2b3c4d5e';
-  await t.deps.db.transaction().execute((trx) => recordEvent(trx, { brand: admin.brand, topic: 'Deals', event: 'Updated', subject, payload: { n } }));
+  await t.deps.db
+    .transaction()
+    .execute((trx) =>
+      recordEvent(trx, { brand: admin.brand, topic: 'Deals', event: 'Updated', subject, payload: { n } }),
+    );
 }
 
 async function deliveredCount(webhook: string): Promise<number> {
-  return (await t.deps.db.selectFrom('webhook_deliveries').select('id').where('webhook', '=', webhook).execute()).length;
+  return (await t.deps.db.selectFrom('webhook_deliveries').select('id').where('webhook', '=', webhook).execute())
+    .length;
 }
 
 async function settle(webhook: string, count: number): Promise<void> {
@@ -62,12 +76,22 @@ describe('delivery log and replay', () => {
     expect(log.statusCode, log.body).toBe(200);
     const [newest, oldest] = log.json().data;
     expect(log.json().info).toEqual({ count: 2, total: 2 });
-    expect(newest).toMatchObject({ status: 'delivered', event: 'Updated', topic: 'Deals', type: 'webhook_delivery', attempts: [{ attempt: 1, http_status: 200, response: 'thanks', error: null }] });
+    expect(newest).toMatchObject({
+      status: 'delivered',
+      event: 'Updated',
+      topic: 'Deals',
+      type: 'webhook_delivery',
+      attempts: [{ attempt: 1, http_status: 200, response: 'thanks', error: null }],
+    });
     expect(oldest).toMatchObject({ status: 'pending', attempts: [{ attempt: 1, http_status: 500 }] });
     expect(oldest.attempts[0].response).toHaveLength(1024);
 
     const before = at('/log').length;
-    const retried = await t.app.inject({ method: 'POST', url: `${base()}/${h.id}/deliveries/${newest.id}/retry`, headers: admin.headers });
+    const retried = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/${h.id}/deliveries/${newest.id}/retry`,
+      headers: admin.headers,
+    });
     expect(retried.statusCode, retried.body).toBe(200);
     expect(retried.json().data.status).toBe('pending');
     await runDue(t.deps);
@@ -77,8 +101,19 @@ describe('delivery log and replay', () => {
     expect(after.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2]);
 
     const other = await brandUser(t.deps);
-    expect((await t.app.inject({ url: `/brands/${other.brand}/webhooks/${h.id}/deliveries`, headers: other.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: `${base()}/${h.id}/deliveries/${h.id}/retry`, headers: admin.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: `/brands/${other.brand}/webhooks/${h.id}/deliveries`, headers: other.headers }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `${base()}/${h.id}/deliveries/${h.id}/retry`,
+          headers: admin.headers,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('enables a webhook disabled by 410; a disabled one refuses replays and pings (409)', async () => {
@@ -88,7 +123,9 @@ describe('delivery log and replay', () => {
     await settle(h.id, 1);
     const record = (await t.app.inject({ url: `${base()}/${h.id}`, headers: admin.headers })).json().data;
     expect(record.disabled_at).not.toBeNull();
-    expect((await t.app.inject({ method: 'POST', url: `${base()}/${h.id}/test`, headers: admin.headers })).statusCode).toBe(409);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `${base()}/${h.id}/test`, headers: admin.headers })).statusCode,
+    ).toBe(409);
     const enabled = await t.app.inject({ method: 'POST', url: `${base()}/${h.id}/enable`, headers: admin.headers });
     expect(enabled.statusCode).toBe(200);
     expect(enabled.json().data).toMatchObject({ disabled_at: null, disabled_reason: null });
@@ -104,7 +141,11 @@ describe('delivery log and replay', () => {
     expect(res.json().data).toMatchObject({ event: 'ping', status: 'pending' });
     await runDue(t.deps);
     const [got] = at('/ping');
-    const body = new Webhook(h.secret).verify(got!.body, { 'webhook-id': header(got!, 'webhook-id'), 'webhook-timestamp': header(got!, 'webhook-timestamp'), 'webhook-signature': header(got!, 'webhook-signature') });
+    const body = new Webhook(h.secret).verify(got!.body, {
+      'webhook-id': header(got!, 'webhook-id'),
+      'webhook-timestamp': header(got!, 'webhook-timestamp'),
+      'webhook-signature': header(got!, 'webhook-signature'),
+    });
     expect(body).toMatchObject({ topic: 'Deals', event: 'ping', payload: { webhook: h.id } });
   });
 });
@@ -120,18 +161,26 @@ describe('key rotation', () => {
     await t.app.inject({ method: 'POST', url: `${base()}/${h.id}/test`, headers: admin.headers });
     await runDue(t.deps);
     const [got] = at('/rotate');
-    const headers = { 'webhook-id': header(got!, 'webhook-id'), 'webhook-timestamp': header(got!, 'webhook-timestamp'), 'webhook-signature': header(got!, 'webhook-signature') };
+    const headers = {
+      'webhook-id': header(got!, 'webhook-id'),
+      'webhook-timestamp': header(got!, 'webhook-timestamp'),
+      'webhook-signature': header(got!, 'webhook-signature'),
+    };
     expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(new Webhook(fresh.secret).verify(got!.body, headers)).toMatchObject({ event: 'ping' });
     expect(new Webhook(h.secret).verify(got!.body, headers)).toMatchObject({ event: 'ping' });
-    expect(header(got!, 'x-rechat-signature')).toBe(createHmac('sha256', Buffer.from(fresh.key, 'hex')).update(got!.body).digest('hex'));
+    expect(header(got!, 'x-rechat-signature')).toBe(
+      createHmac('sha256', Buffer.from(fresh.key, 'hex')).update(got!.body).digest('hex'),
+    );
 
     t.clock.advance(24 * 3600 + 1);
     await t.app.inject({ method: 'POST', url: `${base()}/${h.id}/test`, headers: admin.headers });
     await runDue(t.deps);
     const later = at('/rotate')[1]!;
     expect(header(later, 'webhook-signature').split(' ')).toHaveLength(1);
-    const expected = createHmac('sha256', Buffer.from(fresh.key, 'hex')).update(`${header(later, 'webhook-id')}.${header(later, 'webhook-timestamp')}.${later.body}`).digest('base64');
+    const expected = createHmac('sha256', Buffer.from(fresh.key, 'hex'))
+      .update(`${header(later, 'webhook-id')}.${header(later, 'webhook-timestamp')}.${later.body}`)
+      .digest('base64');
     expect(header(later, 'webhook-signature')).toBe(`v1,${expected}`);
   });
 });
@@ -141,7 +190,15 @@ describe('purge', () => {
     const h = await hook('/purge');
     await t.app.inject({ method: 'POST', url: `${base()}/${h.id}/test`, headers: admin.headers });
     await runDue(t.deps);
-    const count = async () => (await t.deps.db.selectFrom('webhook_attempts as a').innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery').select('a.id').where('d.webhook', '=', h.id).execute()).length;
+    const count = async () =>
+      (
+        await t.deps.db
+          .selectFrom('webhook_attempts as a')
+          .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery')
+          .select('a.id')
+          .where('d.webhook', '=', h.id)
+          .execute()
+      ).length;
     expect(await count()).toBe(1);
     t.clock.advance(29 * 24 * 3600);
     await purgeOldAttempts(t.deps);

@@ -12,7 +12,12 @@ export interface SignedHeaders {
 }
 
 /** `keys`: raw key bytes, the current key first. */
-export function signDelivery(keys: readonly Buffer[], id: string, timestampSeconds: number, body: string): SignedHeaders {
+export function signDelivery(
+  keys: readonly Buffer[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): SignedHeaders {
   if (keys.length === 0) throw new Error('signDelivery: no key');
   const signed = `${id}.${timestampSeconds}.${body}`;
   return {

@@ -11,10 +11,22 @@ export async function insertWebhook(db: Kysely<DB>, values: Insertable<BrandWebh
 
 /** A live webhook of the brand (another brand's id answers undefined, like a missing one). */
 export async function findWebhook(db: Kysely<DB>, brand: string, id: string): Promise<WebhookRow | undefined> {
-  return db.selectFrom('brand_webhooks').selectAll().where('id', '=', id).where('brand', '=', brand).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('brand_webhooks')
+    .selectAll()
+    .where('id', '=', id)
+    .where('brand', '=', brand)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
-export async function listWebhooks(db: Kysely<DB>, brand: string, topic: string | undefined, start: number, limit: number): Promise<{ rows: WebhookRow[]; total: number }> {
+export async function listWebhooks(
+  db: Kysely<DB>,
+  brand: string,
+  topic: string | undefined,
+  start: number,
+  limit: number,
+): Promise<{ rows: WebhookRow[]; total: number }> {
   let base = db.selectFrom('brand_webhooks').where('brand', '=', brand).where('deleted_at', 'is', null);
   if (topic) base = base.where('topic', '=', topic);
   const [rows, count] = await Promise.all([

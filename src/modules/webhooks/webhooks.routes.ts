@@ -4,7 +4,14 @@ import { actorOf } from '../../platform/auth.js';
 import { announceDeprecation } from '../../platform/deprecation.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../index.js';
-import { BrandParams, CreateWebhookBody, CreateWebhookResponse, ListWebhooksQuery, WebhookParams, WebhookRecord } from './webhooks.schemas.js';
+import {
+  BrandParams,
+  CreateWebhookBody,
+  CreateWebhookResponse,
+  ListWebhooksQuery,
+  WebhookParams,
+  WebhookRecord,
+} from './webhooks.schemas.js';
 import { ACTIVITIES_DEPRECATION, createWebhook, deleteWebhook, getWebhook, listWebhooks } from './webhooks.service.js';
 
 const TAGS = ['Webhooks'];
@@ -29,7 +36,8 @@ export const webhookRoutes: FeatureRoutes = async (app, { deps }) => {
     },
     async (request, reply) => {
       const created = await createWebhook(deps, actorOf(request), request.params.id, request.body);
-      if (request.body.topic === 'Activities') announceDeprecation(request, reply, deps.metrics, ACTIVITIES_DEPRECATION, 'topic=Activities');
+      if (request.body.topic === 'Activities')
+        announceDeprecation(request, reply, deps.metrics, ACTIVITIES_DEPRECATION, 'topic=Activities');
       return { code: 'OK' as const, data: created.record, info: { key: created.key, secret: created.secret } };
     },
   );
@@ -58,11 +66,18 @@ export const webhookRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
     '/brands/:id/webhooks/:wid',
     {
-      schema: { tags: TAGS, summary: 'A brand webhook', description: `Never shows the key. ${ACCESS}`, params: WebhookParams, response: { 200: Envelope(WebhookRecord), ...ERRORS } },
+      schema: {
+        tags: TAGS,
+        summary: 'A brand webhook',
+        description: `Never shows the key. ${ACCESS}`,
+        params: WebhookParams,
+        response: { 200: Envelope(WebhookRecord), ...ERRORS },
+      },
     },
     async (request, reply) => {
       const record = await getWebhook(deps, actorOf(request), request.params.id, request.params.wid);
-      if (record.topic === 'Activities') announceDeprecation(request, reply, deps.metrics, ACTIVITIES_DEPRECATION, 'topic=Activities');
+      if (record.topic === 'Activities')
+        announceDeprecation(request, reply, deps.metrics, ACTIVITIES_DEPRECATION, 'topic=Activities');
       return ok(record);
     },
   );

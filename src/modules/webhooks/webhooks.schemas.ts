@@ -13,7 +13,11 @@ export type WebhookTopic = Static<typeof WebhookTopic>;
 
 export const CreateWebhookBody = Type.Object({
   topic: WebhookTopic,
-  url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'http(s), no credentials; must resolve to a public address' }),
+  url: Type.String({
+    minLength: 1,
+    maxLength: MAX_URL_LENGTH,
+    description: 'http(s), no credentials; must resolve to a public address',
+  }),
 });
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
@@ -32,7 +36,10 @@ export const WebhookRecord = Type.Object({
   topic: Type.String(),
   url: Type.String(),
   tags: Nullable(Type.Array(Type.String())),
-  disabled_at: Nullable({ ...EpochSeconds, description: 'Set when the receiver answered 410 or failed for 5 days; deliveries stop until enabled again' }),
+  disabled_at: Nullable({
+    ...EpochSeconds,
+    description: 'Set when the receiver answered 410 or failed for 5 days; deliveries stop until enabled again',
+  }),
   disabled_reason: Nullable(Type.String()),
   type: Type.Literal('brand_webhook'),
 });

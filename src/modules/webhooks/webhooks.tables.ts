@@ -22,7 +22,6 @@ export interface BrandWebhooksTable {
   deleted_at: Timestamp | null;
 }
 
-
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dropped';
 
 export interface WebhookOutboxPositionTable {

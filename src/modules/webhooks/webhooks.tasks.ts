@@ -33,7 +33,10 @@ export const BEHIND_PRIORITY = -1;
 /** One attempt; the job's own retries only cover our failures (database), receiver failures are scheduled. */
 export const deliverTask = defineTask({
   name: 'webhooks.deliver',
-  payload: Type.Object({ delivery: Type.String({ pattern: '^[0-9a-f-]{36}$' }), attempt: Type.Integer({ minimum: 1 }) }),
+  payload: Type.Object({
+    delivery: Type.String({ pattern: '^[0-9a-f-]{36}$' }),
+    attempt: Type.Integer({ minimum: 1 }),
+  }),
   retryLimit: 10,
   retryDelaySeconds: 5,
   // An attempt takes at most 15 s; a job still active after 30 s belongs to a killed worker and runs again

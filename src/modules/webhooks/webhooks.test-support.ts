@@ -1,5 +1,11 @@
 // Test support for the webhook tests: an admin with a token, and a loopback receiver that records requests.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../deps.js';
 import { attemptDelivery } from './deliveries.service.js';

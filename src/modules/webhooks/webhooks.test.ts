@@ -17,19 +17,39 @@ afterAll(() => receiver.stop());
 
 const create = (brand: string, headers: Record<string, string>, payload: unknown) =>
   t.app.inject({ method: 'POST', url: `/brands/${brand}/webhooks`, headers, payload: payload as object });
-const count = async () => Number((await t.deps.db.selectFrom('brand_webhooks').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+const count = async () =>
+  Number(
+    (
+      await t.deps.db
+        .selectFrom('brand_webhooks')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('creating a webhook', () => {
   it('returns the record and the key once, stores the key encrypted and never shows it again', async () => {
     const res = await create(admin.brand, admin.headers, { topic: 'Contacts', url: receiver.url() });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body.data).toMatchObject({ brand: admin.brand, topic: 'Contacts', url: receiver.url(), tags: null, deleted_at: null, disabled_at: null, type: 'brand_webhook' });
+    expect(body.data).toMatchObject({
+      brand: admin.brand,
+      topic: 'Contacts',
+      url: receiver.url(),
+      tags: null,
+      deleted_at: null,
+      disabled_at: null,
+      type: 'brand_webhook',
+    });
     expect(typeof body.data.created_at).toBe('number');
     expect(body.info.key).toMatch(/^[0-9a-f]{64}$/);
     expect(body.info.secret).toBe(`whsec_${Buffer.from(body.info.key, 'hex').toString('base64')}`);
     expect(res.headers.deprecation).toBeUndefined();
-    const row = await t.deps.db.selectFrom('brand_webhooks').selectAll().where('id', '=', body.data.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('brand_webhooks')
+      .selectAll()
+      .where('id', '=', body.data.id)
+      .executeTakeFirstOrThrow();
     expect(row.key_sealed).not.toContain(body.info.key);
     expect(t.deps.secrets.decrypt(row.key_sealed)).toBe(body.info.key);
     const read = await t.app.inject({ url: `/brands/${admin.brand}/webhooks/${body.data.id}`, headers: admin.headers });
@@ -45,13 +65,18 @@ describe('creating a webhook', () => {
     const res = await create(own.brand, own.headers, { topic: 'Activities', url: receiver.url() });
     expect(res.statusCode).toBe(200);
     expect(res.headers.deprecation).toMatch(/^@\d+$/);
-    const filtered = await t.app.inject({ url: `/brands/${own.brand}/webhooks?topic=Activities`, headers: own.headers });
+    const filtered = await t.app.inject({
+      url: `/brands/${own.brand}/webhooks?topic=Activities`,
+      headers: own.headers,
+    });
     expect(filtered.headers.deprecation).toMatch(/^@\d+$/);
     await create(own.brand, own.headers, { topic: 'Deals', url: receiver.url() });
     const deals = await t.app.inject({ url: `/brands/${own.brand}/webhooks?topic=Deals`, headers: own.headers });
     expect(deals.headers.deprecation).toBeUndefined();
     expect(deals.json().info).toEqual({ count: 1, total: 1 });
-    expect(await t.deps.metrics.registry.getSingleMetricAsString('gable_deprecated_requests_total')).toContain('topic=Activities');
+    expect(await t.deps.metrics.registry.getSingleMetricAsString('gable_deprecated_requests_total')).toContain(
+      'topic=Activities',
+    );
   });
 
   it.each([
@@ -89,16 +114,31 @@ describe('access', () => {
     const crm = await brandUser(t.deps, { brand: admin.brand, acl: ['CRM', 'Marketing', 'Deals'] });
     expect((await create(admin.brand, crm.headers, { topic: 'Contacts', url: receiver.url() })).statusCode).toBe(403);
     expect((await t.app.inject({ url: `/brands/${admin.brand}/webhooks`, headers: crm.headers })).statusCode).toBe(403);
-    const mine = (await create(admin.brand, admin.headers, { topic: 'Deals', url: receiver.url() })).json().data.id as string;
-    expect((await t.app.inject({ url: `/brands/${admin.brand}/webhooks/${mine}`, headers: crm.headers })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'DELETE', url: `/brands/${admin.brand}/webhooks/${mine}`, headers: crm.headers })).statusCode).toBe(403);
+    const mine = (await create(admin.brand, admin.headers, { topic: 'Deals', url: receiver.url() })).json().data
+      .id as string;
+    expect(
+      (await t.app.inject({ url: `/brands/${admin.brand}/webhooks/${mine}`, headers: crm.headers })).statusCode,
+    ).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/brands/${admin.brand}/webhooks/${mine}`, headers: crm.headers }))
+        .statusCode,
+    ).toBe(403);
 
     const other = await brandUser(t.deps);
     // their own brand path with my webhook id: 404; my brand path: 403
-    expect((await t.app.inject({ url: `/brands/${other.brand}/webhooks/${mine}`, headers: other.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/brands/${other.brand}/webhooks/${mine}`, headers: other.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ url: `/brands/${admin.brand}/webhooks/${mine}`, headers: other.headers })).statusCode).toBe(403);
-    expect((await t.app.inject({ url: `/brands/${admin.brand}/webhooks/${mine}`, headers: admin.headers })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: `/brands/${other.brand}/webhooks/${mine}`, headers: other.headers })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/brands/${other.brand}/webhooks/${mine}`, headers: other.headers }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ url: `/brands/${admin.brand}/webhooks/${mine}`, headers: other.headers })).statusCode,
+    ).toBe(403);
+    expect(
+      (await t.app.inject({ url: `/brands/${admin.brand}/webhooks/${mine}`, headers: admin.headers })).statusCode,
+    ).toBe(200);
     expect((await t.app.inject({ url: `/brands/${admin.brand}/webhooks/${mine}` })).statusCode).toBe(401);
   });
 
@@ -121,15 +161,29 @@ describe('listing and deleting', () => {
     const all = await t.app.inject({ url: `/brands/${own.brand}/webhooks`, headers: own.headers });
     expect(all.json().info).toEqual({ count: 3, total: 3 });
     expect(all.json().data.map((w: { id: string }) => w.id)).toEqual(ids);
-    const page = await t.app.inject({ url: `/brands/${own.brand}/webhooks?topic=Contacts&limit=1`, headers: own.headers });
+    const page = await t.app.inject({
+      url: `/brands/${own.brand}/webhooks?topic=Contacts&limit=1`,
+      headers: own.headers,
+    });
     expect(page.json().info).toEqual({ count: 1, total: 2 });
-    expect((await t.app.inject({ url: `/brands/${own.brand}/webhooks?topic=Nope`, headers: own.headers })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ url: `/brands/${own.brand}/webhooks?topic=Nope`, headers: own.headers })).statusCode,
+    ).toBe(400);
 
-    const del = await t.app.inject({ method: 'DELETE', url: `/brands/${own.brand}/webhooks/${ids[0]}`, headers: own.headers });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/brands/${own.brand}/webhooks/${ids[0]}`,
+      headers: own.headers,
+    });
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
-    expect((await t.app.inject({ url: `/brands/${own.brand}/webhooks/${ids[0]}`, headers: own.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/brands/${own.brand}/webhooks/${ids[0]}`, headers: own.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: `/brands/${own.brand}/webhooks/${ids[0]}`, headers: own.headers })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/brands/${own.brand}/webhooks/${ids[0]}`, headers: own.headers }))
+        .statusCode,
+    ).toBe(404);
     const after = await t.app.inject({ url: `/brands/${own.brand}/webhooks`, headers: own.headers });
     expect(after.json().info).toEqual({ count: 2, total: 2 });
   });

@@ -91,7 +91,10 @@ describe('sort', () => {
   });
 
   it('puts nulls last in both directions and ends with the id', () => {
-    const { sql } = compiled({ agents: ['A'] }, resolveSort([{ by: 'square_feet', dir: 'desc' }, { by: 'bathrooms' }], undefined));
+    const { sql } = compiled(
+      { agents: ['A'] },
+      resolveSort([{ by: 'square_feet', dir: 'desc' }, { by: 'bathrooms' }], undefined),
+    );
     expect(sql).toContain('select "l"."id", "l"."square_meters" as "k0", "l"."bathroom_count" as "k1" from listings');
     expect(sql).toContain('order by "k0" desc nulls last, "k1" asc nulls last, "id" asc');
   });
@@ -104,13 +107,23 @@ describe('sort', () => {
 describe('compiled SQL', () => {
   it('keeps every user value out of the SQL text', () => {
     const hostile = "x'); drop table listings; --";
-    const { sql, parameters } = compiled({ search: hostile, postal_codes: [hostile], agents: [hostile], address: hostile, content: hostile });
+    const { sql, parameters } = compiled({
+      search: hostile,
+      postal_codes: [hostile],
+      agents: [hostile],
+      address: hostile,
+      content: hostile,
+    });
     expect(sql).not.toContain('drop table');
     expect(parameters).toContain(hostile);
   });
 
   it.each<[string, SearchCriteria, string]>([
-    ['price range with currency', { minimum_price: 1, maximum_price: 2 }, '"l"."price" >= $1 and "l"."price" <= $2 and "l"."currency" = $3'],
+    [
+      'price range with currency',
+      { minimum_price: 1, maximum_price: 2 },
+      '"l"."price" >= $1 and "l"."price" <= $2 and "l"."currency" = $3',
+    ],
     ['polygon', { points: square }, '"l"."location" <@ $1::polygon'],
     ['any agent slot', { agents: ['A'] }, '"l"."agent_muis" && $1::text[]'],
     ['any office slot', { offices: ['O'] }, '"l"."office_mls_ids" && $1::text[]'],
@@ -139,12 +152,19 @@ describe('compiled SQL', () => {
 });
 
 describe('proposed_title', () => {
-  const title = (criteria: Criteria, boundaryTitles?: string[]) => proposedTitle(criteria, boundaryTitles ? { boundaryTitles } : {});
+  const title = (criteria: Criteria, boundaryTitles?: string[]) =>
+    proposedTitle(criteria, boundaryTitles ? { boundaryTitles } : {});
 
   it('matches the decisions example', () => {
-    expect(title({ minimum_bedrooms: 3, minimum_price: 300_000, maximum_price: 500_000, property_subtypes: ['RES-Single Family'], postal_codes: ['75219'] })).toBe(
-      '3+ Beds, $300K–$500K, Single Family in 75219',
-    );
+    expect(
+      title({
+        minimum_bedrooms: 3,
+        minimum_price: 300_000,
+        maximum_price: 500_000,
+        property_subtypes: ['RES-Single Family'],
+        postal_codes: ['75219'],
+      }),
+    ).toBe('3+ Beds, $300K–$500K, Single Family in 75219');
   });
 
   it.each<[Criteria, string]>([
@@ -164,6 +184,11 @@ describe('proposed_title', () => {
   });
 
   it('compacts amounts', () => {
-    expect([compact(950), compact(300_000), compact(312_500), compact(1_250_000)]).toEqual(['950', '300K', '312.5K', '1.25M']);
+    expect([compact(950), compact(300_000), compact(312_500), compact(1_250_000)]).toEqual([
+      '950',
+      '300K',
+      '312.5K',
+      '1.25M',
+    ]);
   });
 });

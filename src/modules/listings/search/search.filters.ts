@@ -2,7 +2,11 @@
 // ever holds column names chosen here. Each predicate is written in the form its index answers:
 // `location <@ polygon` (GiST), `agent_muis && array` (GIN), `search_tsv @@ tsquery` (GIN), ranges (btree).
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { boundaryContainsPoint, ringsContainPoint, type ContainmentRing } from '../../boundaries/boundaries.geometry.js';
+import {
+  boundaryContainsPoint,
+  ringsContainPoint,
+  type ContainmentRing,
+} from '../../boundaries/boundaries.geometry.js';
 import { TRI_STATE_FLAGS, type Location } from './search.schemas.js';
 import type { Criteria } from './search.validation.js';
 
@@ -41,15 +45,20 @@ export function compileFilters(criteria: Criteria, context: FilterContext): Expr
   // Soft-deleted listings are invisible (decisions §1).
   const where: RawBuilder<SqlBool>[] = [sql<SqlBool>`${col('deleted_at')} is null`];
   const add = (predicate: RawBuilder<unknown>) => where.push(predicate as RawBuilder<SqlBool>);
-  const atLeast = (column: string, value: number | undefined) => value !== undefined && add(sql`${col(column)} >= ${value}`);
-  const atMost = (column: string, value: number | undefined) => value !== undefined && add(sql`${col(column)} <= ${value}`);
-  const oneOf = (column: string, values: string[] | undefined) => values && add(sql`${col(column)} = any(${texts(values)})`);
-  const overlaps = (column: string, values: string[] | undefined) => values && add(sql`${col(column)} && ${texts(values)}`);
+  const atLeast = (column: string, value: number | undefined) =>
+    value !== undefined && add(sql`${col(column)} >= ${value}`);
+  const atMost = (column: string, value: number | undefined) =>
+    value !== undefined && add(sql`${col(column)} <= ${value}`);
+  const oneOf = (column: string, values: string[] | undefined) =>
+    values && add(sql`${col(column)} = any(${texts(values)})`);
+  const overlaps = (column: string, values: string[] | undefined) =>
+    values && add(sql`${col(column)} && ${texts(values)}`);
 
   // Price is in the search's currency: with a price bound, listings priced in another currency cannot match.
   atLeast('price', criteria.minimum_price);
   atMost('price', criteria.maximum_price);
-  if (criteria.minimum_price !== undefined || criteria.maximum_price !== undefined) add(sql`${col('currency')} = ${criteria.currency ?? 'USD'}`);
+  if (criteria.minimum_price !== undefined || criteria.maximum_price !== undefined)
+    add(sql`${col('currency')} = ${criteria.currency ?? 'USD'}`);
   atLeast('square_meters', criteria.minimum_square_meters);
   atMost('square_meters', criteria.maximum_square_meters);
   atLeast('lot_square_meters', criteria.minimum_lot_square_meters);
@@ -77,13 +86,19 @@ export function compileFilters(criteria: Criteria, context: FilterContext): Expr
 
   if (criteria.points) add(sql`${col('location')} <@ ${polygonLiteral(criteria.points)}::polygon`);
   if (criteria.boundaries) {
-    if (!context.boundaryRings) throw new Error('compileFilters: boundaries need context.boundaryRings (resolved by the service)');
+    if (!context.boundaryRings)
+      throw new Error('compileFilters: boundaries need context.boundaryRings (resolved by the service)');
     // Inside any of them, holes honoured, edges inclusive (boundaries module owns the geometry rules).
     const rings = context.boundaryRings;
-    add(Array.isArray(rings) ? ringsContainPoint(rings, col('location')) : boundaryContainsPoint(rings.readWhenEvaluated, col('location')));
+    add(
+      Array.isArray(rings)
+        ? ringsContainPoint(rings, col('location'))
+        : boundaryContainsPoint(rings.readWhenEvaluated, col('location')),
+    );
   }
   if (criteria.brands) {
-    if (!context.brandAgentMuis) throw new Error('compileFilters: brands need context.brandAgentMuis (resolved by the service)');
+    if (!context.brandAgentMuis)
+      throw new Error('compileFilters: brands need context.brandAgentMuis (resolved by the service)');
     const agents = context.brandAgentMuis;
     add(sql`${col('agent_muis')} && ${Array.isArray(agents) ? texts(agents) : agents}`);
   }
@@ -100,8 +115,10 @@ export function compileFilters(criteria: Criteria, context: FilterContext): Expr
   if (criteria.minimum_sold_date !== undefined) {
     add(sql`(${col('status')} <> 'Sold' or ${col('close_date')} >= to_timestamp(${criteria.minimum_sold_date}))`);
   }
-  if (criteria.minimum_list_date !== undefined) add(sql`${col('list_date')} >= to_timestamp(${criteria.minimum_list_date})`);
-  if (criteria.maximum_list_date !== undefined) add(sql`${col('list_date')} <= to_timestamp(${criteria.maximum_list_date})`);
+  if (criteria.minimum_list_date !== undefined)
+    add(sql`${col('list_date')} >= to_timestamp(${criteria.minimum_list_date})`);
+  if (criteria.maximum_list_date !== undefined)
+    add(sql`${col('list_date')} <= to_timestamp(${criteria.maximum_list_date})`);
 
   if (criteria.search) add(sql`${col('search_tsv')} @@ websearch_to_tsquery('english', ${criteria.search})`);
   if (criteria.content) add(sql`${col('content_tsv')} @@ plainto_tsquery('english', ${criteria.content})`);

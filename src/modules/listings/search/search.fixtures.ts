@@ -25,8 +25,22 @@ export async function insertListings(deps: Deps, tag: string, rows: ListingFixtu
   const names = new Map<string, string>();
   for (const { name, at, content, address, ...columns } of rows) {
     const [x, y] = at ?? DEFAULT_AT;
-    const agentSlots = ['list_agent_mui', 'co_list_agent_mui', 'co_list_agent2_mui', 'co_list_agent3_mui', 'selling_agent_mui', 'co_selling_agent_mui', 'co_selling_agent2_mui', 'co_selling_agent3_mui'];
-    const officeSlots = ['list_office_mls_id', 'co_list_office_mls_id', 'selling_office_mls_id', 'co_selling_office_mls_id'];
+    const agentSlots = [
+      'list_agent_mui',
+      'co_list_agent_mui',
+      'co_list_agent2_mui',
+      'co_list_agent3_mui',
+      'selling_agent_mui',
+      'co_selling_agent_mui',
+      'co_selling_agent2_mui',
+      'co_selling_agent3_mui',
+    ];
+    const officeSlots = [
+      'list_office_mls_id',
+      'co_list_office_mls_id',
+      'selling_office_mls_id',
+      'co_selling_office_mls_id',
+    ];
     const values: Record<string, unknown> = {
       mls: 'TEST',
       mls_number: `${tag}-${name}`,
@@ -40,7 +54,8 @@ export async function insertListings(deps: Deps, tag: string, rows: ListingFixtu
     values.office_mls_ids = officeSlots.map((slot) => values[slot]).filter((v) => typeof v === 'string');
     const covered = values.parking_spaces_covered_total as number | undefined;
     const uncovered = values.parking_spaces_uncovered_total as number | undefined;
-    if (covered !== undefined || uncovered !== undefined) values.parking_spaces_total = (covered ?? 0) + (uncovered ?? 0);
+    if (covered !== undefined || uncovered !== undefined)
+      values.parking_spaces_total = (covered ?? 0) + (uncovered ?? 0);
     values.location = sql`point(${x}::float8, ${y}::float8)`;
     values.content_tsv = sql`to_tsvector('english', ${content ?? ''})`;
     values.address_tsv = sql`to_tsvector('english', ${address ?? ''})`;

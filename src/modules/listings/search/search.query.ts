@@ -63,7 +63,11 @@ export function countStatement(where: Expression<SqlBool>[]): RawBuilder<{ total
   return sql<{ total: number }>`select count(*)::int as total from listings as l where ${whereClause(where)}`;
 }
 
-export async function runSearch(db: Kysely<DB>, plan: SearchPlan, strategy: TotalStrategy = 'matches'): Promise<SearchPage> {
+export async function runSearch(
+  db: Kysely<DB>,
+  plan: SearchPlan,
+  strategy: TotalStrategy = 'matches',
+): Promise<SearchPage> {
   if (strategy !== 'window') {
     const { rows } = await (strategy === 'matches' ? matchesStatement(plan) : searchStatement(plan)).execute(db);
     const row = rows[0];

@@ -10,6 +10,11 @@ import { loadListingRecordTexts } from '../listings.stored-record.js';
 export const SearchResultSchema = ListingRecord;
 
 /** `embed` (from the request's associations) adds agents or mls_info inside the same one statement. */
-export async function loadSearchResults(db: Kysely<DB>, ids: string[], now: Date, embed: ListingEmbeds = {}): Promise<string[]> {
+export async function loadSearchResults(
+  db: Kysely<DB>,
+  ids: string[],
+  now: Date,
+  embed: ListingEmbeds = {},
+): Promise<string[]> {
   return loadListingRecordTexts(db, ids, now, embed);
 }

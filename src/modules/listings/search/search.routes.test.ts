@@ -15,8 +15,11 @@ beforeAll(async () => {
   member = await memberOfNewBrand(t.deps);
 });
 
-const search = (payload: object, url = `/brands/${member.brand}/listings`, headers: Record<string, string> = member.headers) =>
-  t.app.inject({ method: 'POST', url, headers, payload });
+const search = (
+  payload: object,
+  url = `/brands/${member.brand}/listings`,
+  headers: Record<string, string> = member.headers,
+) => t.app.inject({ method: 'POST', url, headers, payload });
 
 async function names(map: Map<string, string>, payload: object, url?: string) {
   const res = await search(payload, url);
@@ -40,14 +43,25 @@ describe('sort and paging', () => {
     ['asc', [{ by: 'year_built' }], ['d', 'b', 'a', 'c']],
     ['desc', [{ by: 'year_built', dir: 'desc' }], ['a', 'b', 'd', 'c']],
     ['bedrooms asc (null last)', [{ by: 'bedrooms', dir: 'asc' }, { by: 'price' }], ['d', 'c', 'a', 'b']],
-    ['bedrooms desc (null last)', [{ by: 'bedrooms', dir: 'desc' }, { by: 'price', dir: 'desc' }], ['a', 'c', 'd', 'b']],
+    [
+      'bedrooms desc (null last)',
+      [
+        { by: 'bedrooms', dir: 'desc' },
+        { by: 'price', dir: 'desc' },
+      ],
+      ['a', 'c', 'd', 'b'],
+    ],
     ['status rank', [{ by: 'status' }, { by: 'price' }], ['b', 'd', 'c', 'a']],
   ])('sorts %s, nulls last', async (_name, sort, expected) => {
     expect((await names(map, { agents: [tag], sort })).names).toEqual(expected);
   });
 
   it('accepts the legacy order_by in the query string', async () => {
-    const res = await names(map, { agents: [tag] }, `/brands/${member.brand}/listings?order_by[]=-price&order_by[]=year_built`);
+    const res = await names(
+      map,
+      { agents: [tag] },
+      `/brands/${member.brand}/listings?order_by[]=-price&order_by[]=year_built`,
+    );
     expect(res.names).toEqual(['a', 'd', 'c', 'b']);
   });
 
@@ -65,14 +79,17 @@ describe('sort and paging', () => {
     expect(past.info).toMatchObject({ count: 0, total: 4 });
   });
 
-  it.each(['matches', 'subquery', 'window'] as const)('total strategy %s gives the same pages and totals', async (strategy) => {
-    const where = compileFilters(normalizeCriteria({ agents: [tag] }), { now: t.clock.now() });
-    const sort = resolveSort([{ by: 'price', dir: 'desc' }], undefined);
-    const page = await runSearch(t.deps.db, { where, sort, start: 1, limit: 2 }, strategy);
-    expect(page.total).toBe(4);
-    expect(page.ids.map((id) => map.get(id))[0]).toMatch(/^[cd]$/);
-    expect(await runSearch(t.deps.db, { where, sort, start: 9, limit: 2 }, strategy)).toEqual({ ids: [], total: 4 });
-  });
+  it.each(['matches', 'subquery', 'window'] as const)(
+    'total strategy %s gives the same pages and totals',
+    async (strategy) => {
+      const where = compileFilters(normalizeCriteria({ agents: [tag] }), { now: t.clock.now() });
+      const sort = resolveSort([{ by: 'price', dir: 'desc' }], undefined);
+      const page = await runSearch(t.deps.db, { where, sort, start: 1, limit: 2 }, strategy);
+      expect(page.total).toBe(4);
+      expect(page.ids.map((id) => map.get(id))[0]).toMatch(/^[cd]$/);
+      expect(await runSearch(t.deps.db, { where, sort, start: 9, limit: 2 }, strategy)).toEqual({ ids: [], total: 4 });
+    },
+  );
 
   it('takes offset as start and decimal-integer strings for start, limit and offset, as existing clients send them', async () => {
     const sort = [{ by: 'price' }];
@@ -84,7 +101,15 @@ describe('sort and paging', () => {
     expect((await names(map, { agents: [tag], sort, offset: 3 })).names).toEqual(['a']);
     expect((await names(map, { agents: [tag], sort }, `/valerts?offset=3`)).names).toEqual(['a']);
     expect((await names(map, { agents: [tag], sort, start: 0, offset: 3 })).names[0]).toBe('b'); // start wins
-    for (const bad of [{ limit: '7.5' }, { limit: 'seventy' }, { offset: -1 }, { offset: '-1' }, { start: '1e3' }, { offset: 2 ** 31 }, { limit: '' }]) {
+    for (const bad of [
+      { limit: '7.5' },
+      { limit: 'seventy' },
+      { offset: -1 },
+      { offset: '-1' },
+      { start: '1e3' },
+      { offset: 2 ** 31 },
+      { limit: '' },
+    ]) {
       const res = await search({ agents: [tag], ...bad });
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
     }
@@ -109,7 +134,11 @@ describe('brands and boundaries', () => {
   it('brands: listings of agents linked to members of the brand (and its sub-brands), in any slot', async () => {
     const tag = newTag();
     const office = await createBrand(t.deps, { parent: member.brand });
-    const [memberUser, officeUser, outsider] = [member.user, (await memberOfNewBrand(t.deps)).user, (await memberOfNewBrand(t.deps)).user];
+    const [memberUser, officeUser, outsider] = [
+      member.user,
+      (await memberOfNewBrand(t.deps)).user,
+      (await memberOfNewBrand(t.deps)).user,
+    ];
     await addMembership(t.deps, officeUser, office.id);
     await linkAgent(t.deps, memberUser, `${tag}-m`);
     await linkAgent(t.deps, officeUser, `${tag}-o`);
@@ -131,16 +160,25 @@ describe('brands and boundaries', () => {
     const tag = newTag();
     const map = await insertListings(t.deps, tag, [{ name: 'one' }, { name: 'two' }, { name: 'three' }]);
     expect((await names(map, { mls_number: `${tag}-two` })).names).toEqual(['two']);
-    expect((await names(map, { mls_number: [`${tag}-one`, `${tag}-three`, 'NOPE'], sort: [{ by: 'mls' }] })).names.sort()).toEqual(['one', 'three']);
+    expect(
+      (await names(map, { mls_number: [`${tag}-one`, `${tag}-three`, 'NOPE'], sort: [{ by: 'mls' }] })).names.sort(),
+    ).toEqual(['one', 'three']);
     expect((await names(map, { mls_number: [`${tag}-one`], agents: ['someone-else'] })).names).toEqual([]); // combined with AND
     const tooMany = await search({ mls_number: Array.from({ length: 1001 }, (_, i) => `N-${i}`) });
-    expect(tooMany.json()).toMatchObject({ http: 400, code: 'Validation', attributes: { mls_number: expect.any(Array) } });
+    expect(tooMany.json()).toMatchObject({
+      http: 400,
+      code: 'Validation',
+      attributes: { mls_number: expect.any(Array) },
+    });
   });
 
   it('omit[] drops fields of the listing records, required ones too', async () => {
     const tag = newTag();
     await insertListings(t.deps, tag, [{ name: 'omitted' }]);
-    const res = await search({ agents: [tag] }, `/brands/${member.brand}/listings?omit[]=listing.property&omit[]=listing.formatted`);
+    const res = await search(
+      { agents: [tag] },
+      `/brands/${member.brand}/listings?omit[]=listing.property&omit[]=listing.formatted`,
+    );
     expect(res.statusCode).toBe(200);
     const [record] = res.json().data;
     expect(record).not.toHaveProperty('property');
@@ -154,11 +192,32 @@ describe('brands and boundaries', () => {
   });
 
   it('boundaries: inside the outer ring matches, inside the hole does not, unknown boundary is 400', async () => {
-    const ring = (x0: number, y0: number, s: number) => [[x0, y0], [x0 + s, y0], [x0 + s, y0 + s], [x0, y0 + s], [x0, y0]];
+    const ring = (x0: number, y0: number, s: number) => [
+      [x0, y0],
+      [x0 + s, y0],
+      [x0 + s, y0 + s],
+      [x0, y0 + s],
+      [x0, y0],
+    ];
     await upsertBoundaries(t.deps.db, [
-      prepareBoundary({ externalId: `test-${newTag()}`, boundaryType: 'neighborhood', title: 'Donut', country: 'US', state: null, subtitle: '', aliases: [], codes: [], population: null, geometry: { type: 'Polygon', coordinates: [ring(10, 10, 10), ring(14, 14, 2)] } }),
+      prepareBoundary({
+        externalId: `test-${newTag()}`,
+        boundaryType: 'neighborhood',
+        title: 'Donut',
+        country: 'US',
+        state: null,
+        subtitle: '',
+        aliases: [],
+        codes: [],
+        population: null,
+        geometry: { type: 'Polygon', coordinates: [ring(10, 10, 10), ring(14, 14, 2)] },
+      }),
     ]);
-    const boundary = await t.deps.db.selectFrom('boundaries').select('id').where('title', '=', 'Donut').executeTakeFirstOrThrow();
+    const boundary = await t.deps.db
+      .selectFrom('boundaries')
+      .select('id')
+      .where('title', '=', 'Donut')
+      .executeTakeFirstOrThrow();
     const tag = newTag();
     const map = await insertListings(t.deps, tag, [
       { name: 'ring', at: [11, 11] },
@@ -210,12 +269,20 @@ describe('validation and access', () => {
   ])('a NUL character in %s → 400 naming the field', async (_name, body, field) => {
     const res = await search(body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'Validation', message: expect.stringContaining('NUL'), attributes: { [field]: [expect.stringContaining('NUL')] } });
+    expect(res.json()).toMatchObject({
+      code: 'Validation',
+      message: expect.stringContaining('NUL'),
+      attributes: { [field]: [expect.stringContaining('NUL')] },
+    });
   });
 
   it('min > max → 400 with the field in attributes', async () => {
     const res = await search({ agents: ['x'], minimum_price: 10, maximum_price: 5 });
-    expect(res.json()).toMatchObject({ http: 400, code: 'Validation', attributes: { minimum_price: ['must be at most maximum_price'] } });
+    expect(res.json()).toMatchObject({
+      http: 400,
+      code: 'Validation',
+      attributes: { minimum_price: ['must be at most maximum_price'] },
+    });
   });
 
   it.each([
@@ -234,7 +301,14 @@ describe('validation and access', () => {
   });
 
   it('answers proposed_title', async () => {
-    const res = await search({ agents: ['x'], minimum_bedrooms: 3, minimum_price: 300_000, maximum_price: 500_000, property_subtypes: ['RES-Single Family'], postal_codes: ['75219'] });
+    const res = await search({
+      agents: ['x'],
+      minimum_bedrooms: 3,
+      minimum_price: 300_000,
+      maximum_price: 500_000,
+      property_subtypes: ['RES-Single Family'],
+      postal_codes: ['75219'],
+    });
     expect(res.json().info.proposed_title).toBe('3+ Beds, $300K–$500K, Single Family in 75219');
   });
 });
@@ -243,7 +317,10 @@ describe('deprecated endpoints', () => {
   const tag = newTag();
   let map: Map<string, string>;
   beforeAll(async () => {
-    map = await insertListings(t.deps, tag, [{ name: 'one', content: 'lake view' }, { name: 'two', status: 'Sold', content: 'lake house' }]);
+    map = await insertListings(t.deps, tag, [
+      { name: 'one', content: 'lake view' },
+      { name: 'two', status: 'Sold', content: 'lake house' },
+    ]);
   });
   const successor = '</brands/:brand/listings>; rel="successor-version"';
 
@@ -257,17 +334,27 @@ describe('deprecated endpoints', () => {
 
   it('POST /valerts with an unreachable X-RECHAT-BRAND is 403', async () => {
     const other = await createBrand(t.deps);
-    expect((await search({ agents: [tag] }, '/valerts', { ...member.headers, 'x-rechat-brand': other.id })).statusCode).toBe(403);
+    expect(
+      (await search({ agents: [tag] }, '/valerts', { ...member.headers, 'x-rechat-brand': other.id })).statusCode,
+    ).toBe(403);
   });
 
   it('POST /valerts/count answers the total only', async () => {
-    const res = await search({ agents: [tag], listing_statuses: ['Sold'] }, '/valerts/count', { ...member.headers, 'x-rechat-brand': member.brand });
-    expect(res.json()).toMatchObject({ code: 'OK', data: { total: 1 }, info: { count: 1, total: 1, proposed_title: 'Sold' } });
+    const res = await search({ agents: [tag], listing_statuses: ['Sold'] }, '/valerts/count', {
+      ...member.headers,
+      'x-rechat-brand': member.brand,
+    });
+    expect(res.json()).toMatchObject({
+      code: 'OK',
+      data: { total: 1 },
+      info: { count: 1, total: 1, proposed_title: 'Sold' },
+    });
     expect(res.headers.deprecation).toBe(`@${Date.UTC(2028, 0, 1) / 1000}`);
   });
 
   it('GET /listings/search takes q, mls_number and status[]', async () => {
-    const get = (query: string) => t.app.inject({ method: 'GET', url: `/listings/search?${query}`, headers: member.headers });
+    const get = (query: string) =>
+      t.app.inject({ method: 'GET', url: `/listings/search?${query}`, headers: member.headers });
     const byText = await get(`q=lake&status[]=Sold&limit=10`);
     expect(byText.statusCode, byText.body).toBe(200);
     expect(byText.headers.deprecation).toBe(`@${Date.UTC(2026, 0, 1) / 1000}`);
@@ -308,10 +395,12 @@ describe('anonymous brand search (POST /valerts and /valerts/count without a tok
     ]);
   });
 
-  const anonymous = (payload: object, headers: Record<string, string> = {}, url = '/valerts') => t.app.inject({ method: 'POST', url, headers, payload });
-  const namesOf = (res: Awaited<ReturnType<typeof anonymous>>) => (res.json().data as { id: string }[]).map((r) => map.get(r.id));
+  const anonymous = (payload: object, headers: Record<string, string> = {}, url = '/valerts') =>
+    t.app.inject({ method: 'POST', url, headers, payload });
+  const namesOf = (res: Awaited<ReturnType<typeof anonymous>>) =>
+    (res.json().data as { id: string }[]).map((r) => map.get(r.id));
 
-  it('shows the named brand\'s publicly displayable listings only, under the per-IP limit', async () => {
+  it("shows the named brand's publicly displayable listings only, under the per-IP limit", async () => {
     const res = await anonymous({ property_types: ['Residential'], limit: 10 }, { 'x-rechat-brand': brand });
     expect(res.statusCode, res.body).toBe(200);
     expect(namesOf(res).sort()).toEqual(['public-1', 'public-2', 'public-3']);
@@ -320,7 +409,13 @@ describe('anonymous brand search (POST /valerts and /valerts/count without a tok
   });
 
   it('takes the brand from the body as the plugin sends it, with offset paging (page 2 is not page 1)', async () => {
-    const body = { brand, property_types: ['Residential'], minimum_price: 100_000, limit: 2, sort: [{ by: 'price', dir: 'desc' }] };
+    const body = {
+      brand,
+      property_types: ['Residential'],
+      minimum_price: 100_000,
+      limit: 2,
+      sort: [{ by: 'price', dir: 'desc' }],
+    };
     const page1 = await anonymous({ ...body, offset: 0 });
     const page2 = await anonymous({ ...body, offset: 2 });
     expect(namesOf(page1)).toEqual(['public-1', 'public-2']);
@@ -333,7 +428,7 @@ describe('anonymous brand search (POST /valerts and /valerts/count without a tok
     expect(res.json()).toMatchObject({ code: 'OK', data: { total: 3 } });
   });
 
-  it('needs a brand without a token (401), a brand that exists (404), and never shows another brand\'s listings', async () => {
+  it("needs a brand without a token (401), a brand that exists (404), and never shows another brand's listings", async () => {
     expect((await anonymous({ agents: [tag] })).statusCode).toBe(401);
     expect((await anonymous({ brand: '7d3b7a52-54f2-4a6a-9a0e-2a1c9f0d1a11' })).statusCode).toBe(404);
     expect((await anonymous({}, { 'x-rechat-brand': 'nope' })).statusCode).toBe(400);

@@ -9,15 +9,29 @@ import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, sendOkListTexts } f
 import type { FeatureRoutes } from '../../index.js';
 import { listingEmbedsOf } from '../listings.presenter.js';
 import { SearchResultSchema } from './search.records.js';
-import { BrandParams, CountResponse, LegacySearchQuery, SearchBody, SearchInfo, SearchQuery } from './search.schemas.js';
-import { countInBrand, countPublic, legacySearch, searchInBrand, searchPublic, type BodySearch } from './search.service.js';
+import {
+  BrandParams,
+  CountResponse,
+  LegacySearchQuery,
+  SearchBody,
+  SearchInfo,
+  SearchQuery,
+} from './search.schemas.js';
+import {
+  countInBrand,
+  countPublic,
+  legacySearch,
+  searchInBrand,
+  searchPublic,
+  type BodySearch,
+} from './search.service.js';
 
 const TAGS = ['Listings'];
 const SearchResponse = ListEnvelope(SearchResultSchema, SearchInfo);
 const responses = { 200: SearchResponse, ...errorResponses(...AUTHENTICATED_ERRORS) };
 const publicResponses = { 200: SearchResponse, ...errorResponses(...AUTHENTICATED_ERRORS, 429) };
 const PUBLIC_DESCRIPTION =
-  'Without a token (existing clients\' public sites): name a brand (X-RECHAT-BRAND or body `brand`) and get its publicly displayable ' +
+  "Without a token (existing clients' public sites): name a brand (X-RECHAT-BRAND or body `brand`) and get its publicly displayable " +
   'listings only (not withdrawn, expired, cancelled or temporarily off the market; not office exclusive), rate-limited per IP.';
 const SUCCESSOR = '/brands/:brand/listings';
 const BODY_DESCRIPTION =
@@ -38,7 +52,15 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
     '/brands/:brand/listings',
     {
       preValidation: lenientPaging,
-      schema: { tags: TAGS, summary: 'Search listings', description: BODY_DESCRIPTION, params: BrandParams, querystring: SearchQuery, body: SearchBody, response: responses },
+      schema: {
+        tags: TAGS,
+        summary: 'Search listings',
+        description: BODY_DESCRIPTION,
+        params: BrandParams,
+        querystring: SearchQuery,
+        body: SearchBody,
+        response: responses,
+      },
     },
     async (request, reply) => {
       const result = await searchInBrand(deps, actorOf(request), request.params.brand, bodySearch(request));
@@ -107,7 +129,12 @@ export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
       },
     },
     async (request, reply) => {
-      const result = await legacySearch(deps, actorOf(request), request.query, listingEmbedsOf(associationsOf(request)));
+      const result = await legacySearch(
+        deps,
+        actorOf(request),
+        request.query,
+        listingEmbedsOf(associationsOf(request)),
+      );
       return sendOkListTexts(reply, result.records, result.total, { proposed_title: result.proposedTitle });
     },
   );

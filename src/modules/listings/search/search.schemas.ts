@@ -23,7 +23,18 @@ export type Location = Static<typeof Location>;
 export const TRI_STATE_FLAGS = ['pool', 'pets', 'application_fee', 'appliances', 'furnished', 'fenced_yard'] as const;
 export type TriStateFlag = (typeof TRI_STATE_FLAGS)[number];
 
-export const SORT_KEYS = ['status', 'price', 'close_price', 'mls', 'list_date', 'bedrooms', 'bathrooms', 'square_feet', 'lot_size', 'year_built'] as const;
+export const SORT_KEYS = [
+  'status',
+  'price',
+  'close_price',
+  'mls',
+  'list_date',
+  'bedrooms',
+  'bathrooms',
+  'square_feet',
+  'lot_size',
+  'year_built',
+] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
 export const SortTerm = Type.Object({
@@ -35,7 +46,9 @@ export type SortTerm = Static<typeof SortTerm>;
 export const SearchCriteria = Type.Object({
   minimum_price: optional(Amount),
   maximum_price: optional(Amount),
-  currency: optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency of the price range; default USD' })),
+  currency: optional(
+    Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency of the price range; default USD' }),
+  ),
   minimum_square_meters: optional(Amount),
   maximum_square_meters: optional(Amount),
   minimum_lot_square_meters: optional(Amount),
@@ -46,11 +59,15 @@ export const SearchCriteria = Type.Object({
   maximum_bathrooms: optional(Count),
   minimum_year_built: optional(Year),
   maximum_year_built: optional(Year),
-  minimum_parking_spaces: optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Covered plus uncovered spaces' })),
+  minimum_parking_spaces: optional(
+    Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Covered plus uncovered spaces' }),
+  ),
   property_types: optional(Strings),
   property_subtypes: optional(Strings),
   listing_statuses: optional(Strings),
-  points: optional(Type.Array(Location, { maxItems: 10_000, description: 'Closed ring: at least 4 positions, first = last' })),
+  points: optional(
+    Type.Array(Location, { maxItems: 10_000, description: 'Closed ring: at least 4 positions, first = last' }),
+  ),
   postal_codes: optional(Strings),
   list_agents: optional(Strings),
   selling_agents: optional(Strings),
@@ -72,7 +89,9 @@ export const SearchCriteria = Type.Object({
   minimum_sold_date: optional(Epoch('Epoch seconds; Sold listings must have closed at or after it')),
   minimum_list_date: optional(Epoch('Epoch seconds; list_date at or after it')),
   maximum_list_date: optional(Epoch('Epoch seconds; list_date at or before it')),
-  search: optional(Type.String({ maxLength: 500, description: 'Web-search syntax ("quoted phrase", or, -not), English' })),
+  search: optional(
+    Type.String({ maxLength: 500, description: 'Web-search syntax ("quoted phrase", or, -not), English' }),
+  ),
   content: optional(Type.String({ maxLength: 500, description: 'Plain words, all required, against the remarks' })),
   address: optional(Type.String({ maxLength: 500, description: 'Plain words, all required, against the address' })),
 });
@@ -83,14 +102,20 @@ export const SearchBody = Type.Composite([
   SearchCriteria,
   Type.Object({
     sort: optional(Type.Array(SortTerm, { maxItems: 10 })),
-    order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10, description: 'Legacy: ["-price", "+list_date"]' })),
+    order_by: Type.Optional(
+      Type.Array(Type.String(), { maxItems: 10, description: 'Legacy: ["-price", "+list_date"]' }),
+    ),
     // No defaults here (unlike PagingQuery): a body without them falls back to the query string, then 0 / 50.
     start: Type.Optional(Start()),
     limit: Type.Optional(Limit()),
     // What existing clients send (decisions §19): one brand, and exact MLS numbers; both are anchors.
-    brand: optional(Type.String({ format: 'uuid', description: 'One brand: the same criterion and anchor as `brands: [brand]`' })),
+    brand: optional(
+      Type.String({ format: 'uuid', description: 'One brand: the same criterion and anchor as `brands: [brand]`' }),
+    ),
     mls_number: Type.Optional(
-      Type.Union([MlsNumber, Type.Array(MlsNumber, { maxItems: 1000 }), Type.Null()], { description: 'Exact MLS number(s), up to 1,000: an anchor' }),
+      Type.Union([MlsNumber, Type.Array(MlsNumber, { maxItems: 1000 }), Type.Null()], {
+        description: 'Exact MLS number(s), up to 1,000: an anchor',
+      }),
     ),
   }),
 ]);

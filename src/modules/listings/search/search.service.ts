@@ -9,7 +9,14 @@ import { compileFilters } from './search.filters.js';
 import { runCount, runSearch, type TotalStrategy } from './search.query.js';
 import type { LegacySearchQuery, SearchBody, SearchCriteria, SearchQuery } from './search.schemas.js';
 import { proposedTitle } from './search.title.js';
-import { ANCHOR_MESSAGE, normalizeCriteria, requireAnchor, resolveSort, type Criteria, type ResolvedSort } from './search.validation.js';
+import {
+  ANCHOR_MESSAGE,
+  normalizeCriteria,
+  requireAnchor,
+  resolveSort,
+  type Criteria,
+  type ResolvedSort,
+} from './search.validation.js';
 import { loadSearchResults } from './search.records.js';
 import { containmentRings } from '../../boundaries/boundaries.repository.js';
 import type { ListingEmbeds } from '../listings.presenter.js';
@@ -48,11 +55,17 @@ interface Prepared {
  * An anonymous caller (null) names brands whose listings it may see (decisions §19): they must exist, and only
  * publicly displayable listings match. A user names brands they can reach (403 otherwise).
  */
-async function prepare(deps: Deps, actor: Actor | null, request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>): Promise<Prepared> {
+async function prepare(
+  deps: Deps,
+  actor: Actor | null,
+  request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>,
+): Promise<Prepared> {
   const criteria = normalizeCriteria(request.criteria);
   const mlsNumbers = request.mlsNumbers?.map((number) => number.trim()).filter((number) => number !== '') ?? [];
   if (request.anchor === 'required' && mlsNumbers.length === 0) requireAnchor(criteria);
-  const scope = criteria.brands ? await (actor ? reachableBrandScope(deps, actor, criteria.brands) : existingBrandScope(deps, criteria.brands)) : undefined;
+  const scope = criteria.brands
+    ? await (actor ? reachableBrandScope(deps, actor, criteria.brands) : existingBrandScope(deps, criteria.brands))
+    : undefined;
   const { where, boundaries } = await compileWithScope(deps, criteria, scope);
   if (mlsNumbers.length > 0) where.push(sql<SqlBool>`${sql.ref('l.mls_number')} = any(${mlsNumbers}::text[])`);
   if (request.publicOnly) where.push(publiclyDisplayable());
@@ -75,7 +88,9 @@ export function compileStoredSearch(input: SearchCriteria, now: Date): Expressio
   const boundaries = criteria.boundaries ? sql<string[]>`${criteria.boundaries}::uuid[]` : undefined;
   const where = compileFilters(criteria, {
     now,
-    ...(brands ? { brandAgentMuis: sql<string[]>`array(${agentsOfBrandsQuery(sql`array(${subtreeQuery(brands)})`)})` } : {}),
+    ...(brands
+      ? { brandAgentMuis: sql<string[]>`array(${agentsOfBrandsQuery(sql`array(${subtreeQuery(brands)})`)})` }
+      : {}),
     ...(boundaries ? { boundaryRings: { readWhenEvaluated: boundaries } } : {}),
   });
   if (brands) where.push(everyLive('brands', brands));
@@ -92,7 +107,9 @@ function everyLive(table: 'brands' | 'boundaries', ids: Expression<string[]>): E
 async function compileWithScope(deps: Pick<Deps, 'db' | 'clock'>, criteria: Criteria, scope: string[] | undefined) {
   const brandAgentMuis = scope ? await agentsOfBrands(deps, scope) : undefined;
   const boundaries = criteria.boundaries ? await existingBoundaries(deps, criteria.boundaries) : undefined;
-  const boundaryRings = criteria.boundaries ? await containmentRings(deps.db, [...new Set(criteria.boundaries)]) : undefined;
+  const boundaryRings = criteria.boundaries
+    ? await containmentRings(deps.db, [...new Set(criteria.boundaries)])
+    : undefined;
   const where = compileFilters(criteria, {
     now: deps.clock.now(),
     ...(brandAgentMuis ? { brandAgentMuis } : {}),
@@ -105,7 +122,11 @@ async function compileWithScope(deps: Pick<Deps, 'db' | 'clock'>, criteria: Crit
  * The criteria of a saved search, checked as a search would check them (normalized, anchored, brands the actor
  * reaches, boundaries that exist) without running it; with the proposed title the search would answer.
  */
-export async function checkSavedCriteria(deps: Deps, actor: Actor, input: SearchCriteria): Promise<{ criteria: Criteria; proposedTitle: string }> {
+export async function checkSavedCriteria(
+  deps: Deps,
+  actor: Actor,
+  input: SearchCriteria,
+): Promise<{ criteria: Criteria; proposedTitle: string }> {
   const criteria = normalizeCriteria(input);
   requireAnchor(criteria);
   if (criteria.brands) await reachableBrandScope(deps, actor, criteria.brands);
@@ -119,12 +140,20 @@ function titleOf(criteria: Criteria, boundaryTitles: string[] | undefined): stri
 
 export async function searchListings(deps: Deps, actor: Actor | null, request: SearchRequest): Promise<SearchResult> {
   const { where, title } = await prepare(deps, actor, request);
-  const page = await runSearch(deps.db, { where, sort: request.sort, start: request.start, limit: request.limit }, request.totalStrategy);
+  const page = await runSearch(
+    deps.db,
+    { where, sort: request.sort, start: request.start, limit: request.limit },
+    request.totalStrategy,
+  );
   const records = await loadSearchResults(deps.db, page.ids, deps.clock.now(), request.embed);
   return { records, total: page.total, proposedTitle: title };
 }
 
-export async function countListings(deps: Deps, actor: Actor | null, request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>): Promise<{ total: number; proposedTitle: string }> {
+export async function countListings(
+  deps: Deps,
+  actor: Actor | null,
+  request: Omit<SearchRequest, 'sort' | 'start' | 'limit'>,
+): Promise<{ total: number; proposedTitle: string }> {
   const { where, title } = await prepare(deps, actor, request);
   return { total: await runCount(deps.db, where), proposedTitle: title };
 }
@@ -207,12 +236,22 @@ function fromBody({ body, query, embed }: BodySearch): SearchRequest {
 }
 
 /** POST /brands/:brand/listings and POST /valerts: the actor must be a member of the brand (403 otherwise). */
-export async function searchInBrand(deps: Deps, actor: Actor, brand: string, search: BodySearch): Promise<SearchResult> {
+export async function searchInBrand(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  search: BodySearch,
+): Promise<SearchResult> {
   await requireAccess(deps.db, actor, brand, 'Member', { denied: 'forbidden' });
   return searchListings(deps, actor, fromBody(search));
 }
 
-export async function countInBrand(deps: Deps, actor: Actor, brand: string, search: BodySearch): Promise<{ total: number; proposedTitle: string }> {
+export async function countInBrand(
+  deps: Deps,
+  actor: Actor,
+  brand: string,
+  search: BodySearch,
+): Promise<{ total: number; proposedTitle: string }> {
   await requireAccess(deps.db, actor, brand, 'Member', { denied: 'forbidden' });
   return countListings(deps, actor, fromBody(search));
 }
@@ -225,7 +264,11 @@ export async function searchPublic(deps: Deps, brand: string | undefined, search
   return searchListings(deps, null, publicRequest(brand, search));
 }
 
-export async function countPublic(deps: Deps, brand: string | undefined, search: BodySearch): Promise<{ total: number; proposedTitle: string }> {
+export async function countPublic(
+  deps: Deps,
+  brand: string | undefined,
+  search: BodySearch,
+): Promise<{ total: number; proposedTitle: string }> {
   return countListings(deps, null, publicRequest(brand, search));
 }
 
@@ -233,7 +276,10 @@ function publicRequest(headerBrand: string | undefined, search: BodySearch): Sea
   const request = fromBody(search);
   const brands = [...(request.criteria.brands ?? []), ...(headerBrand ? [headerBrand] : [])];
   // Without a token the search must be about a brand: nothing else names what may be shown.
-  if (brands.length === 0) throw errors.unauthorized('Authentication is required: send Authorization: Bearer <access token>, or name a brand (X-RECHAT-BRAND or body brand) to search its public listings');
+  if (brands.length === 0)
+    throw errors.unauthorized(
+      'Authentication is required: send Authorization: Bearer <access token>, or name a brand (X-RECHAT-BRAND or body brand) to search its public listings',
+    );
   return { ...request, criteria: { ...request.criteria, brands }, publicOnly: true };
 }
 
@@ -241,7 +287,12 @@ function publicRequest(headerBrand: string | undefined, search: BodySearch): Sea
  * GET /listings/search (deprecated): `q` (web-search text) or `mls_number` is its anchor — without either the
  * request would scan every listing, so it is refused like an unanchored body search.
  */
-export async function legacySearch(deps: Deps, actor: Actor, query: LegacySearchQuery, embed?: ListingEmbeds): Promise<SearchResult> {
+export async function legacySearch(
+  deps: Deps,
+  actor: Actor,
+  query: LegacySearchQuery,
+  embed?: ListingEmbeds,
+): Promise<SearchResult> {
   const q = query.q?.trim();
   const mlsNumber = query.mls_number?.trim();
   if (!q && !mlsNumber) throw errors.badRequest(`${ANCHOR_MESSAGE}: send q or mls_number`);

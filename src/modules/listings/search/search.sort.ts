@@ -5,7 +5,18 @@ import type { SortKey } from './search.schemas.js';
 import type { ResolvedSort } from './search.validation.js';
 
 /** decisions §5 order: what is on the market first, what left it last (`status` sorts by this rank). */
-export const STATUS_RANK = ['Active', 'Coming Soon', 'Active Under Contract', 'Pending', 'Sold', 'Leased', 'Temp Off Market', 'Withdrawn', 'Expired', 'Cancelled'];
+export const STATUS_RANK = [
+  'Active',
+  'Coming Soon',
+  'Active Under Contract',
+  'Pending',
+  'Sold',
+  'Leased',
+  'Temp Off Market',
+  'Withdrawn',
+  'Expired',
+  'Cancelled',
+];
 
 const SORT_EXPRESSIONS: Record<SortKey, () => RawBuilder<unknown>> = {
   status: () => sql`array_position(${STATUS_RANK}::text[], ${sql.ref('l.status')})`,
@@ -29,7 +40,14 @@ export function sortExpression(by: SortKey): RawBuilder<unknown> {
  * ORDER BY terms; an empty sort still orders by id (stable pages, see docs). `keyRef(i)` names the i-th key
  * when the keys were already selected under aliases (the materialized matches of search.query.ts).
  */
-export function compileSort(sort: ResolvedSort, keyRef?: (index: number) => RawBuilder<unknown>, idRef: RawBuilder<unknown> = sql.ref('l.id')): RawBuilder<unknown>[] {
-  const terms = sort.map(({ by, dir }, index) => sql`${keyRef ? keyRef(index) : sortExpression(by)} ${sql.raw(dir === 'desc' ? 'desc' : 'asc')} nulls last`);
+export function compileSort(
+  sort: ResolvedSort,
+  keyRef?: (index: number) => RawBuilder<unknown>,
+  idRef: RawBuilder<unknown> = sql.ref('l.id'),
+): RawBuilder<unknown>[] {
+  const terms = sort.map(
+    ({ by, dir }, index) =>
+      sql`${keyRef ? keyRef(index) : sortExpression(by)} ${sql.raw(dir === 'desc' ? 'desc' : 'asc')} nulls last`,
+  );
   return [...terms, sql`${idRef} asc`];
 }

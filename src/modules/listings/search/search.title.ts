@@ -3,7 +3,15 @@
 import type { Criteria } from './search.validation.js';
 
 const EN_DASH = '–';
-const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', CAD: 'CA$', AUD: 'A$', EUR: '€', GBP: '£', JPY: '¥', MXN: 'MX$' };
+const CURRENCY_SYMBOLS: Record<string, string> = {
+  USD: '$',
+  CAD: 'CA$',
+  AUD: 'A$',
+  EUR: '€',
+  GBP: '£',
+  JPY: '¥',
+  MXN: 'MX$',
+};
 const MAX_NAMED = 3;
 
 export interface TitleContext {
@@ -31,8 +39,14 @@ export function proposedTitle(criteria: Criteria, context: TitleContext = {}): s
   return where ? `${head} in ${where}` : head;
 }
 
-function range(min: number | undefined, max: number | undefined, format: (n: number) => string, unit: string): string | null {
-  if (min !== undefined && max !== undefined) return min === max ? `${format(min)} ${unit}` : `${format(min)}${EN_DASH}${format(max)} ${unit}`;
+function range(
+  min: number | undefined,
+  max: number | undefined,
+  format: (n: number) => string,
+  unit: string,
+): string | null {
+  if (min !== undefined && max !== undefined)
+    return min === max ? `${format(min)} ${unit}` : `${format(min)}${EN_DASH}${format(max)} ${unit}`;
   if (min !== undefined) return `${format(min)}+ ${unit}`;
   if (max !== undefined) return `Up to ${format(max)} ${unit}`;
   return null;
@@ -73,7 +87,11 @@ function statuses(values: string[] | undefined): string | null {
 
 /** Subtypes read better than types: `RES-Single Family` → `Single Family`. */
 function kinds(criteria: Criteria): string | null {
-  if (criteria.property_subtypes) return named(criteria.property_subtypes.map((s) => s.replace(/^[A-Z]{2,5}-\s*/, '')), '/');
+  if (criteria.property_subtypes)
+    return named(
+      criteria.property_subtypes.map((s) => s.replace(/^[A-Z]{2,5}-\s*/, '')),
+      '/',
+    );
   if (criteria.property_types) return named(criteria.property_types, '/');
   return null;
 }

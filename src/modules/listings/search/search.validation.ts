@@ -9,7 +9,17 @@ export type ResolvedSort = Required<SortTerm>[];
 
 export const ANCHOR_MESSAGE = 'Request too broad. Either define mls, brand, or geographic boundaries';
 /** Spec §2.5: geographic anchors and scope anchors. The owner brand and empty arrays are not anchors. */
-const ANCHORS = ['points', 'boundaries', 'brands', 'agents', 'list_agents', 'selling_agents', 'list_offices', 'selling_offices', 'offices'] as const;
+const ANCHORS = [
+  'points',
+  'boundaries',
+  'brands',
+  'agents',
+  'list_agents',
+  'selling_agents',
+  'list_offices',
+  'selling_offices',
+  'offices',
+] as const;
 
 const RANGES = [
   ['minimum_price', 'maximum_price'],
@@ -40,7 +50,8 @@ export function normalizeCriteria(input: SearchCriteria): Criteria {
   for (const [min, max] of RANGES) {
     const low = criteria[min];
     const high = criteria[max];
-    if (typeof low === 'number' && typeof high === 'number' && low > high) (problems[min] ??= []).push(`must be at most ${max}`);
+    if (typeof low === 'number' && typeof high === 'number' && low > high)
+      (problems[min] ??= []).push(`must be at most ${max}`);
   }
   if (criteria.currency) criteria.currency = criteria.currency.toUpperCase();
   const [field, messages] = Object.entries(problems)[0] ?? [];
@@ -52,7 +63,8 @@ function ringProblem(points: { latitude: number; longitude: number }[]): string 
   if (points.length < 4) return 'must be a closed ring of at least 4 positions (first repeated last)';
   const first = points[0]!;
   const last = points[points.length - 1]!;
-  if (first.latitude !== last.latitude || first.longitude !== last.longitude) return 'must be a closed ring: the last position must repeat the first';
+  if (first.latitude !== last.latitude || first.longitude !== last.longitude)
+    return 'must be a closed ring: the last position must repeat the first';
   return null;
 }
 
@@ -78,7 +90,8 @@ export function resolveSort(sort: SortTerm[] | null | undefined, orderBy: string
     .map((word) => {
       const dir = word.startsWith('-') ? 'desc' : 'asc';
       const by = word.replace(/^[-+ ]/, '');
-      if (!(SORT_KEYS as readonly string[]).includes(by)) throw errors.invalidField('order_by', `has an unknown sort key "${by}" (one of ${SORT_KEYS.join(', ')})`);
+      if (!(SORT_KEYS as readonly string[]).includes(by))
+        throw errors.invalidField('order_by', `has an unknown sort key "${by}" (one of ${SORT_KEYS.join(', ')})`);
       return { by: by as SortKey, dir };
     });
 }
