@@ -20,4 +20,15 @@ export default tseslint.config(
     files: ['src/config.ts', 'test/**', 'bench/**', 'bin/**', '*.config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  // Rules that read the types (the TypeScript project of tsconfig.json): the code is mostly async, and a promise
+  // nobody awaits or a check the types already decide is a bug more often than not. They add ~40 s to a lint run.
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unnecessary-condition': 'error',
+    },
+  },
 );

@@ -32,13 +32,7 @@ import { benchExtmailSync } from './extmail.bench.js';
 import { benchNotifications } from './notifications.bench.js';
 import { benchWebhooks, printWebhookTable } from './webhooks.bench.js';
 import { matchEventsTask } from '../src/modules/saved-searches/matching.tasks.js';
-import {
-  benchAlertMatching,
-  benchAlertPipeline,
-  benchSavedSearchList,
-  prepareAlertSearches,
-  type AlertMix,
-} from './alerts.bench.js';
+import { benchAlertMatching, benchAlertPipeline, benchSavedSearchList, prepareAlertSearches } from './alerts.bench.js';
 import {
   argon2MillisecondsPerHash,
   benchBaseline,
@@ -266,9 +260,9 @@ try {
     const load = async () =>
       (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ');
     const searches = Number(args['saved-searches']);
-    for (const mix of args['alert-mix'].split(',') as AlertMix[]) {
+    for (const mix of args['alert-mix'].split(',')) {
       if (mix !== 'dense' && mix !== 'neighbourhood')
-        throw new Error(`--alert-mix: unknown mix ${String(mix)} (dense, neighbourhood)`);
+        throw new Error(`--alert-mix: unknown mix ${mix} (dense, neighbourhood)`);
       const prepared = await prepareAlertSearches(deps, fixture, { searches, mix });
       notes.push(
         `alerts (${mix} mix): ${searches} saved searches in ${prepared.brands.length} brands ${prepared.reused ? 'kept from an earlier run' : `inserted in ${prepared.seconds.toFixed(0)} s`}`,

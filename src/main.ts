@@ -1,5 +1,6 @@
 // The `gable` CLI: serve, worker, migrate, seed, import, admin.
 import { Command } from 'commander';
+import closeWithGrace from 'close-with-grace';
 import { closeDeps, createDeps, startJobs } from './deps.js';
 import { migrateToLatest } from './db/migrator.js';
 import { prepareEmbedded } from './bootstrap.js';
@@ -57,12 +58,13 @@ program
     await startJobs(deps);
     deps.log.info('worker started');
     // closeDeps stops the queue first (in-flight jobs finish), then the mail pool, the renderer and the database.
-    const stop = async () => {
+    // As `serve` does: a failed shutdown is logged and exits 1 instead of an unhandled rejection; a job still
+    // running after 30 s (pg-boss's own stop timeout) is left to its retry.
+    closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
+      if (err) deps.log.error({ err }, 'worker shutting down after an error');
+      else deps.log.info({ signal }, 'worker shutting down');
       await closeDeps(deps);
-      process.exit(0);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    });
   });
 
 program

@@ -16,7 +16,7 @@ import { expectedSubjects, runResponsivenessScenario } from './helpers/responsiv
 
 const CONTACTS = 320;
 let dataDir: string;
-let database: TestDatabase;
+let database: TestDatabase | undefined;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'gable-responsive-'));
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 describe('responsiveness while the heaviest jobs run', () => {
   it(`answers within p99 500 ms while triggers and campaigns email ${CONTACTS} contacts three times, then idles`, async () => {
-    const run = await runResponsivenessScenario({ contacts: CONTACTS, dataDir, databaseUrl: database.databaseUrl });
+    const run = await runResponsivenessScenario({ contacts: CONTACTS, dataDir, databaseUrl: database!.databaseUrl });
     // The figures are printed whatever follows: they are what a failure is about.
     console.log(
       `responsiveness (${run.database}, ${CONTACTS} contacts): idle ${JSON.stringify(run.idle)}, busy ${JSON.stringify(run.busy)}; ` +

@@ -10,8 +10,9 @@ app.get<{ Params: { id: string } }>('/users/:id', async (request) => {
   return { code: 'OK', data: rows[0] ?? null };
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
-process.once('SIGTERM', async () => {
-  await app.close();
-  await pool.end();
-  process.exit(0);
+process.once('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0));
 });

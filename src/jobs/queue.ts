@@ -64,7 +64,8 @@ export class JobQueue {
     private readonly options: { workers: boolean; pollingIntervalSeconds?: number; embedded?: boolean },
   ) {
     this.boss = new PgBoss({
-      db: { executeSql: (text, values) => query({ text, values: values ?? [] }) },
+      // pg-boss's type says `values` is always given; its plain statements pass none.
+      db: { executeSql: (text: string, values?: unknown[]) => query({ text, values: values ?? [] }) },
       schema: QUEUE_SCHEMA,
       // Only worker processes run maintenance and cron; API-only processes just enqueue.
       supervise: options.workers,
@@ -96,7 +97,7 @@ export class JobQueue {
       if (!this.options.workers) continue;
       await this.startWorkers(task, run);
       if (task.cron) await this.boss.schedule(task.name, task.cron, {});
-      if (task.runAtStart && this.options.workers) await this.boss.send(task.name, {});
+      if (task.runAtStart) await this.boss.send(task.name, {});
     }
     if (!this.options.workers) return;
     for (const daemon of daemons) {

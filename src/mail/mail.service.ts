@@ -163,7 +163,12 @@ export async function sendQueuedMessage(deps: MailDeps, id: string): Promise<boo
       return true;
     }
     deps.log.warn({ err: error, message: id }, 'mail send failed; the job will retry');
-    await repo.recordTransientError(deps.db, id, (error as Error).message ?? String(error), deps.clock.now());
+    await repo.recordTransientError(
+      deps.db,
+      id,
+      error instanceof Error ? error.message : String(error),
+      deps.clock.now(),
+    );
     return false;
   }
 }

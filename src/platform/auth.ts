@@ -47,7 +47,7 @@ export function registerAuth(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('bearerRead', null);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
-    const requirement: AuthRequirement = config?.auth ?? 'user';
+    const requirement: AuthRequirement = config.auth ?? 'user';
     if (requirement === 'none' || !request.routeOptions.url) return; // public route, or no route (404 handler)
     if (request.method === 'OPTIONS') return; // CORS preflights carry no token (platform/cors.ts answers them)
     if (requirement === 'optional' && request.headers.authorization === undefined) return;
@@ -65,11 +65,11 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor>
   if (!token) throw errors.unauthorized('The Authorization header must be "Bearer <access token>"');
   const tokenHash = hashToken(token);
   let row: BearerRow | undefined;
-  const bearerRead = request.routeOptions.config?.bearerRead;
+  const bearerRead = request.routeOptions.config.bearerRead;
   if (bearerRead) {
     row = await bearerRead(tokenHash, request);
     request.bearerRead = row ?? null;
-  } else if (request.routeOptions.config?.withUserRow) {
+  } else if (request.routeOptions.config.withUserRow) {
     const combined = await findBearerWithUserRow(deps.database, tokenHash);
     request.userRow = combined ? userRowOf(combined) : null;
     row = combined;
@@ -96,8 +96,7 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor>
     activeBrand: row.active_brand,
   };
   // MFA gate (spec §3, decisions §4): an unvalidated family may only validate itself.
-  if (row.mfa_enabled && !row.mfa_validated && request.routeOptions.config?.mfa !== 'exempt')
-    throw errors.mfaRequired();
+  if (row.mfa_enabled && !row.mfa_validated && request.routeOptions.config.mfa !== 'exempt') throw errors.mfaRequired();
   return actor;
 }
 

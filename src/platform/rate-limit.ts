@@ -13,7 +13,7 @@ export type RateLimitRule = 'public' | 'anonymous';
 
 export function registerRateLimit(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', async (request, reply) => {
-    const rule = request.routeOptions.config?.rateLimit;
+    const rule = request.routeOptions.config.rateLimit;
     if (!rule || (rule === 'anonymous' && request.headers.authorization)) return;
     const { limit, hits, resetSeconds } = await countHit(deps, request);
     reply.header('ratelimit-limit', String(limit));

@@ -8,7 +8,7 @@ import { findUnstorableText } from '../lib/storable-text.js';
 
 export function registerTextGuard(app: FastifyInstance): void {
   app.addHook('preHandler', async (request) => {
-    if (request.body === undefined || request.body === null || request.routeOptions.config?.textCheck === 'per-record')
+    if (request.body === undefined || request.body === null || request.routeOptions.config.textCheck === 'per-record')
       return;
     const found = findUnstorableText(request.body);
     if (found) throw errors.invalidField(found.path || 'body', found.message);

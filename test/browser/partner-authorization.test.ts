@@ -27,6 +27,8 @@ describe('partner authorization in Chromium', () => {
   let gable: RunningGable;
   let partnerApp: PartnerApp;
   let browser: Browser;
+  // What beforeAll started, closed in reverse order (afterAll also runs when beforeAll failed half way).
+  const started: { close(): Promise<unknown> }[] = [];
   let page: Page;
   let world: Awaited<ReturnType<typeof createWorld>>;
 
@@ -46,18 +48,19 @@ describe('partner authorization in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     gable = await startGable();
+    started.push(gable);
     partnerApp = await startPartnerApp(gable.url);
+    started.push(partnerApp);
     world = await createWorld();
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
       headless: true,
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${WHITE_LABEL_HOST} 127.0.0.1`],
     });
+    started.push(browser);
   });
   afterAll(async () => {
-    await browser?.close();
-    await partnerApp?.close();
-    await gable?.close();
+    for (const running of started.reverse()) await running.close();
   });
   // A fresh browser context per test: no cookies carried over.
   beforeEach(async () => {

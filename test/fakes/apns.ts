@@ -93,9 +93,9 @@ export async function startFakeApns(
     if (type !== 'alert' && type !== 'background') throw new Error(`apns-push-type ${type}`);
     if (type === 'background' && headers['apns-priority'] !== '5')
       throw new Error('background push with priority other than 5');
-    const payload = JSON.parse(body) as FakeApns['accepted'][number]['payload'];
+    const payload = JSON.parse(body) as { aps?: unknown };
     if (typeof payload.aps !== 'object' || payload.aps === null) throw new Error('no aps');
-    return { device, payload };
+    return { device, payload: payload as FakeApns['accepted'][number]['payload'] };
   };
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on('session', (session) => {

@@ -26,22 +26,23 @@ export interface CrashHarness {
  * configuration for the worker and the test's own deps (e.g. the networks a webhook may be sent to).
  */
 export function useCrashHarness(options: { sinkDelayMs?: number; env?: Record<string, string> } = {}): CrashHarness {
-  let database: TestDatabase;
-  let dataDir: string;
-  let sink: SmtpSink;
+  // Undefined until beforeAll has made them (afterAll also runs when it failed half way).
+  let database: TestDatabase | undefined;
+  let dataDir: string | undefined;
+  let sink: SmtpSink | undefined;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    const made = (database = await createTestDatabase());
     dataDir = mkdtempSync(join(tmpdir(), 'gable-crash-'));
-    sink = await startSmtpSink(options.sinkDelayMs ? { delayMs: options.sinkDelayMs } : {});
+    const started = (sink = await startSmtpSink(options.sinkDelayMs ? { delayMs: options.sinkDelayMs } : {}));
     env = {
       SECRET_KEY: TEST_SECRET_KEY,
       LOG_LEVEL: 'silent',
       BASE_URL: 'http://gable.test',
-      SMTP_URL: sink.url,
+      SMTP_URL: started.url,
       DATA_DIR: dataDir,
-      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      ...(made.databaseUrl ? { DATABASE_URL: made.databaseUrl } : {}),
       ...options.env,
     };
   });
@@ -55,6 +56,7 @@ export function useCrashHarness(options: { sinkDelayMs?: number; env?: Record<st
 
   return {
     get sink() {
+      if (!sink) throw new Error('the crash harness is not started');
       return sink;
     },
     async withDatabase(run) {
@@ -69,7 +71,7 @@ export function useCrashHarness(options: { sinkDelayMs?: number; env?: Record<st
     },
     startWorker() {
       // Embedded, `gable worker` refuses to run (PGlite is one process): `gable serve` runs the workers itself.
-      return spawnGable([database.databaseUrl === null ? 'serve' : 'worker'], {
+      return spawnGable([database!.databaseUrl === null ? 'serve' : 'worker'], {
         ...env,
         PORT: '0',
         HOST: '127.0.0.1',

@@ -30,13 +30,9 @@ const TITLE_FIELDS = ['name', 'NAME', 'wof:name', 'title'];
 const POPULATION_FIELDS = ['population', 'POPULATION', 'wof:population', 'POP'];
 
 export function parseBoundaryFile(json: unknown, options: ImportOptions): ParsedImport {
-  const collection = json as { type?: unknown; features?: unknown };
-  if (
-    !collection ||
-    typeof collection !== 'object' ||
-    collection.type !== 'FeatureCollection' ||
-    !Array.isArray(collection.features)
-  ) {
+  const collection =
+    typeof json === 'object' && json !== null ? (json as { type?: unknown; features?: unknown }) : null;
+  if (collection?.type !== 'FeatureCollection' || !Array.isArray(collection.features)) {
     return {
       boundaries: [],
       problems: [{ index: -1, reason: 'not a GeoJSON FeatureCollection with a features array' }],

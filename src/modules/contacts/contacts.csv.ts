@@ -174,9 +174,9 @@ function rowInput(row: string[], columns: ParsedContacts['columns']): ContactInp
   const lists: Record<(typeof LIST_TARGETS)[number], string[]> = { email: [], phone: [], tags: [], website: [] };
   const address: Record<string, string> = {};
   let anything = false;
-  columns.forEach(({ field }, i) => {
+  for (const [i, { field }] of columns.entries()) {
     const value = (row[i] ?? '').trim();
-    if (!field || field === 'ignore' || value === '') return;
+    if (!field || field === 'ignore' || value === '') continue;
     anything = true;
     if ((TEXT_TARGETS as readonly string[]).includes(field)) input[field] = value;
     else if (field === 'email' || field === 'website') lists[field].push(...splitList(value, /\s*(?:;|:::|,)\s*/));
@@ -185,7 +185,7 @@ function rowInput(row: string[], columns: ParsedContacts['columns']): ContactInp
       lists.tags.push(...splitList(value, /\s*(?:;|:::|,)\s*/).map((t) => t.replace(/^\*\s*/, '')));
     else if ((DATE_TARGETS as readonly string[]).includes(field)) input[field] = isoDate(value);
     else if (field.startsWith('address.')) address[field.slice('address.'.length)] = value;
-  });
+  }
   if (!anything) return null;
   return {
     ...input,

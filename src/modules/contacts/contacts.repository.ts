@@ -430,7 +430,8 @@ async function sparsePage(
   const matches = matchesWithKeys(db, request, DENSE_MATCHES + 1);
   const direction = sql.raw(request.descending ? 'desc' : 'asc');
   const nulls = sql.raw(request.order === 'last_touch' ? ' nulls last' : '');
-  const result = await sql<ContactRow & { total: number }>`
+  // Past the last page the count row comes alone, its contact columns null.
+  const result = await sql<(ContactRow & { total: number }) | { total: number; id: null }>`
     with m as materialized ${matches}
     select n.total, ${pageColumns}
     from (select count(*)::int as total from m) n
@@ -440,7 +441,12 @@ async function sparsePage(
   `.execute(db);
   const total = result.rows[0]?.total ?? 0;
   if (total > DENSE_MATCHES) return null;
-  return { rows: result.rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row), total };
+  return {
+    rows: result.rows
+      .filter((row): row is ContactRow & { total: number } => row.id !== null)
+      .map(({ total: _total, ...row }) => row),
+    total,
+  };
 }
 
 export async function countContacts(db: Kysely<DB>, filter: ContactFilter): Promise<number> {

@@ -158,7 +158,7 @@ export async function filterDealsPage(
   const matches = filtered(db, filter).select(['id', ORDER_SQL[page.order].as('k')]);
   const columns = sql.join(DEAL_COLUMNS.map((column) => sql.ref(`d.${column}`)));
   // The count row is left-joined to the page, so a page past the end still tells the total.
-  const result = await sql<DealRow & { total: string }>`
+  const result = await sql<(DealRow & { total: string }) | { total: string; id: null }>`
     with m as materialized (${matches}),
          p as (select id, k from m order by ${orderBy('m')} offset ${page.start} limit ${page.limit})
     select t.total, ${columns}
@@ -166,7 +166,12 @@ export async function filterDealsPage(
     left join (p join deals d on d.id = p.id) on true
     order by ${orderBy('p')}`.execute(db);
   const total = Number(result.rows[0]?.total ?? 0);
-  return { rows: result.rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row), total };
+  return {
+    rows: result.rows
+      .filter((row): row is DealRow & { total: string } => row.id !== null)
+      .map(({ total: _total, ...row }) => row),
+    total,
+  };
 }
 
 interface DealPage {

@@ -20,7 +20,7 @@ export function templateProblem(source: string, kind: TemplateKind): string | nu
     (kind === 'html' ? htmlEngine : plainEngine).parse(source);
     return null;
   } catch (error) {
-    return `is not a valid template: ${((error as Error).message ?? '').split('\n')[0]}`;
+    return `is not a valid template: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
   }
 }
 

@@ -83,7 +83,7 @@ export function presentListing(row: ListingRow, now: Date): ListingRecord {
       appliances: row.appliances,
       furnished: row.furnished,
       fenced_yard: row.fenced_yard,
-      features: row.features ?? {},
+      features: row.features,
       description: row.content,
       address: {
         type: 'address',

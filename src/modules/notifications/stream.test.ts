@@ -13,7 +13,7 @@ import { feedUser, openEventStream, sendNotification } from './notifications.tes
 describe('notification stream', () => {
   const t = useTestApp({ env: { STREAM_HEARTBEAT_SECONDS: '1' } });
   let base: string;
-  let other: Database;
+  let other: Database | undefined;
 
   beforeAll(async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -32,7 +32,7 @@ describe('notification stream', () => {
   });
 
   const notifyElsewhere = (recipients: string[], message: string) =>
-    other.db.transaction().execute((trx) => notify(trx, t.deps, { recipients, action: 'Tested', message }));
+    other!.db.transaction().execute((trx) => notify(trx, t.deps, { recipients, action: 'Tested', message }));
 
   it('delivers a notification committed through another connection, and the new unseen count', async () => {
     const user = await feedUser(t.deps);

@@ -25,7 +25,7 @@ beforeAll(async () => {
 /** A template as a client makes one: a campaign due later (a trigger adopts it before it could go). */
 // Each test starts on 2026-03-01 (a test that travelled leaves the clock where it went).
 beforeEach(async () => {
-  if (headers) await travelTo(START);
+  await travelTo(START);
 });
 
 async function template(subject = 'Happy birthday {{ contact.first_name }}!') {
