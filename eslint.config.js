@@ -20,6 +20,8 @@ export default tseslint.config(
     files: ['src/config.ts', 'test/**', 'bench/**', 'bin/**', '*.config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  // dependency-cruiser reads its configuration as CommonJS.
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } } },
   // Rules that read the types (the TypeScript project of tsconfig.json): the code is mostly async, and a promise
   // nobody awaits or a check the types already decide is a bug more often than not. They add ~40 s to a lint run.
   {

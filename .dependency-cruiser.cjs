@@ -1,0 +1,64 @@
+// The seams of the code (issue 29; docs/architecture.md "Layers"), checked by `npm run lint`:
+//   lib  →  db, jobs, events, platform, mail, files, render, errors, config  →  modules/*  →  composition
+// (app, server, main, cli, deps, bootstrap, web). A layer imports only from itself and the layers before it;
+// a module imports another module's public face, never its repository or tables. Type-only imports count:
+// a type import is still a seam. What the code did when these rules came in is listed in
+// .dependency-cruiser-known-violations.json and tolerated until fixed; anything new fails lint. After fixing
+// some, `npm run lint:seams:baseline` writes the shorter list.
+const FOUNDATION = '^src/(db|jobs|events|platform|mail|files|render)/|^src/(errors|config|config-push)\\.ts$';
+const COMPOSITION = '^src/(app|server|main|deps|bootstrap)\\.ts$|^src/(cli|web)/';
+const TESTS = '\\.test\\.ts$|\\.test-support\\.ts$|^test/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle (type-only included): the files cannot be understood, or loaded, one at a time.',
+      from: { pathNot: TESTS },
+      to: { circular: true },
+    },
+    {
+      name: 'lib-imports-nothing-of-ours',
+      severity: 'error',
+      comment: 'src/lib is the bottom layer: pure helpers that know nothing of the project.',
+      from: { path: '^src/lib/', pathNot: TESTS },
+      to: { path: '^src/', pathNot: '^src/lib/' },
+    },
+    {
+      name: 'foundation-imports-no-module',
+      severity: 'error',
+      comment: 'db, jobs, events, platform and the other shared pieces sit below the feature modules.',
+      from: { path: FOUNDATION, pathNot: TESTS },
+      to: { path: '^src/modules/' },
+    },
+    {
+      name: 'nothing-imports-composition',
+      severity: 'error',
+      comment: 'app, server, main, cli, deps and bootstrap put the pieces together; no piece imports them.',
+      from: { path: '^src/', pathNot: `${COMPOSITION}|${TESTS}` },
+      to: { path: COMPOSITION },
+    },
+    {
+      name: 'no-other-modules-repository',
+      severity: 'error',
+      comment: "A module's repository and tables are its own: other modules go through its index.ts or service.",
+      from: { path: '^src/modules/([^/]+)/', pathNot: TESTS },
+      to: { path: '^src/modules/([^/]+)/.+\\.(repository|tables)\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'code-imports-no-tests',
+      severity: 'error',
+      comment: 'Shipped code, and the test support that lives beside it (*.test-support.ts), never imports test/.',
+      from: { path: '^src/', pathNot: '\\.test\\.ts$' },
+      to: { path: TESTS },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|data|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
