@@ -20,7 +20,7 @@
 //     around the price of the home that drew the anchor (the buyer's budget: max 1–1.5×, often a min 0.6–0.9×),
 //     bedrooms and statuses as in `dense`.
 import { sql } from 'kysely';
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { SeededRandom } from '../src/modules/listings/listings.random.js';
 import { refreshMatchForms } from '../src/modules/saved-searches/matching.forms.js';
 import { chunkRowsOf } from '../src/jobs/task.js';

@@ -1,6 +1,6 @@
 // Boundary search figures: GET /boundaries/search with mixed q prefixes, as a search-as-you-type box sends them.
 // Target: p95 ≤ 10 ms on PostgreSQL with the shipped catalogue (~3,500 rows). Exact percentiles: closed loop.
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { countBoundaries } from '../src/modules/boundaries/boundaries.repository.js';
 import { seedShippedBoundaries } from '../src/modules/boundaries/boundaries.loader.js';
 import { closedLoop, type LoadResult } from './lib/load.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { parseContactsCsv } from '../src/modules/contacts/contacts.csv.js';
 import { importContacts } from '../src/modules/contacts/contacts.service.js';
 import type { FoundationFixture } from './foundation.bench.js';

@@ -2,7 +2,7 @@
 // (target ≤ 30 ms). The brand is filled through the deals repository (derived title and search lexemes as
 // every write makes them), then analysed as autovacuum would.
 import { sql } from 'kysely';
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import type { DealFields } from '../src/modules/deals/deals.derive.js';
 import { insertDealsBulk } from '../src/modules/deals/deals.repository.js';
 import { DEAL_STATUSES } from '../src/modules/deals/deals.schemas.js';

@@ -2,7 +2,7 @@
 // sink, end to end — from the POST /emails call to the sink's last `250 OK` — in messages per second (target
 // ≥ 500/s). The API process runs no workers; one worker process (`gable serve` with WORKERS_IN_PROCESS=true)
 // executes the campaign and sends. The sink (lib/smtp-sink.ts) only counts: the figure is the server's, not the sink's.
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { EMPTY_CONTACT } from '../src/modules/contacts/contacts.input.js';
 import { importContacts } from '../src/modules/contacts/contacts.service.js';
 import type { FoundationFixture } from './foundation.bench.js';

@@ -3,7 +3,8 @@
 // process over real HTTP; the sync is the job's own code (runSync) on the bench database.
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
-import { closeDeps, createDeps, type Deps } from '../src/deps.js';
+import { closeDeps, createDeps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { runSync } from '../src/modules/extmail/sync.service.js';
 import { FakeMicrosoft } from '../test/fakes/microsoft.js';
 

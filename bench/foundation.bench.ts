@@ -1,5 +1,5 @@
 // Foundation figures (issue: baseline, GET /users/self, refresh grant, password grant, argon2 per hash).
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { createOAuthClient } from '../src/modules/auth/clients.service.js';
 import { issueNewFamily } from '../src/modules/auth/tokens.service.js';

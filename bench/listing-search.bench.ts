@@ -3,7 +3,7 @@
 // Scenario parameters come from the data itself (its bounding box, some agent ids), so any seed works.
 // Target (decisions / brief): p95 ≤ 50 ms on PostgreSQL with 1,000,000 listings.
 import { sql } from 'kysely';
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { upsertBoundaries } from '../src/modules/boundaries/boundaries.repository.js';
 import { prepareBoundary } from '../src/modules/boundaries/boundaries.model.js';
 import { compileFilters } from '../src/modules/listings/search/search.filters.js';

@@ -1,7 +1,7 @@
 // Listing ingest throughput: N synthetic records (generated up front, not timed) through the ingest service in
 // batches, as `POST /mls/:mls/listings` and `gable import listings` run them. Target: ≥ 5,000 listings/s on
 // PostgreSQL. Run it with bench/listings-ingest.run.ts.
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { ingestListings } from '../src/modules/listings/listings.ingest.js';
 import { METROS } from '../src/modules/listings/listings.places.js';
 import { SeededRandom } from '../src/modules/listings/listings.random.js';

@@ -7,7 +7,8 @@
 // database, and shares the two cores with the service's decryption.
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
-import { closeDeps, createDeps, startJobs, type Deps } from '../src/deps.js';
+import { closeDeps, createDeps, startJobs } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { notify } from '../src/modules/notifications/notify.js';
 import { addDevice, vapidKeys } from '../src/modules/notifications/push.test-support.js';
 import { openEventStream } from '../src/modules/notifications/notifications.test-support.js';

@@ -2,7 +2,7 @@
 // ≥ 5 postcards/s, PDF + PNG preview each), and `GET /brands/:brand/print-campaigns` p95 with 10,000 campaigns.
 // Renders run in this process through the same Renderer the render job uses; the list runs over HTTP.
 import { sql } from 'kysely';
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { libraryHtml, seedTemplateLibrary, TEMPLATE_LIBRARY } from '../src/modules/templates/templates.library.js';
 import { renderTemplate } from '../src/modules/templates/template-language.js';
 import type { Medium } from '../src/modules/templates/mediums.js';

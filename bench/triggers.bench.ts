@@ -4,7 +4,7 @@
 // whole brand planned in ≤ 30 s).
 import { sql } from 'kysely';
 import { ManualClock } from '../src/lib/clock.js';
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/platform/deps.js';
 import { EMPTY_CONTACT } from '../src/modules/contacts/contacts.input.js';
 import { importContacts } from '../src/modules/contacts/contacts.service.js';
 import { upsertBrandTrigger } from '../src/modules/triggers/brand-triggers.repository.js';

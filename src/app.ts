@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Deps } from './deps.js';
+import type { Deps } from './platform/deps.js';
 import { registerAuth } from './platform/auth.js';
 import { registerOmit } from './platform/associations.js';
 import { registerCors } from './platform/cors.js';

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test/helpers/app.js';
 import { prepareEmbedded } from './bootstrap.js';
 import { startStep } from './db/first-start.repository.js';
-import type { Deps } from './deps.js';
+import type { Deps } from './platform/deps.js';
 import { FIRST_START_LISTINGS, listingsStep, seedListings } from './modules/listings/listings.seed.js';
 import { loadBoundaries, populationsStep } from './modules/boundaries/boundaries.loader.js';
 import { shippedBoundaries } from './modules/boundaries/boundaries.shipped.js';

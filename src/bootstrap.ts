@@ -5,7 +5,7 @@
 // has never started and the database does not have that kind of data yet (a data directory made by an older
 // server, or filled by hand, is left alone); a step that started but never completed (the process was killed
 // half-way) runs again at the next start. Every step is idempotent, so running it again finishes the job.
-import type { Deps } from './deps.js';
+import type { Deps } from './platform/deps.js';
 import { completeStep, findStep, startStep } from './db/first-start.repository.js';
 import { demoSeedStep } from './modules/users/demo-seed.first-start.js';
 import { boundariesStep, populationsStep } from './modules/boundaries/boundaries.loader.js';

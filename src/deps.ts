@@ -1,12 +1,11 @@
-// Composition root: everything a service needs from the outside world, built once per process (or test).
-// Services are plain functions/classes of Deps; nothing reads globals.
+// Composition root: everything a service needs from the outside world (the type `Deps`, platform/deps.ts), built
+// once per process (or test). Services are plain functions/classes of Deps; nothing reads globals.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import pino from 'pino';
+import type { Deps } from './platform/deps.js';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/database.js';
-import type { DB } from './db/types.js';
+import { openDatabase } from './db/database.js';
 import { JobQueue } from './jobs/queue.js';
 import { DAEMONS, TASKS } from './jobs/registry.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -15,34 +14,14 @@ import { OutboundHttp } from './lib/outbound.js';
 import { Metrics } from './platform/metrics.js';
 import { slowStatementReporter } from './platform/slow-statement-log.js';
 import { runAsWork } from './lib/work-context.js';
-import { createMailTransport, type MailTransport } from './mail/transport.js';
-import { LocalDiskStore, type FileStore } from './files/store.js';
+import { createMailTransport } from './mail/transport.js';
+import { LocalDiskStore } from './files/store.js';
 import { FileSigner } from './files/signing.js';
 import { S3Store } from './files/s3-store.js';
 import { join } from 'node:path';
 import { Renderer } from './render/renderer.js';
 import { fetchFontThrough } from './render/font-cache.js';
 import { ownResponse } from './render/own-files.js';
-
-export interface Deps {
-  readonly config: Config;
-  readonly database: Database;
-  readonly db: Kysely<DB>;
-  readonly clock: Clock;
-  readonly queue: JobQueue;
-  readonly secrets: SecretBox;
-  readonly metrics: Metrics;
-  /** The one outbound HTTP client (SSRF guard, timeouts, size cap, metrics). */
-  readonly outbound: OutboundHttp;
-  /** The mail transport; features reach it only through src/mail (queueMessages). */
-  readonly mail: MailTransport;
-  readonly log: FastifyBaseLogger;
-  /** Stored files (docs/files.md): DATA_DIR/files, or the S3-compatible store of S3_URL. */
-  readonly files: FileStore;
-  readonly fileSigner: FileSigner;
-  /** Chromium renderer of template instances; null when no browser is configured (docs/templates.md). */
-  readonly renderer: Renderer | null;
-}
 
 export interface DepsOptions {
   clock?: Clock;

@@ -1,7 +1,7 @@
 // The HTTP process: build the app, listen, shut down gracefully. Nothing else, beside the operator channel of an
 // embedded server (platform/operator-channel.ts: how `gable notify` and the like reach a server holding DATA_DIR).
 import closeWithGrace from 'close-with-grace';
-import type { Deps } from './deps.js';
+import type { Deps } from './platform/deps.js';
 import { closeDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { operatorActions } from './modules/index.js';

@@ -1,6 +1,7 @@
 // Shared set-up of CLI commands: configuration, database (migrated), job queue ready to enqueue.
 import { loadConfig, ConfigError, type Config } from '../config.js';
-import { closeDeps, createDeps, startJobs, type Deps } from '../deps.js';
+import { closeDeps, createDeps, startJobs } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { callOperatorChannel, OperatorChannelUnavailableError } from '../platform/operator-channel.js';

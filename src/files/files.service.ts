@@ -2,7 +2,7 @@
 // URLs that are signed and expire (public files: unsigned). Features store files through storeFile and show
 // them with presentFile; nothing else reads the store.
 import type { Kysely } from 'kysely';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import type { DB } from '../db/types.js';
 import { errors } from '../errors.js';
 import { epochSeconds } from '../lib/clock.js';

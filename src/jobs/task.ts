@@ -1,6 +1,6 @@
 // A job type: its name, payload schema (checked when enqueued and again when run) and handler.
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 
 export interface TaskDefinition<S extends TSchema = TSchema> {
   readonly name: string;

@@ -3,7 +3,7 @@
 // subscriber, a Postmark webhook relay, …) signs each request like a Standard Webhooks sender: HMAC-SHA256 with the
 // key `gable mail events-key` prints, over `<webhook-id>.<webhook-timestamp>.<body>`. Events are idempotent.
 import { createHmac } from 'node:crypto';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { errors } from '../errors.js';
 import { deriveKey, safeEqual } from '../lib/crypto.js';
 import { emailKey } from '../modules/contacts/contacts.input.js';

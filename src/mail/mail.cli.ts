@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { readConfig, runHereOrOnServer, withDeps, type CommandDepsRunner } from '../cli/context.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { errors } from '../errors.js';
 import { reportOperatorErrors } from '../modules/brands/operator-errors.js';
 import type { OperatorAction } from '../platform/operator-channel.js';

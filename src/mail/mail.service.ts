@@ -4,7 +4,7 @@
 // and a retry after a crash mid-send reuses the row's Message-ID, so a receiver can tell the duplicate.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import type { DB } from '../db/types.js';
 import * as repo from './mail.repository.js';
 import { SendFailure, type WireMessage } from './transport.js';

@@ -5,7 +5,7 @@ import { useTestApp } from '../../test/helpers/app.js';
 import { runAdminCommand } from '../../test/helpers/cli.js';
 import { queuedJobs, runQueuedJobs } from '../../test/helpers/jobs.js';
 import { useSmtpSink } from '../../test/fakes/smtp.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { registerMailCommands } from './mail.cli.js';
 import { findMessage } from './mail.repository.js';
 import { queueMessages, sendQueuedMessages, UnsafeMessageError, type OutgoingMessage } from './mail.service.js';

@@ -2,7 +2,7 @@
 // kind and recipient (so counters count recipients, not hits), redirect a signed click, and turn a one-click
 // unsubscribe into an unsubscribed contact (and a remembered address) in the brand the mail came from.
 import type { Kysely } from 'kysely';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import type { DB } from '../db/types.js';
 import { errors } from '../errors.js';
 import { emailKey } from '../modules/contacts/contacts.input.js';

@@ -1,6 +1,6 @@
 // The route plugins of every feature module, registered by app.ts in this order.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import type { OperatorActions } from '../platform/operator-channel.js';
 import { notifyOperatorAction } from './notifications/notifications.commands.js';
 import { usersRoutes } from './users/users.routes.js';

@@ -1,7 +1,7 @@
 // Bearer authentication and the MFA gate, for every route. Deny by default: a route is public only when it
 // says `config: { auth: 'none' }`; `auth: 'client'` also admits client-credentials tokens (no user).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Deps } from '../deps.js';
+import type { Deps } from './deps.js';
 import { errors } from '../errors.js';
 import { hashToken } from '../lib/crypto.js';
 import {

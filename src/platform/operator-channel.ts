@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { chmodSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Deps } from '../deps.js';
+import type { Deps } from './deps.js';
 import { AppError, ERROR_CATALOGUE, errors, type ErrorCode } from '../errors.js';
 
 export const OPERATOR_CHANNEL_FILE = 'operator.json';

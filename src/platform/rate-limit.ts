@@ -6,7 +6,7 @@
 // both, like POST /valerts).
 import { sql } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Deps } from '../deps.js';
+import type { Deps } from './deps.js';
 import { errors } from '../errors.js';
 
 export type RateLimitRule = 'public' | 'anonymous';

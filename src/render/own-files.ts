@@ -1,6 +1,6 @@
 // What a page being rendered may load from this server, answered in-process (no HTTP): stored files through their
 // signed URLs, and the demo brand's logos. Anything else is a 404 to the page.
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { openFileUrl } from '../files/files.service.js';
 import { DEMO_LOGOS } from '../modules/brands/demo-logos.routes.js';
 import { isUuid } from '../lib/uuid.js';

@@ -1,6 +1,6 @@
 // The TOTP step of the web sign-in, delegated to the MFA module's verifier: replay protection and the
 // per-user and per-IP attempt budgets live there, once for the API and the pages.
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { AppError } from '../errors.js';
 import { checkUserTotp } from '../modules/mfa/mfa.service.js';
 

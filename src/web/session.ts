@@ -2,7 +2,7 @@
 // TLS), only its SHA-256 hash in web_sessions. The session id changes at sign-in (no fixation) and every
 // form carries the session's CSRF secret, checked on every POST.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { addSeconds } from '../lib/clock.js';
 import { hashToken, randomToken, safeEqual } from '../lib/crypto.js';
 import { parsePending, type PendingAuthorization } from './authorization-request.js';

@@ -1,6 +1,6 @@
 // Password sign-in of the authorization pages, under the same brute-force limits as the password grant
 // (decisions §3): per account and per IP, shared through the attempt_counters table.
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { AppError } from '../errors.js';
 import { verifyPassword } from '../lib/passwords.js';
 import { findLiveUserByEmail } from '../modules/auth/login.repository.js';

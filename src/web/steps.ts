@@ -1,7 +1,7 @@
 // Which page the authorization request is at, from the session: sign in → MFA → brand → consent. Each POST
 // changes the session and redirects here (POST/redirect/GET), so reloads and back buttons stay harmless.
 import type { FastifyReply } from 'fastify';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import type { HostBrand } from '../modules/brands/hostnames.repository.js';
 import type { PendingAuthorization } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';

@@ -7,7 +7,8 @@ import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { closeDeps, createDeps, startJobs, type Deps } from '../../src/deps.js';
+import { closeDeps, createDeps, startJobs } from '../../src/deps.js';
+import type { Deps } from '../../src/platform/deps.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createTestDatabase } from './database.js';
 

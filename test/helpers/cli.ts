@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { vi } from 'vitest';
 import type { CommandDepsRunner } from '../../src/cli/context.js';
-import type { Deps } from '../../src/deps.js';
+import type { Deps } from '../../src/platform/deps.js';
 import { TEST_SECRET_KEY } from './app.js';
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 // Test data written straight to the database (the thing under test is never the factory).
 import { randomBytes } from 'node:crypto';
-import type { Deps } from '../../src/deps.js';
+import type { Deps } from '../../src/platform/deps.js';
 import type { ClientKind } from '../../src/db/types.js';
 import { hashPassword } from '../../src/lib/passwords.js';
 import { issueNewFamily } from '../../src/modules/auth/tokens.service.js';

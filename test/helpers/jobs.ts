@@ -1,7 +1,7 @@
 // Runs queued pg-boss jobs in the test process, as a worker would, through the task registry's handlers.
 // (Test apps do not run workers, so a test decides when jobs run.)
 import { sql } from 'kysely';
-import type { Deps } from '../../src/deps.js';
+import type { Deps } from '../../src/platform/deps.js';
 import { TASKS } from '../../src/jobs/registry.js';
 
 export interface QueuedJob {

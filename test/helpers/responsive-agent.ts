@@ -3,7 +3,7 @@
 // and the agent moves to another time zone, which re-plans a contact trigger per contact in that one request.
 // Its own user, so neither touches the poller's user or the brand triggers (planned in the brand user's zone).
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../src/deps.js';
+import type { Deps } from '../../src/platform/deps.js';
 import { clientHeaders, sampleListing } from '../../src/modules/listings/listings.test-support.js';
 import { addMembership, bearer, createUser, tokenFor } from './factories.js';
 

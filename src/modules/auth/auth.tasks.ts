@@ -1,7 +1,7 @@
 // Job: delete expired tokens, codes and families, and stale attempt counters (hourly).
 import { Type } from '@sinclair/typebox';
 import { defineTask } from '../../jobs/task.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 
 /** Keep expired rows a while: refresh-reuse detection needs rotated tokens until their family ends. */
 const KEEP_EXPIRED_SECONDS = 24 * 3600;

@@ -1,6 +1,6 @@
 // Authorization-code exchange (partner and public clients), the second half of the flow whose first half is
 // the /oauth2/auth pages (src/web) calling createAuthorizationCode. RFC 6749 §4.1.3 with PKCE (RFC 7636).
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { hashToken, safeEqual, sha256Base64Url } from '../../lib/crypto.js';
 import { findAuthorizationCodeForUpdate, markAuthorizationCodeUsed } from './authorization-codes.repository.js';
 import type { ClientRow } from './clients.repository.js';

@@ -1,5 +1,5 @@
 // Client-credentials grant (first-party clients only): a token for the client itself, no user, no refresh token.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { ClientRow } from './clients.repository.js';
 import type { TokenResponse } from './oauth.schemas.js';
 import { issueNewFamily } from './tokens.service.js';

@@ -1,5 +1,5 @@
 // Password grant (first-party clients only): email + password → a new token family and the user record.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
 import { loadUserRecord } from '../users/users.service.js';

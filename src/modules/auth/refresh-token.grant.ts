@@ -4,7 +4,7 @@
 // `replayOfLostResponse`.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { hashToken } from '../../lib/crypto.js';
 import type { ClientRow } from './clients.repository.js';
 import { oauthErrors } from './oauth-errors.js';

@@ -1,6 +1,6 @@
 // POST /oauth2/revoke (RFC 7009): revoking either token of a pair ends the whole family (the login), because
 // a refresh token alone would mint new access tokens and an access token alone is the less useful half.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { AppError } from '../../errors.js';
 import { hashToken } from '../../lib/crypto.js';
 import { authenticateClient, clientCredentials } from './client-auth.js';

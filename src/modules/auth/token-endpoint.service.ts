@@ -1,6 +1,6 @@
 // POST /oauth2/token: check the grant type, authenticate the client, check the client may use the grant,
 // check the grant's fields, then hand over to the grant (RFC 6749 §5.2 error order).
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { authorizationCodeGrant } from './authorization-code.grant.js';
 import { assertGrantAllowed, authenticateClient, clientCredentials } from './client-auth.js';
 import { clientCredentialsGrant } from './client-credentials.grant.js';

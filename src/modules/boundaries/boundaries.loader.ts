@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { FirstStartStep } from '../../bootstrap.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { prepareBoundary, type BoundaryInput } from './boundaries.model.js';
 import { lacksPopulation, setPopulations, shippedPopulations } from './boundaries.populations.js';
 import { analyzeBoundaries, countBoundaries, upsertBoundaries } from './boundaries.repository.js';

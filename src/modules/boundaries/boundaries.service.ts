@@ -1,5 +1,5 @@
 // Boundaries catalogue: public reference data any authenticated user may read (no brand scope).
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { normalizeText, prefixTsQuery } from './boundaries.model.js';

@@ -1,5 +1,5 @@
 // The brand profile (public), its children, its marketing palette and its roster (decisions §19).
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 import { isUuid } from '../../lib/uuid.js';

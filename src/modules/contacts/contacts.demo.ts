@@ -2,7 +2,7 @@
 // year (for triggers), tags, phones, emails and Dallas-area addresses. Deterministic (a fixed PRNG seed and
 // ids derived from the demo secret), so re-running writes nothing new; a contact someone deleted stays deleted.
 import type { FirstStartStep } from '../../bootstrap.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { SeededRandom } from '../listings/listings.random.js';
 import { findLiveBrand } from '../brands/brands.repository.js';
 import { DemoSecrets } from '../users/demo-seed.js';

@@ -1,7 +1,7 @@
 // Contacts (decisions §7, §14): brand-owned, CRM ACL. Every method checks access first; every change records
 // its `Contacts` event in the outbox within the same transaction.
 import type { Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { recordEvents } from '../../events/outbox.js';

@@ -3,7 +3,7 @@
 // listing, all in one transaction. Lead channels are a brand's capture points; the public capture endpoint is
 // rate-limited per IP and per channel with the shared database counters (platform/attempts.ts).
 import type { Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';

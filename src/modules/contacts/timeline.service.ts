@@ -2,7 +2,7 @@
 // touches the contact (last_touch, last_touch_action) and records, in the same transaction, the Activities
 // event with the spec §6 payload and the contact's Contacts update.
 import type { Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';

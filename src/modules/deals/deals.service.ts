@@ -3,7 +3,7 @@
 // Buyer contact's home_anniversary through the contacts module's own writer.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { recordEvent } from '../../events/outbox.js';

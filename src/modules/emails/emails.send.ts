@@ -4,7 +4,7 @@
 // with the campaign's progress (queued_through) and the last with executed_at, so a retried job goes on from the
 // last chunk that committed and queues nobody twice.
 import type { Kysely, Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { unsubscribedAddresses } from '../../mail/mail.repository.js';
 import { queueMessages, type OutgoingMessage } from '../../mail/mail.service.js';

@@ -2,7 +2,7 @@
 // first; a campaign of a brand the actor cannot reach with Marketing answers 404. Creating or rescheduling a
 // campaign enqueues its execution (emails.execute) at due_at in the same transaction.
 import type { Kysely, Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';

@@ -1,7 +1,7 @@
 // Test support for email campaigns: a marketer with a token in a brand, contacts made through the API.
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { crmUser } from '../contacts/contacts.test-support.js';
 
 export async function marketer(deps: Deps, options: { brand?: string; acl?: string[] } = {}) {

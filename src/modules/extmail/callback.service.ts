@@ -3,7 +3,7 @@
 // redirect inside an unverified state cannot be trusted); then the code is exchanged, the profile read and the
 // credential upserted with its tokens sealed. Failures after a verified state go back to the state's redirect
 // with OAuth-style `error` parameters.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { brandReach } from '../brands/access.js';
 import { consumeStateNonce, upsertCredential } from './extmail.repository.js';
 import { ProviderError } from './provider.js';

@@ -4,7 +4,7 @@
 // soft-deletes it. An unlinked remote contact is matched by email with the brand's live contacts (the oldest
 // first), or with a contact created earlier in the same page, before a new one is made: re-syncs never duplicate.
 import { sql, type Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { recordEvents } from '../../events/outbox.js';
 import { replanTriggersOfContacts } from '../triggers/planner.js';

@@ -1,5 +1,5 @@
 // Linking a mailbox and managing its credential (spec §4.3; decisions §12; docs/extmail.md).
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 import { requireAccess } from '../brands/access.js';

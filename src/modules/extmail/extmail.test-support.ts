@@ -1,7 +1,7 @@
 // Test kit of external mail: the loopback Microsoft fake wired into a test app, a member of a brand, and the
 // whole browser flow (link → the fake's authorize → our callback) driven over real HTTP.
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { TestApp } from '../../../test/helpers/app.js';
 import {
   addMembership,

@@ -1,7 +1,7 @@
 // The tokens of one credential during a sync: the access token is refreshed when it is about to expire or the
 // provider refuses it, and every refresh is stored at once (Microsoft rotates refresh tokens: the old one may
 // stop working as soon as the new one is issued, so losing the new one would lose the link).
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { CredentialRow } from './extmail.repository.js';
 import { ProviderError, type ExtmailProvider } from './provider.js';
 

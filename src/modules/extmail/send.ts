@@ -3,7 +3,7 @@
 // SMTP. The ledger, its claim and its outcome stay the mail platform's (src/mail), so counters and retries are
 // the same as for SMTP.
 import type { Kysely } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { SendFailure, type SendOutcome, type WireMessage } from '../../mail/transport.js';

@@ -4,7 +4,7 @@
 // credential's `jobs`. Throttling reschedules the run after Retry-After; a refused grant marks the credential
 // revoked and tells the user; other failures are recorded and retried by the queue.
 import type { Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';

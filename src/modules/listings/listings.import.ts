@@ -3,7 +3,7 @@
 // skipped; the rest is imported.
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { ingestListings } from './listings.ingest.js';
 
 export interface ImportProblem {

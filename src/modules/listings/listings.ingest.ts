@@ -1,7 +1,7 @@
 // Ingest: validate each record on its own, then upsert the valid ones of a batch in ONE transaction with a fixed
 // number of statements (lock current state, upsert, replace open houses, write the record texts, record events)
 // whatever its size.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { ErrorAttributes } from '../../errors.js';
 import { eventsFor } from './listings.events.js';
 import { checkListingInput } from './listings.input.js';

@@ -2,7 +2,7 @@
 // columns and SQL as a real feed), in batches of 1,000. Deterministic for a seed: the same options give the
 // same mls_numbers and records, so running it twice leaves the data unchanged.
 import type { FirstStartStep } from '../../bootstrap.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { ingestListings } from './listings.ingest.js';
 import { METROS, type Metro } from './listings.places.js';

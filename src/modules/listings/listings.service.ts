@@ -1,5 +1,5 @@
 // Listing reads and the ingest entry point, with their access rules.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 import { ingestListings } from './listings.ingest.js';

@@ -5,7 +5,7 @@
 // Until then such listings are presented from their columns, so a stale text is never shown: this only restores
 // the fast path.
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { chunkRowsOf, defineTask } from '../../jobs/task.js';
 import { otherVersionIds, rewriteListingRecords } from './listings.stored-record.js';
 

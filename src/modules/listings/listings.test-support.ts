@@ -1,5 +1,5 @@
 // Test support for the listings tests: feed tokens and a complete, valid listing record.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { issueNewFamily } from '../auth/tokens.service.js';
 import { bearer, createClient } from '../../../test/helpers/factories.js';
 

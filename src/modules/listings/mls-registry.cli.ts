@@ -1,7 +1,7 @@
 // `gable admin mls set|list`: the MLS registry behind a listing's `mls_info` (docs/listings.md).
 import type { Command } from 'commander';
 import { print, withDeps } from '../../cli/context.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
 import type { MlsRegistryRow } from './mls-registry.repository.js';
 import { listMls, setMls } from './mls-registry.service.js';

@@ -2,7 +2,7 @@
 // is accepted at most once; wrong codes count against a per-user attempt budget; validation is a property of the
 // token family (the login), so refreshed pairs inherit it.
 import QRCode from 'qrcode';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
 import { markFamilyMfaValidated } from '../auth/tokens.repository.js';

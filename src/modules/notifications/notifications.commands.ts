@@ -4,7 +4,7 @@
 // so it reaches the streams open on it at once.
 import type { Command } from 'commander';
 import { runHereOrOnServer, withDeps, type CommandDepsRunner } from '../../cli/context.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { OperatorAction } from '../../platform/operator-channel.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import * as repo from './notifications.repository.js';
 import { deleteNotifications, markSeen } from './notifications.service.js';
 import { feedUser, sendNotification } from './notifications.test-support.js';

@@ -1,6 +1,6 @@
 // The feed of the calling user (decisions §10): only their own notifications exist for them (another user's id
 // answers 404). Seen-state changes announce the new unseen count to the live stream in the same transaction.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { BearerRead } from '../../platform/auth.js';
 import { feedBody, type Serialize } from './feed-json.js';

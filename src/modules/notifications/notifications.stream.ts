@@ -5,7 +5,7 @@
 // PGlite's own listen() in embedded mode. One listener per process, however many streams are open.
 import { PassThrough } from 'node:stream';
 import pg from 'pg';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { presentFeed } from './notifications.presenter.js';
 import * as repo from './notifications.repository.js';
 

@@ -1,5 +1,5 @@
 // Test support for the notification tests: a user with a token, and notify() in its own transaction.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { notify, type NotifyInput } from './notify.js';
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { notify, notifyMany, type NotifyInput } from './notify.js';
 import { STREAM_CHANNEL } from './notifications.repository.js';
 import { feedUser } from './notifications.test-support.js';

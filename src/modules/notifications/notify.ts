@@ -4,7 +4,7 @@
 // on commit) and its push jobs (JobQueue.enqueue(trx, …), one per notification and device: push.service.ts).
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { uuidV7 } from '../../lib/uuid.js';
 import * as repo from './notifications.repository.js';
 import { enqueuePushes, enqueuePushesMany } from './push.service.js';

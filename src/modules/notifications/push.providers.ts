@@ -2,7 +2,7 @@
 // credentials in config for the device's app is not configured: its pushes are recorded as skipped. Senders keep
 // per-process state (an FCM access token, an APNs JWT and HTTP/2 session), so there is one per Deps and credentials.
 import { providersOf, type ApnsConfig, type FcmConfig, type VapidConfig } from '../../config-push.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { PushProvider } from './notifications.tables.js';
 import type { PushMessage } from './push.message.js';
 import { ApnsSender } from './push.apns.js';

@@ -5,7 +5,7 @@
 // Idempotent: a job carries (delivery, attempt) and acts only while the row is pending at attempt - 1.
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { addSeconds } from '../../lib/clock.js';
 import { buildMessage } from './push.message.js';
 import { isConfigured, senderFor, type PushResult } from './push.providers.js';

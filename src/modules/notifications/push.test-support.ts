@@ -1,7 +1,7 @@
 // Test support for push delivery: a device registered straight in the table (the loopback fakes speak plain
 // http or use a private CA, which the registration route rightly refuses), the ledger rows and the queued jobs.
 import { randomBytes } from 'node:crypto';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { hashToken } from '../../lib/crypto.js';
 import { queuedJobs } from '../../../test/helpers/jobs.js';
 import type { FakeApns } from '../../../test/fakes/apns.js';

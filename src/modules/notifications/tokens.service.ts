@@ -3,7 +3,7 @@
 // credentials (APNs topic, FCM project, VAPID keys) push to the device. A token is unique per (app, channel):
 // registering a device that another user registered moves it to the caller (the phone changed hands).
 import { providersOf } from '../../config-push.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { hashToken } from '../../lib/crypto.js';
 import { loadUserRecord } from '../users/users.service.js';

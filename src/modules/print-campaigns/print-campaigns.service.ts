@@ -1,7 +1,7 @@
 // Print campaigns (spec 4.9; decisions §2, §11; docs/print-campaigns.md): a brand's use of a template instance.
 // Every method needs the Marketing ACL on the brand of the path (403); a campaign of another brand is 404, and so is
 // a template instance that is not the brand's (or does not exist).
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import type { Actor } from '../../platform/auth.js';

@@ -10,7 +10,7 @@ import { runQueuedJobs } from '../../../test/helpers/jobs.js';
 import { buildApp } from '../../app.js';
 import { firstStartSteps } from '../../bootstrap.js';
 import { completeStep } from '../../db/first-start.repository.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { EMPTY_CONTACT } from '../contacts/contacts.input.js';
 import { importContacts } from '../contacts/contacts.service.js';
 import { crmUser } from '../contacts/contacts.test-support.js';

@@ -3,7 +3,7 @@
 // (RFC 8058 headers and a link in the body), and a plain-text part. Every value is escaped (web/html.ts).
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { OutgoingMessage } from '../../mail/mail.service.js';
 import { html } from '../../web/html.js';
 import { formatListing } from '../listings/listings.format.js';

@@ -3,7 +3,7 @@
 // exactly when its match does and reaches the owner's feed with it, without a delivery job of its own.
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { notifyMany } from '../notifications/notify.js';
 import type { ListingCard } from './delivery.email.js';
 

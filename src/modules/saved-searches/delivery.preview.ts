@@ -1,7 +1,7 @@
 // `gable alerts preview SEARCH_ID` (issue 12 item 5): for each contact link of a search, when its next digest is due
 // and what it would hold if it ran now (matched since the last digest, not emailed to that contact yet). Reads only.
 import { sql } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { listingCards } from './delivery.email.js';
 import { nextOccurrence } from './delivery.schedule.js';
 import { pendingDigestListings } from './delivery.service.js';

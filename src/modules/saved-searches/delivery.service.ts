@@ -9,7 +9,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { arrayLiteral } from '../../db/arrays.js';
 import type { DB } from '../../db/types.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { queueMessages } from '../../mail/mail.service.js';
 import { alertMessage, listingCards, type AlertEmail, type ListingCard } from './delivery.email.js';
 import { notifyOwners } from './delivery.notify.js';

@@ -1,7 +1,7 @@
 // One-click unsubscribe of a saved-search alert (RFC 8058; decisions §6): the link names the search and the contact
 // and carries an HMAC of both under a key derived from SECRET_KEY, so it cannot be forged or pointed at another
 // link. Unsubscribing sets that contact link's frequency to Never (the link stays, the alerts stop).
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { deriveKey, hmacHex, safeEqual } from '../../lib/crypto.js';
 

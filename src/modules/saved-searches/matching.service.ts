@@ -8,7 +8,7 @@
 // notifications are written with them (delivery.notify.ts); Instant emails go to a delivery job.
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { DELIVER_BATCH, deliverMatchesTask } from './delivery.tasks.js';
 import { candidateSearches, type Candidate } from './matching.candidates.js';
 import { confirmedPairs, type ShapedCandidate } from './matching.confirm.js';

@@ -1,6 +1,6 @@
 // A saved search as the API answers it (spec §2.5): every criterion (null when not set), the owner's time zone,
 // the contact links; `saved_search.contacts`, `.boundaries` and `.brands` turn ids into records.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { getBoundary } from '../boundaries/boundaries.service.js';
 import { brandExpansion, getBrandProfile } from '../brands/profile.service.js';

@@ -1,6 +1,6 @@
 // Saved searches (spec §2.5, decisions §6; docs/saved-searches.md): brand-owned, CRM ACL. The criteria are checked
 // by the listing search engine itself (checkSavedCriteria), so a saved search accepts exactly what a search does.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 import { requireAccess } from '../brands/access.js';

@@ -1,7 +1,7 @@
 // Showings (decisions §17): brand-owned, CRM ACL. Every change records its Showings event (to the showing's
 // brand only) in the same transaction; a showing with a contact records an activity on the contact's timeline.
 import type { Kysely, Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { recordEvent } from '../../events/outbox.js';

@@ -1,6 +1,6 @@
 // Template instances (spec 2.11; docs/templates.md): a template filled with records (or the client's edited
 // HTML), cleaned again, and stored as a file. Marketing ACL on the brand; only the creator deletes one.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { findFiles } from '../../files/files.repository.js';
 import { presentFile, storeFile } from '../../files/files.service.js';

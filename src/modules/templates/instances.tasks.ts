@@ -4,7 +4,7 @@
 // A failure (a timeout, a crashed browser) is recorded on the instance and the job is retried once. Photos on
 // other hosts are fetched first and inlined (render/remote-images.ts): the browser loads nothing remote.
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { storeFile, storePreview } from '../../files/files.service.js';
 import { defineTask } from '../../jobs/task.js';
 import { canRender } from '../../render/renderer.js';

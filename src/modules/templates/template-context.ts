@@ -2,7 +2,7 @@
 // contacts and deals named by the request. Each record is checked: a listing that does not exist, a contact that
 // is not the brand's or that the user cannot see (CRM), or a deal the user cannot reach (Deals), is a 404, as if
 // it did not exist.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 import { getBrandProfile } from '../brands/profile.service.js';

@@ -3,7 +3,7 @@
 // Seeded on an embedded server's first start (bootstrap.ts) and by `gable seed templates` on any server.
 import { readFileSync } from 'node:fs';
 import type { FirstStartStep } from '../../bootstrap.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { Medium } from './mediums.js';
 import { countLibraryTemplates, upsertLibraryTemplate } from './templates.repository.js';
 import { prepareTemplateHtml } from './templates.service.js';

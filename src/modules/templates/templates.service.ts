@@ -1,7 +1,7 @@
 // Templates (docs/templates.md): global ones (the shipped library) and a brand's own, which the brand and its
 // sub-brands see. Reading and writing need the Marketing ACL (decisions §2).
 import type { Kysely } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';

@@ -1,5 +1,5 @@
 // Test support for templates, instances and print campaigns: a user with a token in a brand.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 
 /** A new user in `brand` (a new brand by default) with these ACL words (Marketing by default); headers send the brand. */

@@ -1,7 +1,7 @@
 // Brand triggers (issue 10 item 4; docs/triggers.md): one per brand and event type, CRM ACL on the brand (else
 // 403). Setting one makes the caller its sender; its emails go out from the sweep (brand-triggers.sweep.ts).
 import type { Kysely } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';

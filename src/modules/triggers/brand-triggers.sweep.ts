@@ -5,7 +5,7 @@
 // contact from getting one occurrence twice. An occurrence more than two days past (a worker down that long) is
 // not sent late.
 import type { Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { wallClock, zonedTime } from '../../lib/zoned-time.js';

@@ -3,7 +3,7 @@
 // trigger plan next year's. What keeps a contact from getting it (no email, unsubscribed, quota) sets failed_at
 // and failure instead, and tells the trigger's user. A retried or stale job finds nothing left to do.
 import type { Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { findCampaign } from '../emails/emails.repository.js';

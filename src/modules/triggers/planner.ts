@@ -2,7 +2,7 @@
 // contact's date (or the contact itself) and the trigger user's time zone. Every change re-plans in the
 // transaction that made it, and the execution job checks again at fire time (execute.ts).
 import type { Kysely, Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { nextFireTime, type FireRule } from './fire-time.js';
 import * as repo from './triggers.repository.js';

@@ -2,7 +2,7 @@
 // reach with CRM answers 404. Creating or changing one plans its fire time and enqueues its execution in the same
 // transaction; the campaign it names becomes its template (never sent on its own).
 import type { Kysely, Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';

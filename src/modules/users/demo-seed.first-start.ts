@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FirstStartStep } from '../../bootstrap.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { anyUserExists } from './demo-seed.repository.js';
 import { seedDemoWorld, type DemoWorld } from './demo-seed.js';
 

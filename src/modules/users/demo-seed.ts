@@ -6,7 +6,7 @@
 // that drifted (a demo password changed, a client or brand deleted) is put back, so what is printed works.
 import type { Kysely } from 'kysely';
 import type { ClientKind, DB } from '../../db/types.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { deriveKey } from '../../lib/crypto.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';

@@ -1,5 +1,5 @@
 // What a user changes on themselves: profile, password, active brand.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, type AttemptKey } from '../../platform/attempts.js';

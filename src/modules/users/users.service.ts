@@ -1,5 +1,5 @@
 // The user record (spec §2.2) and the /users/self changes a user makes to themselves.
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { toAgentRecord } from './agents.record.js';

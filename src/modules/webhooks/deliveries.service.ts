@@ -5,7 +5,7 @@
 // webhook-id, never a lost or extra retry.
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { notify } from '../notifications/notify.js';
 import { addSeconds } from '../../lib/clock.js';
 import { OutboundError } from '../../lib/outbound.js';

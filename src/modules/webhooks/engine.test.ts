@@ -6,7 +6,7 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import { recordEvent } from '../../events/outbox.js';
 import { OUTBOX_CHANNEL } from './pump.js';
 import { brandUser, Receiver } from './webhooks.test-support.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 
 /** Notifications on the outbox channel, counted (PGlite in-process, PostgreSQL on a client of its own). */
 async function countNotifications(deps: Deps): Promise<{ count: () => number; stop: () => Promise<void> }> {

@@ -3,7 +3,7 @@
 // (event, live webhook of the event's brand with that topic — `Deals` also of the brand's ancestors) and a
 // job per delivery, and moves the position, all in one transaction: a crash repeats nothing and loses nothing.
 import type { Transaction } from 'kysely';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { readEvents, type StoredEvent } from '../../events/outbox.js';
 import * as repo from './deliveries.repository.js';

@@ -1,7 +1,7 @@
 // The delivery log and the actions on a webhook: replay a delivery, enable after a disable, send a signed
 // ping, rotate the key (both signatures for 24 h). Admin ACL through requireWebhook (webhooks.service.ts).
 import { randomBytes } from 'node:crypto';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { addSeconds, epochSeconds } from '../../lib/clock.js';
 import type { Actor } from '../../platform/auth.js';

@@ -3,7 +3,7 @@
 // second anyway, so a lost notification (or a listener that could not connect) costs latency, never an event.
 // Pumps of several processes are safe together: the position lock lets one fan out at a time.
 import pg from 'pg';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { chunkRowsOf, type Daemon } from '../../jobs/task.js';
 import { fanOutStep } from './fanout.js';
 import { deliverTask, fanOutTask } from './webhooks.tasks.js';

@@ -1,7 +1,7 @@
 // Brand webhooks: create (key shown once), list, read, delete. Admin ACL on the brand (decisions §2, §9); the
 // URL passes the SSRF guard at create time and again at every attempt (deliveries.service.ts).
 import { randomBytes } from 'node:crypto';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { OutboundError } from '../../lib/outbound.js';

@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { attemptDelivery } from './deliveries.service.js';
 import { fanOutStep } from './fanout.js';
 import { fanOutTask } from './webhooks.tasks.js';

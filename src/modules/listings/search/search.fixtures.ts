@@ -2,7 +2,7 @@
 // sharing one database never see each other's rows (the tag is also the search's anchor).
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Deps } from '../../../deps.js';
+import type { Deps } from '../../../platform/deps.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../../test/helpers/factories.js';
 
 export interface ListingFixture {

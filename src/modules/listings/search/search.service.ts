@@ -1,7 +1,7 @@
 // Listing search: validate criteria, check the brands they name, compile, run one statement, present the page.
 // Every endpoint of search.routes.ts (current and deprecated) ends here.
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import type { Deps } from '../../../deps.js';
+import type { Deps } from '../../../platform/deps.js';
 import { errors } from '../../../errors.js';
 import type { Actor } from '../../../platform/auth.js';
 import { requireAccess, subtreeIds, subtreeQuery } from '../../brands/access.js';
