@@ -13,7 +13,7 @@ import type { ApnsConfig } from '../../config-push.js';
 import type { Clock } from '../../lib/clock.js';
 import { bareHost } from '../../lib/network-guard.js';
 import { OutboundError, type OutboundHttp } from '../../lib/outbound.js';
-import { parseRetryAfter } from '../webhooks/deliveries.service.js';
+import { parseRetryAfter } from '../../lib/retry-after.js';
 import { outboundFailure } from './push.fcm.js';
 import { signJwt } from './push.jwt.js';
 import type { PushMessage } from './push.message.js';

@@ -6,7 +6,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { FcmConfig } from '../../config-push.js';
 import type { Clock } from '../../lib/clock.js';
 import { OutboundError, type OutboundHttp, type OutboundResponse } from '../../lib/outbound.js';
-import { parseRetryAfter } from '../webhooks/deliveries.service.js';
+import { parseRetryAfter } from '../../lib/retry-after.js';
 import { signJwt } from './push.jwt.js';
 import type { PushMessage } from './push.message.js';
 import { retryOrFail, type PushResult, type PushSender } from './push.providers.js';

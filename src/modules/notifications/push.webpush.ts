@@ -6,7 +6,7 @@ import webpush from 'web-push';
 import type { VapidConfig } from '../../config-push.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import { OutboundError, type OutboundHttp } from '../../lib/outbound.js';
-import { parseRetryAfter } from '../webhooks/deliveries.service.js';
+import { parseRetryAfter } from '../../lib/retry-after.js';
 import type { PushMessage } from './push.message.js';
 import { retryOrFail, type PushResult, type PushSender } from './push.providers.js';
 

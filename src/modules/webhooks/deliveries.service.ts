@@ -9,6 +9,7 @@ import type { Deps } from '../../platform/deps.js';
 import { notify } from '../notifications/notify.js';
 import { addSeconds } from '../../lib/clock.js';
 import { OutboundError } from '../../lib/outbound.js';
+import { parseRetryAfter } from '../../lib/retry-after.js';
 import * as batched from './deliveries.batching.js';
 import * as repo from './deliveries.repository.js';
 import { signDelivery } from './signing.js';
@@ -20,8 +21,6 @@ export const RETRY_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as co
 export const MAX_ATTEMPTS = RETRY_SCHEDULE.length + 1;
 /** A webhook whose every attempt failed for this long is disabled. */
 export const FAILING_DISABLE_SECONDS = 5 * 24 * 3600;
-/** Retry-After beyond this is capped (a receiver cannot park a delivery for months). */
-const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
 const RESPONSE_CAP_BYTES = 256 * 1024;
 const EXCERPT_BYTES = 1024;
 
@@ -34,15 +33,6 @@ export function retryDelaySeconds(
   if (retryAfterSeconds !== null) return retryAfterSeconds;
   const base = RETRY_SCHEDULE[Math.min(attempt, RETRY_SCHEDULE.length) - 1]!;
   return base * (0.9 + 0.2 * random());
-}
-
-/** Retry-After as delta seconds or an HTTP date (RFC 9110), bounded; null when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now: Date): number | null {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return null;
-  const seconds = /^\d+$/.test(text.trim()) ? Number(text.trim()) : (Date.parse(text) - now.getTime()) / 1000;
-  if (!Number.isFinite(seconds)) return null;
-  return Math.min(Math.max(seconds, 1), MAX_RETRY_AFTER_SECONDS);
 }
 
 interface Outcome {
