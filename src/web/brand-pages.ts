@@ -12,29 +12,15 @@ export function pickerPage(
   ctx: FormContext & { email: string; choices: BrandChoice[]; selected: string | null; error?: string },
 ): string {
   const selected = ctx.selected ?? (ctx.choices.length === 1 ? ctx.choices[0]!.id : null);
-  const cancel = html`<button
-    class="button secondary"
-    type="submit"
-    formaction="${PATHS.decision}"
-    formnovalidate
-    name="decision"
-    value="decline"
-  >
-    Cancel
-  </button>`;
+  const cancel = html`<button class="button secondary" type="submit" formaction="${PATHS.decision}" formnovalidate name="decision" value="decline">Cancel</button>`;
   if (ctx.choices.length === 0) {
     return layout({
       title: 'No brand available',
       brand: ctx.brand,
       body: html`<h1>No brand available</h1>
-        <p class="lead" role="alert">
-          Your account is not a member of any brand that <strong>${ctx.clientName}</strong> can be connected to here.
-        </p>
-        <form method="post" action="${PATHS.decision}">
-          ${formGuards(ctx.csrf, ctx.requestId)}
-          <div class="actions">${cancel}</div>
-        </form>
-        ${signedInAs(ctx, ctx.email)}`,
+<p class="lead" role="alert">Your account is not a member of any brand that <strong>${ctx.clientName}</strong> can be connected to here.</p>
+<form method="post" action="${PATHS.decision}">${formGuards(ctx.csrf, ctx.requestId)}<div class="actions">${cancel}</div></form>
+${signedInAs(ctx, ctx.email)}`,
     });
   }
   return layout({
@@ -47,19 +33,10 @@ ${alertBox(ctx.error)}
 ${formGuards(ctx.csrf, ctx.requestId)}
 <fieldset${ctx.error ? html` aria-describedby="form-error"` : ''}><legend>Brands you belong to</legend>
 <div class="choices">${ctx.choices.map(
-      (choice) =>
-        html`<label class="choice"
-          ><input
-            type="radio"
-            name="brand"
-            value="${choice.id}"
-            required${choice.id === selected ? html` checked` : ''}
-          />
-          <span
-            ><span class="choice-name">${choice.name}</span
-            >${choice.parentName ? html`<span class="choice-parent">in ${choice.parentName}</span>` : ''}</span
-          ></label
-        >`,
+      (
+        choice,
+      ) => html`<label class="choice"><input type="radio" name="brand" value="${choice.id}" required${choice.id === selected ? html` checked` : ''}>
+<span><span class="choice-name">${choice.name}</span>${choice.parentName ? html`<span class="choice-parent">in ${choice.parentName}</span>` : ''}</span></label>`,
     )}</div>
 </fieldset>
 <div class="actions split"><button class="button primary" type="submit">Continue</button>${cancel}</div>
@@ -87,30 +64,19 @@ export function consentPage(ctx: ConsentContext): string {
     title: `Allow ${ctx.clientName}`,
     brand: ctx.brand,
     body: html`<h1>Allow ${ctx.clientName} to access ${ctx.chosen.name}?</h1>
-      <p class="lead">
-        <strong>${ctx.clientName}</strong> wants to use your ${ctx.appName} account, ${ctx.userName}, in the brand
-        <strong>${ctx.chosen.name}</strong>${ctx.chosen.parentName ? html` (in ${ctx.chosen.parentName})` : ''}.
-      </p>
-      <section class="grant" aria-labelledby="grant-title">
-        <h2 id="grant-title">${ctx.clientName} will be able to</h2>
-        <ul>
-          <li>See your profile: your name and email address</li>
-          <li>
-            Read and change what you can in ${ctx.chosen.name} and the offices and teams under it, such as contacts,
-            saved searches, triggers and campaigns, with your permissions
-          </li>
-          <li>${duration}</li>
-        </ul>
-      </section>
-      <p class="hint">It cannot see your password, and it cannot act in your other brands.</p>
-      <form method="post" action="${PATHS.decision}">
-        ${formGuards(ctx.csrf, ctx.requestId)}
-        <div class="actions split">
-          <button class="button secondary" type="submit" name="decision" value="decline">Decline</button
-          ><button class="button primary" type="submit" name="decision" value="approve">Approve</button>
-        </div>
-        ${ctx.canChangeBrand ? html`<p class="hint"><button class="link" type="submit" name="decision" value="change-brand">Choose another brand</button></p>` : ''}
-      </form>
-      ${signedInAs(ctx, ctx.email)}`,
+<p class="lead"><strong>${ctx.clientName}</strong> wants to use your ${ctx.appName} account, ${ctx.userName}, in the brand <strong>${ctx.chosen.name}</strong>${ctx.chosen.parentName ? html` (in ${ctx.chosen.parentName})` : ''}.</p>
+<section class="grant" aria-labelledby="grant-title"><h2 id="grant-title">${ctx.clientName} will be able to</h2>
+<ul>
+<li>See your profile: your name and email address</li>
+<li>Read and change what you can in ${ctx.chosen.name} and the offices and teams under it, such as contacts, saved searches, triggers and campaigns, with your permissions</li>
+<li>${duration}</li>
+</ul></section>
+<p class="hint">It cannot see your password, and it cannot act in your other brands.</p>
+<form method="post" action="${PATHS.decision}">
+${formGuards(ctx.csrf, ctx.requestId)}
+<div class="actions split"><button class="button secondary" type="submit" name="decision" value="decline">Decline</button><button class="button primary" type="submit" name="decision" value="approve">Approve</button></div>
+${ctx.canChangeBrand ? html`<p class="hint"><button class="link" type="submit" name="decision" value="change-brand">Choose another brand</button></p>` : ''}
+</form>
+${signedInAs(ctx, ctx.email)}`,
   });
 }

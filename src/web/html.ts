@@ -49,26 +49,22 @@ export function layout({ title, brand, body }: PageOptions): string {
   const monogram = brand.name.trim().charAt(0).toUpperCase() || 'G';
   return `<!doctype html>${
     html`<html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <meta name="robots" content="noindex" />
-        <title>${title} · ${brand.name}</title>
-        <style>
-          ${new Html(PAGE_STYLE)}
-        </style>
-      </head>
-      <body>
-        <main class="card">
-          <header class="masthead">
-            <span class="monogram" aria-hidden="true">${monogram}</span><span class="brand-name">${brand.name}</span>
-          </header>
-          ${body}
-        </main>
-        ${brand.poweredBy ? html`<footer class="footer">Secured by ${brand.poweredBy}</footer>` : ''}
-      </body>
-    </html>`.text
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
+<title>${title} · ${brand.name}</title>
+<style>${new Html(PAGE_STYLE)}</style>
+</head>
+<body>
+<main class="card">
+<header class="masthead"><span class="monogram" aria-hidden="true">${monogram}</span><span class="brand-name">${brand.name}</span></header>
+${body}
+</main>
+${brand.poweredBy ? html`<footer class="footer">Secured by ${brand.poweredBy}</footer>` : ''}
+</body>
+</html>`.text
   }`;
 }
 
@@ -79,9 +75,5 @@ export function alertBox(message: string | null | undefined, id = 'form-error'):
 
 /** Hidden fields every form carries: the CSRF token and the id of the authorization request. */
 export function formGuards(csrf: string, requestId: string): Html {
-  return html`<input type="hidden" name="csrf" value="${csrf}" /><input
-      type="hidden"
-      name="request"
-      value="${requestId}"
-    />`;
+  return html`<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="request" value="${requestId}">`;
 }

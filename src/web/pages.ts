@@ -24,49 +24,17 @@ export function signInPage(ctx: FormContext & { email?: string; error?: string }
     title: 'Sign in',
     brand: ctx.brand,
     body: html`<h1>Sign in</h1>
-      <p class="lead">to continue to <strong>${ctx.clientName}</strong></p>
-      ${alertBox(ctx.error)}
-      <form method="post" action="${PATHS.signIn}" novalidate>
-        ${formGuards(ctx.csrf, ctx.requestId)}
-        <div class="field">
-          <label for="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autocomplete="username"
-            required${ctx.email ? '' : html` autofocus`}
-            value="${ctx.email ?? ''}"
-            aria-invalid="${invalid}"
-            ${described ? html`aria-describedby="${described}"` : ''}
-          />
-        </div>
-        <div class="field">
-          <label for="password">Password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="current-password"
-            required${ctx.email ? html` autofocus` : ''}
-            aria-invalid="${invalid}"
-            ${described ? html`aria-describedby="${described}"` : ''}
-          />
-        </div>
-        <div class="actions">
-          <button class="button primary" type="submit">Sign in</button>
-          <button
-            class="button secondary"
-            type="submit"
-            formaction="${PATHS.decision}"
-            formnovalidate
-            name="decision"
-            value="decline"
-          >
-            Cancel
-          </button>
-        </div>
-      </form>`,
+<p class="lead">to continue to <strong>${ctx.clientName}</strong></p>
+${alertBox(ctx.error)}
+<form method="post" action="${PATHS.signIn}" novalidate>
+${formGuards(ctx.csrf, ctx.requestId)}
+<div class="field"><label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required${ctx.email ? '' : html` autofocus`} value="${ctx.email ?? ''}" aria-invalid="${invalid}" ${described ? html`aria-describedby="${described}"` : ''}></div>
+<div class="field"><label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required${ctx.email ? html` autofocus` : ''} aria-invalid="${invalid}" ${described ? html`aria-describedby="${described}"` : ''}></div>
+<div class="actions"><button class="button primary" type="submit">Sign in</button>
+<button class="button secondary" type="submit" formaction="${PATHS.decision}" formnovalidate name="decision" value="decline">Cancel</button></div>
+</form>`,
   });
 }
 
@@ -75,44 +43,23 @@ export function mfaPage(ctx: FormContext & { email: string; error?: string }): s
     title: 'Two-step verification',
     brand: ctx.brand,
     body: html`<h1>Two-step verification</h1>
-      <p class="lead">
-        Enter the 6-digit code from your authenticator app to continue to <strong>${ctx.clientName}</strong>.
-      </p>
-      ${alertBox(ctx.error)}
-      <form method="post" action="${PATHS.mfa}" novalidate>
-        ${formGuards(ctx.csrf, ctx.requestId)}
-        <div class="field">
-          <label for="code">Authentication code</label>
-          <input
-            class="code"
-            id="code"
-            name="code"
-            type="text"
-            inputmode="numeric"
-            autocomplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxlength="6"
-            required
-            autofocus
-            aria-invalid="${ctx.error ? 'true' : 'false'}"
-            aria-describedby="code-hint${ctx.error ? ' form-error' : ''}"
-          />
-          <p class="hint" id="code-hint">The code changes every 30 seconds.</p>
-        </div>
-        <div class="actions"><button class="button primary" type="submit">Verify</button></div>
-      </form>
-      ${signedInAs(ctx, ctx.email)}`,
+<p class="lead">Enter the 6-digit code from your authenticator app to continue to <strong>${ctx.clientName}</strong>.</p>
+${alertBox(ctx.error)}
+<form method="post" action="${PATHS.mfa}" novalidate>
+${formGuards(ctx.csrf, ctx.requestId)}
+<div class="field"><label for="code">Authentication code</label>
+<input class="code" id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required autofocus aria-invalid="${ctx.error ? 'true' : 'false'}" aria-describedby="code-hint${ctx.error ? ' form-error' : ''}">
+<p class="hint" id="code-hint">The code changes every 30 seconds.</p></div>
+<div class="actions"><button class="button primary" type="submit">Verify</button></div>
+</form>
+${signedInAs(ctx, ctx.email)}`,
   });
 }
 
 /** "Signed in as …" with a way to switch account, under the steps after sign-in. */
 export function signedInAs(ctx: FormContext, email: string) {
-  return html`<div class="who">
-    <span>Signed in as <strong>${email}</strong></span>
-    <form method="post" action="${PATHS.signOut}">
-      ${formGuards(ctx.csrf, ctx.requestId)}<button class="link" type="submit">Use another account</button>
-    </form>
-  </div>`;
+  return html`<div class="who"><span>Signed in as <strong>${email}</strong></span>
+<form method="post" action="${PATHS.signOut}">${formGuards(ctx.csrf, ctx.requestId)}<button class="link" type="submit">Use another account</button></form></div>`;
 }
 
 export interface MessagePage {
@@ -129,11 +76,9 @@ export function messagePage(page: MessagePage): string {
     title: page.title,
     brand: page.brand,
     body: html`<h1>${page.title}</h1>
-      <div role="alert">
-        <p class="lead">${page.message}</p>
-        ${page.detail ? html`<p class="muted">${page.detail}</p>` : ''}
-      </div>
-      ${page.next ? html`<div class="actions"><a class="button secondary" href="${page.next.href}">${page.next.label}</a></div>` : ''}`,
+<div role="alert"><p class="lead">${page.message}</p>
+${page.detail ? html`<p class="muted">${page.detail}</p>` : ''}</div>
+${page.next ? html`<div class="actions"><a class="button secondary" href="${page.next.href}">${page.next.label}</a></div>` : ''}`,
   });
 }
 

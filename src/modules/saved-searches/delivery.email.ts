@@ -108,37 +108,21 @@ export function alertMessage(email: AlertEmail): OutgoingMessage {
       : `${email.total} new listings for “${email.searchTitle}”`
   ).replace(/[\r\n]+/g, ' ');
   const cards = shown.map(
-    (card) =>
-      html`<tr>
-        <td style="padding:12px 0;border-bottom:1px solid #e5e5e5">
-          ${card.photo ? html`<a href="${card.url}"><img src="${card.photo}" alt="${card.address}" width="560" style="max-width:100%;border-radius:6px" /></a><br />` : ''}
-          <strong style="font-size:18px">${card.price ?? ''}</strong> <span style="color:#555">${card.status}</span
-          ><br />
-          <a href="${card.url}" style="color:#111">${card.address}</a><br />
-          <span style="color:#555">${card.facts}</span>
-        </td>
-      </tr>`,
+    (card) => html`<tr><td style="padding:12px 0;border-bottom:1px solid #e5e5e5">
+      ${card.photo ? html`<a href="${card.url}"><img src="${card.photo}" alt="${card.address}" width="560" style="max-width:100%;border-radius:6px"></a><br>` : ''}
+      <strong style="font-size:18px">${card.price ?? ''}</strong> <span style="color:#555">${card.status}</span><br>
+      <a href="${card.url}" style="color:#111">${card.address}</a><br>
+      <span style="color:#555">${card.facts}</span>
+    </td></tr>`,
   );
-  const body = html`<!doctype html>
-    <html>
-      <body style="font-family:Helvetica,Arial,sans-serif;margin:0;padding:16px">
-        <table role="presentation" width="100%" style="max-width:600px;margin:auto">
-          <tr>
-            <td><h1 style="font-size:20px">${email.searchTitle}</h1></td>
-          </tr>
-          ${cards}
-          <tr>
-            <td style="padding:16px 0"><a href="${email.seeAllUrl}">See all ${email.total}</a></td>
-          </tr>
-          <tr>
-            <td style="color:#777;font-size:12px">
-              You receive this because you follow the search “${email.searchTitle}”.
-              <a href="${email.unsubscribeUrl}">Unsubscribe</a>
-            </td>
-          </tr>
-        </table>
-      </body>
-    </html>`;
+  const body = html`<!doctype html><html><body style="font-family:Helvetica,Arial,sans-serif;margin:0;padding:16px">
+    <table role="presentation" width="100%" style="max-width:600px;margin:auto">
+      <tr><td><h1 style="font-size:20px">${email.searchTitle}</h1></td></tr>
+      ${cards}
+      <tr><td style="padding:16px 0"><a href="${email.seeAllUrl}">See all ${email.total}</a></td></tr>
+      <tr><td style="color:#777;font-size:12px">You receive this because you follow the search “${email.searchTitle}”.
+        <a href="${email.unsubscribeUrl}">Unsubscribe</a></td></tr>
+    </table></body></html>`;
   const text = [
     email.searchTitle,
     '',

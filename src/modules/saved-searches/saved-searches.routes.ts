@@ -268,11 +268,8 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
     async (request, reply) => {
       const { title } = await checkUnsubscribe(deps, request.query);
       const action = `/saved-searches/unsubscribe?${new URLSearchParams(request.query).toString()}`;
-      const body = html`<h1>Unsubscribe</h1>
-        <p>Stop the emails of “${title}”?</p>
-        <form method="post" action="${action}">
-          <input type="hidden" name="List-Unsubscribe" value="One-Click" /><button type="submit">Unsubscribe</button>
-        </form>`;
+      const body = html`<h1>Unsubscribe</h1><p>Stop the emails of “${title}”?</p>
+        <form method="post" action="${action}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`;
       return reply
         .type('text/html; charset=utf-8')
         .send(layout({ title: 'Unsubscribe', brand: { name: deps.config.appName, poweredBy: null }, body }));
