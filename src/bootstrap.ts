@@ -6,6 +6,7 @@
 // server, or filled by hand, is left alone); a step that started but never completed (the process was killed
 // half-way) runs again at the next start. Every step is idempotent, so running it again finishes the job.
 import type { Deps } from './platform/deps.js';
+import type { FirstStartStep } from './platform/feature.js';
 import { completeStep, findStep, startStep } from './db/first-start.repository.js';
 import { demoSeedStep } from './modules/users/demo-seed.first-start.js';
 import { boundariesStep, populationsStep } from './modules/boundaries/boundaries.loader.js';
@@ -13,14 +14,6 @@ import { listingsStep } from './modules/listings/listings.seed.js';
 import { demoContactsStep } from './modules/contacts/contacts.demo.js';
 import { templateLibraryStep } from './modules/templates/templates.library.js';
 import { runAsWork } from './lib/work-context.js';
-
-export interface FirstStartStep {
-  name: string;
-  /** Whether the database still lacks what the step makes (asked only before the step first starts). */
-  isNeeded(deps: Deps): Promise<boolean>;
-  /** Idempotent: running it again after a crash completes what the first run began. */
-  run(deps: Deps): Promise<void>;
-}
 
 // Listings last: their synthetic agents are linked to the demo users, which must exist by then.
 export const firstStartSteps: FirstStartStep[] = [

@@ -1,7 +1,7 @@
 // GET /files/:id/:variant — the bytes behind a file record's url / preview_url (docs/files.md). Public: the
 // signature in the URL is the credential. Stored HTML is served sandboxed (no script, no same-origin access).
 import { errorResponses } from '../platform/schemas.js';
-import type { FeatureRoutes } from '../modules/index.js';
+import type { FeatureRoutes } from '../platform/feature.js';
 import { FileUrlParams, FileUrlQuery } from './files.schemas.js';
 import { openFileUrl } from './files.service.js';
 

@@ -4,7 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import { AppError, errors } from '../errors.js';
 import { errorResponses, ok } from '../platform/schemas.js';
-import type { FeatureRoutes } from '../modules/index.js';
+import type { FeatureRoutes } from '../platform/feature.js';
 import { recordFeedEvents, verifyEventsSignature, type SignatureHeaders } from './events-feed.js';
 import { PIXEL_GIF } from './tracking.js';
 import { ClickQuery, FeedBody, FeedResponse, LinkParams, UnsubscribeBody } from './tracking.schemas.js';

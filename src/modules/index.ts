@@ -1,6 +1,5 @@
 // The route plugins of every feature module, registered by app.ts in this order.
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Deps } from '../platform/deps.js';
+import type { FeatureRoutes } from '../platform/feature.js';
 import type { OperatorActions } from '../platform/operator-channel.js';
 import { notifyOperatorAction } from './notifications/notifications.commands.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -33,8 +32,6 @@ import { extmailRoutes } from './extmail/extmail.routes.js';
 import { triggerRoutes } from './triggers/triggers.routes.js';
 import { mailListOperatorAction, mailShowOperatorAction } from '../mail/mail.cli.js';
 import { brandTriggerRoutes } from './triggers/brand-triggers.routes.js';
-
-export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
 export const featureRoutes: FeatureRoutes[] = [
   webRoutes,

@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import type { FeatureRoutes } from '../modules/index.js';
+import type { FeatureRoutes } from '../platform/feature.js';
 import { whiteLabelBrand } from '../modules/brands/hostnames.service.js';
 import { randomToken } from '../lib/crypto.js';
 import { authorizationRedirect, parseAuthorizationRequest } from './authorization-request.js';

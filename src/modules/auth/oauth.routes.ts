@@ -1,6 +1,6 @@
 // The OAuth 2 token server: token, revocation and metadata endpoints. Wiring only. Errors here also carry the
 // RFC 6749 `error`/`error_description` (config.oauthErrors); bodies may be JSON or form-encoded.
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { errorResponses } from '../../platform/schemas.js';
 import { authorizationServerMetadata } from './metadata.service.js';
 import {

@@ -2,7 +2,7 @@
 // transaction per load, so a failed load leaves the catalogue as it was; idempotent by external_id.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { FirstStartStep } from '../../bootstrap.js';
+import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
 import { prepareBoundary, type BoundaryInput } from './boundaries.model.js';
 import { lacksPopulation, setPopulations, shippedPopulations } from './boundaries.populations.js';

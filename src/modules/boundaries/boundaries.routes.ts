@@ -1,5 +1,5 @@
 // GET /boundaries/search and GET /boundaries/:id (spec 4.6). Wiring only.
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { requestedNames } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, ListEnvelope, errorResponses, ok, okList } from '../../platform/schemas.js';
 import { Boundary, BoundaryParams, BoundarySearchQuery } from './boundaries.schemas.js';

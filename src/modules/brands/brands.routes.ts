@@ -2,7 +2,7 @@
 import { actorOf } from '../../platform/auth.js';
 import { associationsOf } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, ListEnvelope, errorResponses, ok, okList } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { BrandParams, BrandQuery, BrandRecord, PaletteBody, RosterQuery, RosterRow } from './brands.schemas.js';
 import { brandExpansion, getBrandProfile, listChildren, listRoster, replacePalette } from './profile.service.js';
 

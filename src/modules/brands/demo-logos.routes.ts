@@ -2,7 +2,7 @@
 // brand with nothing else installed. Four small SVGs; public, cacheable, not part of the API document.
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 
 const BLUE = '#0b5cad';
 const wide = (fill: string, text: string) =>

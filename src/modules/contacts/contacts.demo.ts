@@ -1,7 +1,7 @@
 // Demo contacts: a few hundred people in the demo brands, with birthdays and anniversaries spread over the
 // year (for triggers), tags, phones, emails and Dallas-area addresses. Deterministic (a fixed PRNG seed and
 // ids derived from the demo secret), so re-running writes nothing new; a contact someone deleted stays deleted.
-import type { FirstStartStep } from '../../bootstrap.js';
+import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
 import { SeededRandom } from '../listings/listings.random.js';
 import { findLiveBrand } from '../brands/brands.repository.js';

@@ -4,7 +4,7 @@ import { actorOf } from '../../platform/auth.js';
 import { associationsOf } from '../../platform/associations.js';
 import { requireBrandContext } from '../../platform/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import {
   ContactInput,
   ContactParams,

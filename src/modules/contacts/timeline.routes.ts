@@ -1,7 +1,7 @@
 // /contacts/:id/timeline (decisions §7, §14; docs/contacts.md). Wiring only.
 import { actorOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { ContactParams } from './contacts.schemas.js';
 import { ActivityRecord, RecordActivityBody, TimelineQuery } from './timeline.schemas.js';
 import { KNOWN_ACTIONS, listTimeline, recordActivity } from './timeline.service.js';

@@ -6,7 +6,7 @@ import { associationsOf } from '../../platform/associations.js';
 import { requireBrandContext } from '../../platform/brand-context.js';
 import { lenientPaging } from '../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import {
   AddRolesBody,
   CreateDealBody,

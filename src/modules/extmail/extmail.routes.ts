@@ -4,7 +4,7 @@ import { requireBrandContext } from '../../platform/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import { messagePage } from '../../web/pages.js';
 import { PAGE_STYLE_HASH } from '../../web/styles.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { completeLink } from './callback.service.js';
 import {
   AssociationsQuery,

@@ -1,7 +1,7 @@
 // `gable seed listings`: synthetic listings written through the ingest service (same validation, derived
 // columns and SQL as a real feed), in batches of 1,000. Deterministic for a seed: the same options give the
 // same mls_numbers and records, so running it twice leaves the data unchanged.
-import type { FirstStartStep } from '../../bootstrap.js';
+import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { ingestListings } from './listings.ingest.js';

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, userIdOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { UserRecord } from '../users/users.schemas.js';
 import { MfaCodeBody } from './mfa.schemas.js';
 import { disableMfa, setupMfa, validateMfa, verifyMfa, type MfaCaller } from './mfa.service.js';

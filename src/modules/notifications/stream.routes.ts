@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.js';
 import { userIdOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { NotificationStreamHub } from './notifications.stream.js';
 
 const LAST_EVENT_ID = /^[0-9]{1,15}$/;

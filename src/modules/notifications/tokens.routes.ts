@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { MAIN_PUSH_APP } from '../../config.js';
 import { userIdOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { UserRecord } from '../users/users.schemas.js';
 import { AppTokenParams, RegisterTokenBody, TokenParams, VapidKeyQuery } from './tokens.schemas.js';
 import { registerToken, unregisterToken, vapidPublicKey } from './tokens.service.js';

@@ -16,7 +16,7 @@ import {
   sendOkListTexts,
   Uuid,
 } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { SearchResultSchema } from '../listings/search/search.records.js';
 import { SearchInfo } from '../listings/search/search.schemas.js';
 import {

@@ -2,7 +2,7 @@
 // sees them). Their HTML lives in ./library/*.html and goes through the same sanitiser as any brand's template.
 // Seeded on an embedded server's first start (bootstrap.ts) and by `gable seed templates` on any server.
 import { readFileSync } from 'node:fs';
-import type { FirstStartStep } from '../../bootstrap.js';
+import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Medium } from './mediums.js';
 import { countLibraryTemplates, upsertLibraryTemplate } from './templates.repository.js';

@@ -1,7 +1,7 @@
 // /brands/:brand/triggers (issue 10 item 4; docs/triggers.md). Wiring only.
 import { actorOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import {
   BrandEventParams,
   BrandParams,

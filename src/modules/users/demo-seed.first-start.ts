@@ -2,7 +2,7 @@
 // passwords and client secrets) in DATA_DIR/demo.json, readable by the owner only.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FirstStartStep } from '../../bootstrap.js';
+import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
 import { anyUserExists } from './demo-seed.repository.js';
 import { seedDemoWorld, type DemoWorld } from './demo-seed.js';

@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 import { actorOf, userIdOf } from '../../platform/auth.js';
 import { headerBrand } from '../../platform/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { changeActiveBrand, changePassword, updateSelf } from './self.service.js';
 import { ChangePasswordBody, UpdateSelfBody, UserRecord } from './users.schemas.js';
 import { loadUserRecord } from './users.service.js';

@@ -1,7 +1,7 @@
 // The delivery log and the actions on a webhook (docs/webhooks.md). Wiring only.
 import { actorOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
-import type { FeatureRoutes } from '../index.js';
+import type { FeatureRoutes } from '../../platform/feature.js';
 import { DeliveryLogQuery, DeliveryParams, DeliveryRecord } from './log.schemas.js';
 import { enableWebhook, listDeliveries, pingWebhook, retryDelivery, rotateWebhookKey } from './log.service.js';
 import { CreateWebhookResponse, WebhookParams, WebhookRecord } from './webhooks.schemas.js';

@@ -6,7 +6,7 @@ import { associationsOf } from '../../../platform/associations.js';
 import { namedBrand, requireBrandContext } from '../../../platform/brand-context.js';
 import { lenientPaging } from '../../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, sendOkListTexts } from '../../../platform/schemas.js';
-import type { FeatureRoutes } from '../../index.js';
+import type { FeatureRoutes } from '../../../platform/feature.js';
 import { listingEmbedsOf } from '../listings.presenter.js';
 import { SearchResultSchema } from './search.records.js';
 import {
