@@ -57,36 +57,24 @@ async function replan(trx: Transaction<DB>, deps: PlanDeps, rows: repo.PlanningR
   );
   const live = rows.filter((r) => r.contact_live);
   const dateless = live.filter((r) => !r.contact_date);
-  for (const [eventType, group] of groupBy(dateless, (r) => r.event_type))
-    await repo.markFailed(
-      trx,
-      group.map((r) => r.id),
-      MISSING_DATE(eventType),
-      now,
-    );
+  // One statement per event type (the failure names the missing date).
+  for (const eventType of new Set(dateless.map((r) => r.event_type))) {
+    const ids = dateless.filter((r) => r.event_type === eventType).map((r) => r.id);
+    await repo.markFailed(trx, ids, MISSING_DATE(eventType), now);
+  }
   const moves = live.flatMap((row) => {
     if (!row.contact_date) return [];
     const rule = ruleOf(row, row.contact_date, row.timezone);
     return stillFiresAt(rule, row.effective_at) ? [] : [{ id: row.id, effective_at: nextFireTime(rule, now) }];
   });
   await repo.moveFireTimes(trx, moves, now);
-  const fireAt = new Map(moves.map((move) => [move.id, move.effective_at]));
+  // Each job waits for its own trigger's fire time, which its payload carries.
   await deps.queue.enqueueMany(
     trx,
     executeTriggerTask,
     moves.map((move) => ({ trigger: move.id, effective_at: move.effective_at.toISOString() })),
-    { startAfter: (job) => fireAt.get(job.trigger)! },
+    { startAfter: (job) => new Date(job.effective_at) },
   );
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(key(item));
-    if (group) group.push(item);
-    else groups.set(key(item), [item]);
-  }
-  return groups;
 }
 
 /** Contacts' dates changed, or the contacts were deleted: their pending triggers follow. */
