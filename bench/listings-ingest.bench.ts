@@ -1,8 +1,7 @@
 // Listing ingest throughput: N synthetic records (generated up front, not timed) through the ingest service in
 // batches, as `POST /mls/:mls/listings` and `gable import listings` run them. Target: ≥ 5,000 listings/s on
 // PostgreSQL. Run it with bench/listings-ingest.run.ts.
-import type { Deps } from '../src/platform/deps.js';
-import { ingestListings } from '../src/modules/listings/listings.ingest.js';
+import { ingestListings, type IngestDeps } from '../src/modules/listings/listings.ingest.js';
 import { METROS } from '../src/modules/listings/listings.places.js';
 import { SeededRandom } from '../src/modules/listings/listings.random.js';
 import { syntheticListing } from '../src/modules/listings/listings.synthetic.js';
@@ -56,10 +55,7 @@ export function syntheticRecords(
   });
 }
 
-export async function benchListingIngest(
-  deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
-  options: IngestBenchOptions,
-): Promise<IngestBenchResult> {
+export async function benchListingIngest(deps: IngestDeps, options: IngestBenchOptions): Promise<IngestBenchResult> {
   const mls = options.mls ?? 'BENCH';
   const batchSize = options.batchSize ?? 1000;
   const records = syntheticRecords(options.count, {

@@ -3,8 +3,7 @@
 // skipped; the rest is imported.
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Deps } from '../../platform/deps.js';
-import { ingestListings } from './listings.ingest.js';
+import { ingestListings, type IngestDeps } from './listings.ingest.js';
 
 export interface ImportProblem {
   line: number;
@@ -36,7 +35,7 @@ interface PendingRecord {
 }
 
 export async function importListingsFile(
-  deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
+  deps: IngestDeps,
   file: string,
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {

@@ -2,6 +2,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
+import { queuedJobs } from '../../../test/helpers/jobs.js';
+import { matchEventsTask } from '../saved-searches/matching.tasks.js';
+import { EMBEDDED_TRANSACTION_LISTINGS, ingestListings } from './listings.ingest.js';
 import { clientHeaders, sampleListing } from './listings.test-support.js';
 
 describe('POST /mls/:mls/listings', () => {
@@ -137,5 +140,27 @@ describe('POST /mls/:mls/listings', () => {
     expect((await ingest({ mls_number: 'X' })).statusCode).toBe(400);
     const tooMany = Array.from({ length: 1001 }, (_, i) => ({ mls_number: `M-${i}`, status: 'Active' }));
     expect((await ingest(tooMany)).statusCode).toBe(400);
+  });
+
+  it('writes a batch in transactions of 100 on the embedded database, and a re-sent batch adds only the rest', async () => {
+    // Either database, told it is embedded: the split is the same code on both.
+    const embedded = { ...t.deps, config: { embedded: true } };
+    const batch = Array.from({ length: 230 }, (_, i) => sampleListing(`SPLIT-${String(i).padStart(3, '0')}`));
+    const matchJobsBefore = (await queuedJobs(t.deps, [matchEventsTask.name])).length;
+    // As if the first transaction had committed and the request then failed: the feed sends the batch again.
+    const first = await ingestListings(embedded, 'NTREIS', batch.slice(0, EMBEDDED_TRANSACTION_LISTINGS));
+    expect(first).toMatchObject({ created: 100, events: 100 });
+    const resent = await ingestListings(embedded, 'NTREIS', batch);
+    expect(resent).toMatchObject({ created: 130, updated: 0, unchanged: 100, events: 130, failed: [] });
+    // Each transaction enqueued its own matching job with its events: 1 for the first call, 2 for the 130 new ones.
+    const matchJobs = (await queuedJobs(t.deps, [matchEventsTask.name])).slice(matchJobsBefore);
+    expect(matchJobs.map((job) => (job.data as { events: string[] }).events.length)).toEqual([100, 100, 30]);
+    const events = await t.deps.db
+      .selectFrom('listing_events')
+      .innerJoin('listings', 'listings.id', 'listing_events.listing')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('listings.mls_number', 'like', 'SPLIT-%')
+      .executeTakeFirstOrThrow();
+    expect(Number(events.n)).toBe(230);
   });
 });

@@ -4,7 +4,7 @@
 import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import { ingestListings } from './listings.ingest.js';
+import { ingestListings, type IngestDeps } from './listings.ingest.js';
 import { METROS, type Metro } from './listings.places.js';
 import { SeededRandom } from './listings.random.js';
 import {
@@ -42,10 +42,7 @@ export interface SeedOutcome {
 export const DEFAULT_SEED_MLS = 'GABLE';
 const USERS_LINKED_AT_MOST = 5;
 
-export async function seedListings(
-  deps: Pick<Deps, 'db' | 'clock' | 'queue'>,
-  options: SeedOptions,
-): Promise<SeedOutcome> {
+export async function seedListings(deps: IngestDeps, options: SeedOptions): Promise<SeedOutcome> {
   const started = performance.now();
   const mls = options.mls ?? DEFAULT_SEED_MLS;
   const seed = options.seed ?? 1;
