@@ -13,6 +13,7 @@ import pg from 'pg';
 import type { DB } from './types.js';
 import { acquireLock, type Lock } from './lock.js';
 import { checkDuration, type SlowStatementWatch } from './slow-statements.js';
+import { gatedConnect, SessionGate } from './session-gate.js';
 
 // Return bigint/numeric as JS numbers and timestamps as Date (pg's defaults for the latter).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -110,6 +111,12 @@ function yieldingEngine(pglite: PGlite): PGlite {
   return engine as unknown as PGlite;
 }
 
+/**
+ * How long a job may wait for the embedded session while requests keep going first: under a steady stream of
+ * requests a job still gets a turn every second.
+ */
+const BACKGROUND_MAX_WAIT_MS = 1000;
+
 function wrap(
   pool: pg.Pool,
   embedded: boolean,
@@ -117,8 +124,11 @@ function wrap(
   slow: SlowStatementWatch | undefined,
   closeEngine: () => Promise<void>,
 ): Database {
+  // Embedded: one session, handed to waiting requests before waiting jobs (session-gate.ts). A server has a pool
+  // of sessions, and its own queue is fair enough.
+  const connect = embedded ? gatedConnect(pool, new SessionGate(BACKGROUND_MAX_WAIT_MS)) : () => pool.connect();
   const db = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: { connect, end: () => pool.end() } }),
     // Kysely times each statement from the moment it holds the connection, failed ones included.
     ...(slow ? { log: (event) => checkDuration(slow, event.query.sql, event.queryDurationMillis) } : {}),
   });
@@ -129,7 +139,7 @@ function wrap(
     embedded,
     pglite,
     async query(config) {
-      const client = await pool.connect();
+      const client = await connect();
       const started = performance.now();
       try {
         return await client.query(config);
@@ -144,7 +154,7 @@ function wrap(
       // own call into the engine; PGlite's own LISTEN run between two of them drops the pooled statement
       // ("unnamed prepared statement does not exist"). Holding the pool's only connection keeps them apart.
       const alone = async <T>(run: () => Promise<T>): Promise<T> => {
-        const client = await pool.connect();
+        const client = await connect();
         try {
           return await run();
         } finally {
