@@ -7,7 +7,7 @@ import type { Deps } from './platform/deps.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { JobQueue } from './jobs/queue.js';
-import { DAEMONS, TASKS } from './jobs/registry.js';
+import { DAEMONS, handlerOf, TASKS } from './registry.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
 import { OutboundHttp } from './lib/outbound.js';
@@ -79,9 +79,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
 export async function startJobs(deps: Deps): Promise<void> {
   // Each job and daemon runs as work of its name: its slow statements say whose they were.
   await deps.queue.start(
-    TASKS,
+    TASKS.map((entry) => entry.task),
     (task, payload, stopping) =>
-      runAsWork({ kind: 'job', name: task.name }, () => task.handle(deps, payload as never, stopping)),
+      runAsWork({ kind: 'job', name: task.name }, () => handlerOf(task.name).run(deps, payload, stopping)),
     DAEMONS.map(
       (daemon) => (stopping: AbortSignal) =>
         runAsWork({ kind: 'job', name: daemon.name }, () => daemon.run(deps, stopping)),

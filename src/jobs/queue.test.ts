@@ -35,7 +35,6 @@ describe('job queue', () => {
     const unknown = defineTask({
       name: 'nobody.handles-this',
       payload: Type.Object({}),
-      handle: async () => undefined,
     });
     await expect(t.deps.queue.enqueue(t.deps.db, unknown, {})).rejects.toThrow(/No handler is registered/);
     await expect(t.deps.queue.enqueue(t.deps.db, purgeExpiredTokensTask, { extra: 1 } as never)).resolves.toBeDefined();

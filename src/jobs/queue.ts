@@ -162,7 +162,7 @@ export class JobQueue {
   ): Promise<string | null> {
     if (!this.started) throw new Error('The job queue is not started');
     if (!this.tasks.has(task.name))
-      throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
+      throw new Error(`No handler is registered for job ${task.name} (add it to src/registry.ts)`);
     if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
     const { startIn, ...rest } = options;
     return this.boss.send(task.name, payload as object, {
@@ -186,7 +186,7 @@ export class JobQueue {
     if (payloads.length === 0) return;
     if (!this.started) throw new Error('The job queue is not started');
     if (!this.tasks.has(task.name))
-      throw new Error(`No handler is registered for job ${task.name} (add it to src/jobs/registry.ts)`);
+      throw new Error(`No handler is registered for job ${task.name} (add it to src/registry.ts)`);
     for (const payload of payloads)
       if (!Value.Check(task.payload, payload)) throw new Error(`Invalid payload for job ${task.name}`);
     const { startAfter } = options;

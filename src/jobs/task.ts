@@ -1,14 +1,12 @@
-// A job type: its name, payload schema (checked when enqueued and again when run) and handler.
+// A job type: its name, payload schema (checked when enqueued and again when run) and options. A `*.tasks.ts` file
+// declares job types and imports no service, so a service can import it to enqueue without a cycle; what runs
+// each job is attached beside it in a `*.handlers.ts` (handleTask), which only the registry imports.
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Deps } from '../platform/deps.js';
 
 export interface TaskDefinition<S extends TSchema = TSchema> {
   readonly name: string;
   readonly payload: S;
-  // Method syntax on purpose: the registry holds tasks of every payload type (checked again at run time).
-  // `stopping` aborts when the process shuts down: a handler that loops (a pump) ends its run early and
-  // leaves the rest to the next run, so shutdown never closes the pool under a running job.
-  handle(deps: Deps, payload: Static<S>, stopping: AbortSignal): Promise<void>;
   /** Run on this cron schedule (UTC) with an empty payload. */
   readonly cron?: string;
   readonly retryLimit?: number;
@@ -33,7 +31,7 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
    * Rows one transaction of this task handles at most, for a task that touches many rows (a campaign's recipients,
    * a sweep's contacts): it works in chunks of this size with a commit between them, so on the embedded database
    * a request waits for one chunk, never for the whole job (ADR 0039). The handler reads it with
-   * `chunkRowsOf(this, deps)` (method syntax), so the size is declared here, with the task, and nowhere else.
+   * `chunkRowsOf(task, deps)`, so the size is declared here, with the task, and nowhere else.
    */
   readonly chunkRows?: number;
   /**
@@ -64,4 +62,29 @@ export interface Daemon {
 
 export function defineTask<S extends TSchema>(definition: TaskDefinition<S>): TaskDefinition<S> {
   return definition;
+}
+
+/**
+ * Runs one job (what it returns, e.g. a service's counts, is not kept). `stopping` aborts when the process shuts down: a handler that loops (a pump) ends its run early
+ * and leaves the rest to the next run, so shutdown never closes the pool under a running job.
+ */
+export type TaskHandler<S extends TSchema> = (
+  deps: Deps,
+  payload: Static<S>,
+  stopping: AbortSignal,
+) => Promise<unknown>;
+
+/** A job type with what runs it: the registry's entries (payloads of every type, checked again at run time). */
+export interface HandledTask {
+  readonly task: TaskDefinition;
+  run(deps: Deps, payload: unknown, stopping: AbortSignal): Promise<void>;
+}
+
+export function handleTask<S extends TSchema>(task: TaskDefinition<S>, handler: TaskHandler<S>): HandledTask {
+  return {
+    task,
+    async run(deps, payload, stopping) {
+      await handler(deps, payload as Static<S>, stopping);
+    },
+  };
 }

@@ -1,7 +1,7 @@
-// Job: send a batch of queued ledger rows (src/mail/mail.service.ts). Idempotent: finished rows are skipped.
+// Jobs of the mail ledger (src/mail/mail.service.ts; handlers in mail.handlers.ts): send a batch of queued rows
+// (idempotent: finished rows are skipped), and recover rows whose job was lost.
 import { Type } from '@sinclair/typebox';
 import { defineTask } from '../jobs/task.js';
-import { recoverStalledMessages, sendQueuedMessages } from './mail.service.js';
 
 /** Messages per job: small enough that a retry after a crash redoes little, large enough to keep SMTP busy. */
 export const SEND_BATCH = 50;
@@ -19,9 +19,6 @@ export const sendMailTask = defineTask({
   expireInSeconds: 5 * 60,
   // Four batches at once per worker (5 messages in flight each): the ledger's round trips overlap the SMTP pool's.
   concurrency: 4,
-  handle: async (deps, payload) => {
-    await sendQueuedMessages(deps, payload.messages);
-  },
 });
 
 /** A due message still `queued` after this long lost its job (jobs run within seconds). */
@@ -33,7 +30,4 @@ export const recoverMailTask = defineTask({
   cron: '* * * * *',
   runAtStart: true,
   retryLimit: 1,
-  handle: async (deps) => {
-    await recoverStalledMessages(deps);
-  },
 });

@@ -2,7 +2,7 @@
 // (Test apps do not run workers, so a test decides when jobs run.)
 import { sql } from 'kysely';
 import type { Deps } from '../../src/platform/deps.js';
-import { TASKS } from '../../src/jobs/registry.js';
+import { handlerOf } from '../../src/registry.js';
 
 export interface QueuedJob {
   id: string;
@@ -45,10 +45,9 @@ export async function runQueuedJobs(
     const jobs = (await queuedJobs(deps, names)).filter((j) => !failed.has(j.id) && j.startAfter <= dueBy);
     if (jobs.length === 0) break;
     for (const job of jobs) {
-      const task = TASKS.find((t) => t.name === job.name);
-      if (!task) throw new Error(`No task ${job.name}`);
+      const handled = handlerOf(job.name);
       try {
-        await task.handle(deps, job.data as never, new AbortController().signal);
+        await handled.run(deps, job.data, new AbortController().signal);
         await sql`update pgboss.job set state = 'completed', completed_on = now() where id = ${job.id}::uuid`.execute(
           deps.db,
         );

@@ -1,42 +1,10 @@
-// Job: delete expired tokens, codes and families, and stale attempt counters (hourly).
+// Job: delete expired tokens, codes and families, and stale attempt counters (hourly; tokens.purge.ts).
 import { Type } from '@sinclair/typebox';
 import { defineTask } from '../../jobs/task.js';
-import type { Deps } from '../../platform/deps.js';
-
-/** Keep expired rows a while: refresh-reuse detection needs rotated tokens until their family ends. */
-const KEEP_EXPIRED_SECONDS = 24 * 3600;
-
-export async function purgeExpiredTokens(
-  deps: Deps,
-): Promise<{ accessTokens: number; refreshTokens: number; codes: number; families: number }> {
-  const cutoff = new Date(deps.clock.now().getTime() - KEEP_EXPIRED_SECONDS * 1000);
-  const accessTokens = await deps.db.deleteFrom('access_tokens').where('expires_at', '<', cutoff).executeTakeFirst();
-  const refreshTokens = await deps.db.deleteFrom('refresh_tokens').where('expires_at', '<', cutoff).executeTakeFirst();
-  const codes = await deps.db.deleteFrom('authorization_codes').where('expires_at', '<', cutoff).executeTakeFirst();
-  const families = await deps.db
-    .deleteFrom('token_families')
-    .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)]))
-    .executeTakeFirst();
-  await deps.db
-    .deleteFrom('attempt_counters')
-    .where('updated_at', '<', cutoff)
-    .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<', cutoff)]))
-    .execute();
-  return {
-    accessTokens: Number(accessTokens.numDeletedRows),
-    refreshTokens: Number(refreshTokens.numDeletedRows),
-    codes: Number(codes.numDeletedRows),
-    families: Number(families.numDeletedRows),
-  };
-}
 
 export const purgeExpiredTokensTask = defineTask({
   name: 'auth.purge-expired-tokens',
   payload: Type.Object({}),
   cron: '17 * * * *',
   retryLimit: 2,
-  handle: async (deps) => {
-    const counts = await purgeExpiredTokens(deps);
-    deps.log.info(counts, 'purged expired tokens');
-  },
 });

@@ -1,7 +1,6 @@
 // Job: execute an email campaign at its due_at (emails.send.ts). Idempotent: an executed campaign is skipped.
 import { Type } from '@sinclair/typebox';
-import { chunkRowsOf, defineTask } from '../../jobs/task.js';
-import { executeCampaign } from './emails.send.js';
+import { defineTask } from '../../jobs/task.js';
 
 export const executeCampaignTask = defineTask({
   name: 'emails.execute',
@@ -11,7 +10,4 @@ export const executeCampaignTask = defineTask({
   // Recipients rendered and queued per transaction: on the embedded database a request waits for one chunk at
   // most (~100 ms), not for the whole campaign (ADR 0039).
   chunkRows: 100,
-  handle(deps, payload) {
-    return executeCampaign(deps, payload.campaign, chunkRowsOf(this, deps));
-  },
 });

@@ -8,6 +8,7 @@ import { fakeEnv, linkMailbox, mailboxOwner, type Owner, useFakeMicrosoft } from
 import { runSync } from './sync.service.js';
 import { syncDueTask } from './extmail.tasks.js';
 import type { FakeContact } from '../../../test/fakes/microsoft.js';
+import { handlerOf } from '../../registry.js';
 
 const fake = useFakeMicrosoft();
 const t = useTestApp({ env: fakeEnv(fake) });
@@ -291,14 +292,14 @@ describe('POST /users/self/extmail/:id/sync and the sync job', () => {
   it('queues the periodic sync of credentials not synced within the interval', async () => {
     const { credential: id } = await linked();
     await runSyncJobs(); // nothing queued yet for this one
-    await syncDueTask.handle(t.deps, {}, new AbortController().signal);
+    await handlerOf(syncDueTask.name).run(t.deps, {}, new AbortController().signal);
     expect((await credential(id)).sync_status).toBe('queued');
     await runSyncJobs();
     expect((await credential(id)).sync_status).toBe('succeeded');
-    await syncDueTask.handle(t.deps, {}, new AbortController().signal);
+    await handlerOf(syncDueTask.name).run(t.deps, {}, new AbortController().signal);
     expect((await credential(id)).sync_status).toBe('succeeded'); // synced just now: not due
     t.clock.advance(16 * 60);
-    await syncDueTask.handle(t.deps, {}, new AbortController().signal);
+    await handlerOf(syncDueTask.name).run(t.deps, {}, new AbortController().signal);
     expect((await credential(id)).sync_status).toBe('queued');
     await runSyncJobs();
   });

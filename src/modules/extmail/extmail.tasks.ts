@@ -1,7 +1,6 @@
-// Job handlers of external mail (docs/extmail.md "Sync").
+// Jobs of external mail (docs/extmail.md "Sync"; handlers in extmail.handlers.ts).
 import { Type } from '@sinclair/typebox';
 import { defineTask } from '../../jobs/task.js';
-import { queueDueSyncs, runSync } from './sync.service.js';
 
 /** One sync run of one credential; the queue retries failures other than throttling and revocation. */
 export const syncTask = defineTask({
@@ -12,7 +11,6 @@ export const syncTask = defineTask({
   retryBackoff: true,
   expireInSeconds: 30 * 60,
   concurrency: 4,
-  handle: async (deps, payload, stopping) => runSync(deps, payload.credential, stopping),
 });
 
 /** Each minute: queue the credentials whose last sync is older than EXTMAIL_SYNC_INTERVAL_MINUTES. */
@@ -22,8 +20,4 @@ export const syncDueTask = defineTask({
   cron: '* * * * *',
   retryLimit: 0,
   expireInSeconds: 5 * 60,
-  handle: async (deps) => {
-    const queued = await queueDueSyncs(deps);
-    if (queued > 0) deps.log.info({ queued }, 'extmail: queued due syncs');
-  },
 });

@@ -15,8 +15,8 @@ import {
   otherVersionIds,
   RECORD_VERSION,
   writeListingRecords,
+  refreshOtherVersions,
 } from './listings.stored-record.js';
-import { refreshOtherVersions } from './listings.tasks.js';
 import { clientHeaders, sampleListing } from './listings.test-support.js';
 
 const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });

@@ -236,3 +236,18 @@ function sampleRows(): ListingRow[] {
   ) as ListingRow;
   return [full, small, empty];
 }
+
+/** Each step (`batch` listings, listings.tasks.ts) is its own transaction: a run cut short keeps what it wrote. */
+export async function refreshOtherVersions(
+  deps: { db: Kysely<DB> },
+  options: { stopping?: AbortSignal; batch: number },
+): Promise<number> {
+  const { stopping, batch } = options;
+  let written = 0;
+  while (!stopping?.aborted) {
+    const ids = await otherVersionIds(deps.db, batch);
+    if (ids.length === 0) break;
+    written += await rewriteListingRecords(deps.db, ids);
+  }
+  return written;
+}

@@ -5,24 +5,7 @@
 // Until then such listings are presented from their columns, so a stale text is never shown: this only restores
 // the fast path.
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../platform/deps.js';
-import { chunkRowsOf, defineTask } from '../../jobs/task.js';
-import { otherVersionIds, rewriteListingRecords } from './listings.stored-record.js';
-
-/** Each step (`batch` listings) is its own transaction: a run cut short keeps what it wrote. */
-export async function refreshOtherVersions(
-  deps: Pick<Deps, 'db'>,
-  options: { stopping?: AbortSignal; batch: number },
-): Promise<number> {
-  const { stopping, batch } = options;
-  let written = 0;
-  while (!stopping?.aborted) {
-    const ids = await otherVersionIds(deps.db, batch);
-    if (ids.length === 0) break;
-    written += await rewriteListingRecords(deps.db, ids);
-  }
-  return written;
-}
+import { defineTask } from '../../jobs/task.js';
 
 export const refreshRecordsTask = defineTask({
   name: 'listings.refresh-records',
@@ -34,8 +17,4 @@ export const refreshRecordsTask = defineTask({
   expireInSeconds: 3600,
   // Listing texts written per transaction (ADR 0039).
   chunkRows: 500,
-  async handle(deps, _payload, stopping) {
-    const written = await refreshOtherVersions(deps, { stopping, batch: chunkRowsOf(this, deps) });
-    if (written > 0) deps.log.info({ written }, 'listing record texts written again');
-  },
 });

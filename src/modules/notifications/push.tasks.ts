@@ -1,8 +1,8 @@
-// Job handler of push delivery: one attempt of one push (push.service.ts). The job's own retries only cover our
-// failures (the database); provider failures are scheduled as new jobs with the next attempt number.
+// Job of push delivery: one attempt of one push (push.service.ts; handler in notifications.handlers.ts). The job's
+// own retries only cover our failures (the database); provider failures are scheduled as new jobs with the next
+// attempt number.
 import { Type } from '@sinclair/typebox';
 import { defineTask } from '../../jobs/task.js';
-import { attemptPush } from './push.service.js';
 
 export const pushTask = defineTask({
   name: 'notifications.push',
@@ -17,5 +17,4 @@ export const pushTask = defineTask({
   concurrency: 8,
   batchSize: 50,
   pollingIntervalSeconds: 0.5,
-  handle: async (deps, payload) => attemptPush(deps, payload.delivery, payload.attempt),
 });

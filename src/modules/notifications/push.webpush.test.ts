@@ -11,6 +11,7 @@ import { feedUser, sendNotification } from './notifications.test-support.js';
 import { addDevice, deliveriesOf, pushCount, pushJobs, vapidKeys } from './push.test-support.js';
 import { MAX_ATTEMPTS } from './push.service.js';
 import { VAPID_JWT_SECONDS, WebPushSender } from './push.webpush.js';
+import { handlerOf } from '../../registry.js';
 
 const VAPID = vapidKeys();
 const [L1, L2, D1, ABC] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
@@ -82,7 +83,7 @@ describe('Web Push delivery', () => {
 
     // A job that runs again (a worker died after sending) finds its row done and sends nothing.
     const { pushTask } = await import('./push.tasks.js');
-    await pushTask.handle(t.deps, { delivery: rows[0]!.id, attempt: 1 }, new AbortController().signal);
+    await handlerOf(pushTask.name).run(t.deps, { delivery: rows[0]!.id, attempt: 1 }, new AbortController().signal);
     expect(fake.accepted.filter((a) => a.subscription === phone.id || a.subscription === laptop.id)).toHaveLength(2);
   });
 

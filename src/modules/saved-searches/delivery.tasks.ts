@@ -2,11 +2,8 @@
 // job in the transaction that stores them and notifies their owners), and the digest cron.
 import { Type } from '@sinclair/typebox';
 import { defineTask } from '../../jobs/task.js';
-import { deliverMatches, runDueDigests } from './delivery.service.js';
 
 export const DELIVER_BATCH = 500;
-/** How long one digest run keeps going (the cron starts the next each minute). */
-const DIGEST_RUN_SECONDS = 50;
 
 export const deliverMatchesTask = defineTask({
   name: 'saved-searches.deliver',
@@ -21,9 +18,6 @@ export const deliverMatchesTask = defineTask({
   concurrency: 2,
   // See matchEventsTask: the match job wakes this process's delivery workers when it commits matches.
   pollingIntervalSeconds: 0.5,
-  handle: async (deps, payload) => {
-    await deliverMatches(deps, payload.matches, { notify: payload.notified !== true });
-  },
 });
 
 export const digestsTask = defineTask({
@@ -32,10 +26,4 @@ export const digestsTask = defineTask({
   cron: '* * * * *',
   retryLimit: 0,
   expireInSeconds: 2 * 60,
-  handle: async (deps, _payload, stopping) => {
-    const until = performance.now() + DIGEST_RUN_SECONDS * 1000;
-    while (performance.now() < until && !stopping.aborted) {
-      if ((await runDueDigests(deps, 100, stopping)) === 0) break;
-    }
-  },
 });

@@ -1,8 +1,7 @@
 // The matching job (docs/saved-searches.md "Matching"): enqueued by listing ingest in the transaction that records
 // the events, one job per batch of events. Idempotent: matches are unique per (search, event).
 import { Type } from '@sinclair/typebox';
-import { chunkRowsOf, defineTask } from '../../jobs/task.js';
-import { matchEvents } from './matching.service.js';
+import { defineTask } from '../../jobs/task.js';
 
 /** Events per job: ingest splits a batch's events into jobs of at most this many. */
 export const MATCH_BATCH = 500;
@@ -24,7 +23,4 @@ export const matchEventsTask = defineTask({
   // 25 events matching 20 searches each write 500 notifications in ~100 ms there (the responsiveness scenario).
   chunkRows: MATCH_BATCH,
   embeddedChunkRows: 25,
-  async handle(deps, payload) {
-    await matchEvents(deps, payload.events, chunkRowsOf(this, deps));
-  },
 });

@@ -15,7 +15,8 @@ import { templateContext } from './template-context.js';
 import { renderTemplate } from './template-language.js';
 import { findTemplate } from './templates.repository.js';
 import { presentTemplate, visibleTemplate } from './templates.service.js';
-import { NO_RENDERER_NOTE, renderInstanceTask } from './instances.tasks.js';
+import { NO_RENDERER_NOTE } from './instances.render.js';
+import { renderInstanceTask } from './instances.tasks.js';
 import { canRender } from '../../render/renderer.js';
 
 export async function presentInstances(

@@ -1,9 +1,7 @@
 // Job: execute a trigger at its fire time (execute.ts). The payload carries the planned time: a job left behind
 // by a re-plan finds another time on the row and does nothing; the row lock makes execution happen once.
 import { Type } from '@sinclair/typebox';
-import { chunkRowsOf, defineTask } from '../../jobs/task.js';
-import { sweepBrandTriggers } from './brand-triggers.sweep.js';
-import { executeTrigger } from './execute.js';
+import { defineTask } from '../../jobs/task.js';
 
 export const executeTriggerTask = defineTask({
   name: 'triggers.execute',
@@ -14,7 +12,6 @@ export const executeTriggerTask = defineTask({
   retryLimit: 5,
   retryDelaySeconds: 30,
   pollingIntervalSeconds: 5,
-  handle: async (deps, payload) => executeTrigger(deps, payload.trigger, payload.effective_at),
 });
 
 /** Every minute (and at a worker's start): brand triggers whose occurrences fired since their last sweep. */
@@ -28,7 +25,4 @@ export const sweepBrandTriggersTask = defineTask({
   // Contacts scheduled per transaction (one campaign each): on the embedded database a request waits for one
   // chunk at most, not for a whole brand's birthdays (ADR 0039).
   chunkRows: 100,
-  async handle(deps, _payload, stopping) {
-    await sweepBrandTriggers(deps, stopping, chunkRowsOf(this, deps));
-  },
 });

@@ -1,9 +1,7 @@
-// Job handlers of webhooks (docs/webhooks.md): the fan-out pump and one attempt of one delivery.
+// Jobs of webhooks (docs/webhooks.md; handlers in webhooks.handlers.ts): the fan-out's safety net, one attempt of
+// one delivery, and the purge of old attempts.
 import { Type } from '@sinclair/typebox';
-import { chunkRowsOf, defineTask } from '../../jobs/task.js';
-import { attemptDelivery } from './deliveries.service.js';
-import { fanOutOnce } from './fanout.js';
-import { purgeOldAttempts } from './log.service.js';
+import { defineTask } from '../../jobs/task.js';
 
 /**
  * The safety net behind the pumps (pump.ts): each minute a worker drains whatever the outbox still holds,
@@ -18,9 +16,6 @@ export const fanOutTask = defineTask({
   // Events per fan-out transaction, for this task and the pumps alike: a bulk write of thousands of contacts is
   // fanned out in several commits, so on the embedded database requests interleave with it (ADR 0039).
   chunkRows: 200,
-  async handle(deps, _payload, stopping) {
-    while (!stopping.aborted && (await fanOutOnce(deps, chunkRowsOf(this, deps))) > 0);
-  },
 });
 
 /**
@@ -48,7 +43,6 @@ export const deliverTask = defineTask({
   // there only lengthen that queue.
   concurrency: 160,
   embeddedConcurrency: 16,
-  handle: async (deps, payload) => attemptDelivery(deps, payload.delivery, payload.attempt),
 });
 
 /** Attempt rows older than 30 days go (the delivery rows stay, with their status). */
@@ -56,8 +50,4 @@ export const purgeAttemptsTask = defineTask({
   name: 'webhooks.purge-attempts',
   payload: Type.Object({}),
   cron: '17 3 * * *',
-  handle: async (deps) => {
-    const purged = await purgeOldAttempts(deps);
-    if (purged > 0) deps.log.info({ purged }, 'purged old webhook attempts');
-  },
 });
