@@ -10,6 +10,7 @@ import { registerCors } from './platform/cors.js';
 import { registerDeprecation } from './platform/deprecation.js';
 import { clientError, frameworkError, registerErrorHandling } from './platform/error-handler.js';
 import { registerOpenApi } from './platform/openapi.js';
+import { LONGEST_PATH_PARAM, registerPathSegmentLimits } from './platform/path-segments.js';
 import { registerRateLimit } from './platform/rate-limit.js';
 import { registerTextGuard } from './platform/text-guard.js';
 import { opsRoutes } from './platform/ops.routes.js';
@@ -32,7 +33,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
+    // Path parameters are limited per route (platform/path-segments.ts); the router only refuses what no route takes.
+    routerOptions: {
+      querystringParser: parseQueryString,
+      ignoreTrailingSlash: true,
+      maxParamLength: LONGEST_PATH_PARAM,
+    },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -53,6 +59,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerPathSegmentLimits(app);
   await registerCors(app, deps);
   registerRateLimit(app, deps);
   registerAuth(app, deps);

@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CATALOGUE, type ErrorAttributes } from '../errors.js';
+import { LONGEST_PATH_PARAM, segmentTooLong } from './path-segments.js';
 
 interface ErrorBodyOut {
   http: number;
@@ -56,12 +57,13 @@ function routePattern(url: string): RegExp {
 
 /**
  * Errors the router raises before any route runs (Fastify's `frameworkErrors`): a malformed percent-escape or
- * invalid UTF-8 in the path, a path segment over the router's length limit. Same body as every other error.
+ * invalid UTF-8 in the path, a path segment longer than any route takes (platform/path-segments.ts). Same body as
+ * every other error.
  */
 export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const appError =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? new AppError('URITooLong', 'A path segment is longer than 100 characters')
+      ? segmentTooLong(LONGEST_PATH_PARAM)
       : error.code === 'FST_ERR_BAD_URL'
         ? new AppError('BadRequest', 'The URL is not valid: malformed percent-encoding or invalid UTF-8 in the path')
         : toAppError(error);

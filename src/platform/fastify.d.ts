@@ -21,6 +21,8 @@ declare module 'fastify' {
     bearerRead?: BearerRead;
     /** 'per-record': the route checks body text for NUL and lone surrogates itself (platform/text-guard.ts). */
     textCheck?: 'per-record';
+    /** Path parameters longer than an id (a device token): name → most characters (platform/path-segments.ts). */
+    pathParamLimits?: Readonly<Record<string, number>>;
     /** The per-IP limit of public routes (platform/rate-limit.ts). */
     rateLimit?: RateLimitRule;
   }

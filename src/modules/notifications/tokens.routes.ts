@@ -5,7 +5,7 @@ import { userIdOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { UserRecord } from '../users/users.schemas.js';
-import { AppTokenParams, RegisterTokenBody, TokenParams, VapidKeyQuery } from './tokens.schemas.js';
+import { AppTokenParams, RegisterTokenBody, TOKEN_REF_LIMITS, TokenParams, VapidKeyQuery } from './tokens.schemas.js';
 import { registerToken, unregisterToken, vapidPublicKey } from './tokens.service.js';
 
 const TAGS = ['Notifications'];
@@ -65,6 +65,7 @@ export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
   app.delete(
     '/notifications/tokens/:app/:id',
     {
+      config: { pathParamLimits: TOKEN_REF_LIMITS },
       schema: {
         tags: TAGS,
         summary: 'Unregister a device',
@@ -80,7 +81,7 @@ export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
   app.delete(
     '/notifications/tokens/:id',
     {
-      config: { deprecated: { date: DEPRECATED_ON, successor: SUCCESSOR } },
+      config: { deprecated: { date: DEPRECATED_ON, successor: SUCCESSOR }, pathParamLimits: TOKEN_REF_LIMITS },
       schema: {
         tags: TAGS,
         summary: 'Unregister a device in every app (deprecated)',

@@ -29,11 +29,16 @@ export const RegisterTokenBody = Type.Object(
 );
 export type RegisterTokenBody = Static<typeof RegisterTokenBody>;
 
-/** `:id` is the device_id given at registration, or the channel itself when it fits in a path segment. */
+/**
+ * `:id` is the device_id given at registration, or the channel itself: an FCM or APNs token is longer than an id
+ * (FCM ~163 characters today, APNs up to 400 hex), so the routes that take it allow a channel's length.
+ */
+export const TOKEN_REF_MAX = MAX_CHANNEL_BYTES;
+export const TOKEN_REF_LIMITS = { id: TOKEN_REF_MAX } as const;
 const TokenRef = Type.String({
   minLength: 1,
-  maxLength: 255,
-  description: 'The device_id given at registration, or the channel itself (e.g. an APNs token)',
+  maxLength: TOKEN_REF_MAX,
+  description: `The device_id given at registration, or the channel itself (an FCM or APNs token); at most ${TOKEN_REF_MAX} characters`,
 });
 export const AppTokenParams = Type.Object({ app: Type.String({ minLength: 1, maxLength: 64 }), id: TokenRef });
 export const TokenParams = Type.Object({ id: TokenRef });

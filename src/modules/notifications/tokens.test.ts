@@ -164,4 +164,41 @@ describe('device tokens', () => {
     const metrics = await t.deps.metrics.registry.getSingleMetricAsString('gable_deprecated_requests_total');
     expect(metrics).toContain('route="DELETE /notifications/tokens/:id"');
   });
+
+  it('unregisters device tokens of their real lengths on both routes; an over-long id is still a 414', async () => {
+    const owner = await feedUser(t.deps);
+    // An FCM registration token as issued today (163 characters), an APNs token of 64 hex and one of Apple's
+    // longest (200 bytes), and a browser's device_id derived from its Web Push endpoint.
+    const fcm = `${randomBytes(16).toString('base64url').slice(0, 22)}:APA91b${randomBytes(100).toString('base64url')}`;
+    expect(fcm).toHaveLength(163);
+    const apns = apnsToken();
+    const longApns = randomBytes(200).toString('hex');
+    const endpoint = `https://fcm.googleapis.com/fcm/send/${fcm}`;
+    await register(owner.headers, { channel: fcm, device_id: 'pixel', app: 'rechat' });
+    await register(owner.headers, { channel: apns, device_id: 'iphone', app: 'rechat', provider: 'apns' });
+    await register(owner.headers, { channel: longApns, device_id: 'ipad', app: 'brokerage-ios', provider: 'apns' });
+    await register(owner.headers, { channel: subscription(endpoint), device_id: endpoint, app: 'rechat' });
+    const mine = async () =>
+      (await tokens())
+        .filter((r) => r.user === owner.id)
+        .map((r) => r.device_id)
+        .sort();
+    expect(await mine()).toEqual([endpoint, 'ipad', 'iphone', 'pixel'].sort());
+
+    const unregister = (path: string) =>
+      t.app.inject({ method: 'DELETE', url: `/notifications/tokens/${path}`, headers: owner.headers });
+    expect((await unregister(`rechat/${fcm}`)).statusCode).toBe(200);
+    expect((await unregister(`rechat/${apns}`)).statusCode).toBe(200);
+    expect((await unregister(encodeURIComponent(endpoint))).statusCode).toBe(200); // deprecated, every app
+    expect((await unregister(longApns)).statusCode).toBe(200);
+    expect(await mine()).toEqual([]);
+
+    // Where a segment is an id, the limit stays: before the token is even looked at.
+    const longId = await t.app.inject({ method: 'DELETE', url: `/notifications/${'a'.repeat(101)}`, headers: {} });
+    expect(longId.statusCode).toBe(414);
+    expect(longId.json()).toMatchObject({ http: 414, code: 'URITooLong' });
+    const longApp = await unregister(`${'a'.repeat(101)}/${fcm}`);
+    expect(longApp.statusCode).toBe(414);
+    expect((await unregister(`rechat/${'a'.repeat(4097)}`)).statusCode).toBe(414);
+  });
 });
