@@ -26,18 +26,35 @@ describe('data directory lock', () => {
     lock.release();
   });
 
+  /** The owner the lock file names now. */
+  const ownerOnFile = () =>
+    JSON.parse(readFileSync(file, 'utf8')) as { pid: number; started: string | null; token: string };
+
   it('takes over a lock naming this very pid that this process did not take (a container restarted as pid 1)', () => {
     // What a killed server left: same pid as ours (containers start the server as pid 1 every time), another run.
     writeFileSync(file, JSON.stringify({ pid: process.pid, boot: null, started: null, token: 'an-earlier-run' }));
     const lock = acquireLock(file);
+    expect(ownerOnFile()).toMatchObject({ pid: process.pid, token: expect.not.stringMatching(/^an-earlier-run$/) });
+    // Taken for real: while this process holds it, the same pid is no reason to let a second holder in.
+    expect(() => acquireLock(file)).toThrow(DataDirLockedError);
     lock.release();
+
     writeFileSync(file, String(process.pid)); // the same, in the lock format of older servers
-    acquireLock(file).release();
+    const again = acquireLock(file);
+    expect(ownerOnFile()).toMatchObject({ pid: process.pid, token: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    again.release();
+    expect(existsSync(file)).toBe(false);
   });
 
   it('takes over a lock whose pid lives but belongs to a process started later (pid reused)', () => {
+    // The parent process lives. A lock naming it with its real start time is its lock ...
+    writeFileSync(file, JSON.stringify({ pid: process.ppid, boot: null, started: parentStartTicks(), token: 'x' }));
+    expect(() => acquireLock(file)).toThrow(DataDirLockedError);
+    // ... one naming it with another start time was left by an earlier process that had the same pid.
     writeFileSync(file, JSON.stringify({ pid: process.ppid, boot: null, started: '1', token: 'x' }));
-    acquireLock(file).release();
+    const lock = acquireLock(file);
+    expect(ownerOnFile().pid).toBe(process.pid);
+    lock.release();
   });
 
   it('refuses while another live process holds it', async () => {
@@ -66,3 +83,9 @@ describe('data directory lock', () => {
     acquireLock(file).release(); // killed: its lock is stale now
   });
 });
+
+/** The parent's start time in clock ticks since boot (/proc/<pid>/stat field 22), as the lock records it. */
+function parentStartTicks(): string {
+  const stat = readFileSync(`/proc/${process.ppid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+}
