@@ -6,7 +6,7 @@ import { getBoundary } from '../boundaries/boundaries.service.js';
 import { brandExpansion, getBrandProfile } from '../brands/profile.service.js';
 import { presentContacts } from '../contacts/contacts.presenter.js';
 import { findLiveContacts } from '../contacts/contacts.repository.js';
-import { SearchCriteria } from '../listings/search/search.schemas.js';
+import { DEFAULT_CURRENCY, SearchCriteria } from '../listings/search/search.schemas.js';
 import type { SavedSearchRow } from './saved-searches.repository.js';
 import type { ContactLink, Frequency, SavedSearchRecord } from './saved-searches.schemas.js';
 
@@ -52,6 +52,8 @@ export function presentSavedSearch(row: SavedSearchRow): SavedSearchRecord {
   // (dictionary-mode objects of ~60 keys); this way ~0.2 ms.
   const criteria = row.criteria as Record<string, unknown>;
   for (const key of STORED_KEYS) record[key] = criteria[key] ?? null;
+  // The price range is in USD unless the search names another currency (spec 2.5), and the record says so.
+  record.currency ??= DEFAULT_CURRENCY;
   return record as unknown as SavedSearchRecord;
 }
 

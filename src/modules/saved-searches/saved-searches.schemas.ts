@@ -5,7 +5,7 @@ import { EpochSeconds, Nullable, PagingQuery, Uuid, optionalNullable as optional
 import { Boundary } from '../boundaries/boundaries.schemas.js';
 import { BrandRecord } from '../brands/brands.schemas.js';
 import { ContactRecord } from '../contacts/contacts.schemas.js';
-import { Location, SearchCriteria } from '../listings/search/search.schemas.js';
+import { DEFAULT_CURRENCY, Location, SearchCriteria } from '../listings/search/search.schemas.js';
 
 export const FREQUENCIES = ['Instant', 'Never', 'Daily', 'Weekly', 'Monthly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
@@ -90,7 +90,14 @@ export const ContactLink = Type.Object({
 export type ContactLink = Static<typeof ContactLink>;
 
 const LocationOut = Type.Composite([Location, Type.Object({ type: Type.Literal('location') })]);
-const StoredCriteria = Type.Required(Type.Omit(SearchCriteria, ['points', 'brands', 'boundaries']));
+const StoredCriteria = Type.Composite([
+  Type.Required(Type.Omit(SearchCriteria, ['points', 'brands', 'boundaries', 'currency'])),
+  Type.Object({
+    currency: Type.String({
+      description: `ISO 4217 currency of the price range: ${DEFAULT_CURRENCY} unless the search names another`,
+    }),
+  }),
+]);
 
 export const SavedSearchRecord = Type.Composite(
   [

@@ -87,7 +87,7 @@ describe('create and read', () => {
       maximum_price: 500000,
       minimum_price: null,
       pool: null,
-      currency: null,
+      currency: 'USD',
       brands: null,
       boundaries: null,
       timezone: 'America/Chicago',
@@ -118,6 +118,22 @@ describe('create and read', () => {
     });
     expect(read.statusCode).toBe(200);
     expect(read.json().data.contacts[0]).toMatchObject({ type: 'contact', id: contact, display_name: 'Alice' });
+  });
+
+  it('says currency USD when the search names none (spec 2.5), also once PATCH clears it; keeps one given', async () => {
+    const created = await post({ points: RING, minimum_price: 300000 });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().data.currency).toBe('USD');
+    const url = `${base()}/${created.json().data.id}`;
+    expect((await t.app.inject({ url, headers: owner.bare })).json().data.currency).toBe('USD');
+    const listed = await t.app.inject({ url: base(), headers: owner.bare });
+    expect(listed.json().data.find((r: { id: string }) => r.id === created.json().data.id).currency).toBe('USD');
+
+    const cad = await t.app.inject({ method: 'PATCH', url, headers: owner.bare, payload: { currency: 'cad' } });
+    expect(cad.json().data.currency).toBe('CAD');
+    const cleared = await t.app.inject({ method: 'PATCH', url, headers: owner.bare, payload: { currency: null } });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().data.currency).toBe('USD');
   });
 
   it('lists the brand’s searches newest first with an exact total and paging', async () => {

@@ -7,7 +7,7 @@ import {
   ringsContainPoint,
   type ContainmentRing,
 } from '../../boundaries/boundaries.geometry.js';
-import { TRI_STATE_FLAGS, type Location } from './search.schemas.js';
+import { DEFAULT_CURRENCY, TRI_STATE_FLAGS, type Location } from './search.schemas.js';
 import type { Criteria } from './search.validation.js';
 
 export interface FilterContext {
@@ -58,7 +58,7 @@ export function compileFilters(criteria: Criteria, context: FilterContext): Expr
   atLeast('price', criteria.minimum_price);
   atMost('price', criteria.maximum_price);
   if (criteria.minimum_price !== undefined || criteria.maximum_price !== undefined)
-    add(sql`${col('currency')} = ${criteria.currency ?? 'USD'}`);
+    add(sql`${col('currency')} = ${criteria.currency ?? DEFAULT_CURRENCY}`);
   atLeast('square_meters', criteria.minimum_square_meters);
   atMost('square_meters', criteria.maximum_square_meters);
   atLeast('lot_square_meters', criteria.minimum_lot_square_meters);

@@ -43,11 +43,17 @@ export const SortTerm = Type.Object({
 });
 export type SortTerm = Static<typeof SortTerm>;
 
+/** The currency of a price range that names none (spec 2.5). */
+export const DEFAULT_CURRENCY = 'USD';
+
 export const SearchCriteria = Type.Object({
   minimum_price: optional(Amount),
   maximum_price: optional(Amount),
   currency: optional(
-    Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency of the price range; default USD' }),
+    Type.String({
+      pattern: '^[A-Za-z]{3}$',
+      description: `ISO 4217 currency of the price range; default ${DEFAULT_CURRENCY}`,
+    }),
   ),
   minimum_square_meters: optional(Amount),
   maximum_square_meters: optional(Amount),

@@ -1,5 +1,6 @@
 // proposed_title: the criteria in one short line (decisions §6), e.g. `3+ Beds, $300K–$500K, Single Family in 75219`.
 // Pure: the service passes boundary titles in, so the title needs no database.
+import { DEFAULT_CURRENCY } from './search.schemas.js';
 import type { Criteria } from './search.validation.js';
 
 const EN_DASH = '–';
@@ -53,7 +54,7 @@ function range(
 }
 
 function price(criteria: Criteria): string | null {
-  const currency = criteria.currency ?? 'USD';
+  const currency = criteria.currency ?? DEFAULT_CURRENCY;
   const symbol = CURRENCY_SYMBOLS[currency];
   const money = (n: number) => (symbol ? `${symbol}${compact(n)}` : `${compact(n)} ${currency}`);
   const { minimum_price: min, maximum_price: max } = criteria;
