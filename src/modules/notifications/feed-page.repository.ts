@@ -53,10 +53,10 @@ function feedPageJsonQuery(user: RawBuilder<string | null>, start: number, limit
     ) n
     cross join lateral (
       select n.record_head || p.state_json
-        || ',"objects":' || case when n.object_class is distinct from 'User' then 'null' when n.object is null then '[]'
-             else '["' || ${nonce} || 'U' || n.object || '"]' end
-        || ',"subjects":' || case when n.subject_class is distinct from 'Listing' then 'null' when n.subject is null then '[]'
-             else '["' || ${nonce} || 'L' || n.subject || '"]' end
+        || ',"objects":' || case when n.object_class = 'User' and n.object is not null
+             then '["' || ${nonce} || 'U' || n.object || '"]' else '[]' end
+        || ',"subjects":' || case when n.subject_class = 'Listing' and n.subject is not null
+             then '["' || ${nonce} || 'L' || n.subject || '"]' else '[]' end
         || '}' as json
     ) x
     ) fp

@@ -33,7 +33,12 @@ describe('gable notify', () => {
       id: result.notification,
       message: 'Hello from the operator',
       notification_type: 'OperatorTested',
+      // Nothing acted and it is about nothing: both are arrays all the same (spec §2.10), empty.
+      objects: [],
+      subjects: [],
     });
+    const alone = await t.app.inject({ url: `/notifications/${result.notification}`, headers: user.headers });
+    expect(alone.json().data).toMatchObject({ objects: [], subjects: [] });
     const byId = await runAdminCommand(
       registerNotifyCommand,
       t.deps,

@@ -165,6 +165,26 @@ describe('notification feed', () => {
     expect(await sendNotification(t.deps, [actor.id], { exclude: [actor.id] })).toBeNull();
   });
 
+  it('answers objects and subjects as arrays, empty where nothing applies (spec §2.10), in the feed and by id', async () => {
+    const gina = await feedUser(t.deps);
+    const other = await feedUser(t.deps);
+    await sendNotification(t.deps, [gina.id], { message: 'about nothing' });
+    await sendNotification(t.deps, [gina.id], {
+      message: 'about a deal, by a contact',
+      object: other.id,
+      object_class: 'Contact',
+      subject: other.id,
+      subject_class: 'Deal',
+    });
+    const records = (await feed(gina.headers)).data as unknown as Record<string, unknown>[];
+    expect(records).toHaveLength(2);
+    for (const record of records) {
+      expect(record, String(record.message)).toMatchObject({ objects: [], subjects: [] });
+      const alone = await t.app.inject({ url: `/notifications/${String(record.id)}`, headers: gina.headers });
+      expect(alone.json().data, String(record.message)).toMatchObject({ objects: [], subjects: [] });
+    }
+  });
+
   describe('with a listing subject', () => {
     let listing: string;
     beforeAll(async () => {

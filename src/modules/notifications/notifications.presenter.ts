@@ -81,8 +81,9 @@ function presentRow(
     seen_at: epochSeconds(row.seen_at),
     acked_at: epochSeconds(row.acked_at),
     delivered_at: epochSeconds(row.delivered_at),
-    objects: row.object_class === 'User' ? (user ? [user] : []) : null,
-    subjects: row.subject_class === 'Listing' ? (listing ? [listing] : []) : null,
+    // Always arrays (spec §2.10): empty when the object is no user, the subject no listing, or either is gone.
+    objects: row.object_class === 'User' && user ? [user] : [],
+    subjects: row.subject_class === 'Listing' && listing ? [listing] : [],
     created_at: epochSeconds(row.created_at),
     updated_at: epochSeconds(row.updated_at),
     deleted_at: epochSeconds(row.deleted_at),

@@ -45,12 +45,12 @@ export const NotificationRecord = Type.Object(
     seen_at: Nullable(EpochSeconds),
     acked_at: Nullable(EpochSeconds),
     delivered_at: Nullable(EpochSeconds),
-    objects: Nullable(
-      Type.Array(UserRecord, { description: 'The object as a user record, when object_class is User' }),
-    ),
-    subjects: Nullable(
-      Type.Array(ListingRecord, { description: 'The subject as a listing record, when subject_class is Listing' }),
-    ),
+    objects: Type.Array(UserRecord, {
+      description: 'The object as a user record when object_class is User; else empty',
+    }),
+    subjects: Type.Array(ListingRecord, {
+      description: 'The subject as a listing record when subject_class is Listing; else empty',
+    }),
     created_at: EpochSeconds,
     updated_at: EpochSeconds,
     deleted_at: Nullable(EpochSeconds),
