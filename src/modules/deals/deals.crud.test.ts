@@ -108,6 +108,25 @@ describe('create and read', () => {
     });
   });
 
+  it('carries deleted_at (spec §1 convention 6): null on every answer, the time in the Deleted event', async () => {
+    const created = await create({ deal_type: 'Selling', property_type: 'Resale', listing: listingId });
+    expect(created.statusCode, created.body).toBe(200);
+    const deal = created.json().data;
+    expect(deal).toHaveProperty('deleted_at', null);
+    expect((await get(deal.id)).json().data).toHaveProperty('deleted_at', null);
+    const listed = await t.app.inject({ method: 'POST', url: '/deals/filter', headers: agent.headers, payload: {} });
+    expect(listed.json().data.find((d: { id: string }) => d.id === deal.id)).toHaveProperty('deleted_at', null);
+
+    t.clock.advance(60);
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/deals/${deal.id}`, headers: agent.bare });
+    expect(deleted.statusCode).toBe(204);
+    const events = (await outboxRows(t.deps, agent.brand)).filter((e) => e.topic === 'Deals' && e.subject === deal.id);
+    expect(events.at(-1)).toMatchObject({
+      event: 'Deleted',
+      payload: { deal: { id: deal.id, deleted_at: t.clock.now().getTime() / 1000 } },
+    });
+  });
+
   it('keeps the derived title in step with the address, and a given title until it is cleared', async () => {
     const deal = (
       await create({

@@ -20,6 +20,7 @@ export const DEAL_COLUMNS = [
   'created_by',
   'created_at',
   'updated_at',
+  'deleted_at',
 ] as const satisfies readonly (keyof DealsTable)[];
 
 export type DealRow = Pick<Selectable<DealsTable>, (typeof DEAL_COLUMNS)[number]>;
@@ -212,7 +213,7 @@ export async function userSummaries(db: Kysely<DB>, ids: string[]) {
   if (ids.length === 0) return [];
   return db
     .selectFrom('users')
-    .select(['id', 'first_name', 'last_name', 'email'])
+    .select(['id', 'first_name', 'last_name', 'email', 'deleted_at'])
     .where(sql<boolean>`id = any(${ids}::uuid[])`)
     .execute();
 }
@@ -221,7 +222,7 @@ export async function listingSummaries(db: Kysely<DB>, ids: string[]) {
   if (ids.length === 0) return [];
   return db
     .selectFrom('listings')
-    .select(['id', 'mls', 'mls_number', 'status', 'price', 'full_address', 'street_address'])
+    .select(['id', 'mls', 'mls_number', 'status', 'price', 'full_address', 'street_address', 'deleted_at'])
     .where(sql<boolean>`id = any(${ids}::uuid[])`)
     .execute();
 }

@@ -133,6 +133,7 @@ const ListingSummary = Type.Object({
   status: Type.String(),
   price: Nullable(Type.Number()),
   address: Nullable(Type.String()),
+  deleted_at: Nullable(EpochSeconds),
 });
 const UserSummary = Type.Object({
   id: Uuid,
@@ -141,6 +142,7 @@ const UserSummary = Type.Object({
   last_name: Type.String(),
   display_name: Type.String(),
   email: Type.String(),
+  deleted_at: Nullable(EpochSeconds),
 });
 
 export const DealRecord = Type.Object({
@@ -165,6 +167,7 @@ export const DealRecord = Type.Object({
   ),
   created_at: EpochSeconds,
   updated_at: EpochSeconds,
+  deleted_at: Nullable(EpochSeconds),
 });
 export type DealRecord = Static<typeof DealRecord>;
 
