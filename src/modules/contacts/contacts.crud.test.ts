@@ -78,6 +78,21 @@ describe('create and read', () => {
       created_for: 'direct_request',
       deleted_at: null,
     });
+    // Every key of spec §2.7's address objects, null where the address has none.
+    expect(contact.address).toEqual([
+      {
+        city: 'London',
+        full: '12 St James Sq, London, SW1Y 4JH, GB',
+        name: null,
+        type: 'Home',
+        extra: null,
+        line1: '12 St James Sq',
+        line2: null,
+        state: null,
+        country: 'GB',
+        postcode: 'SW1Y 4JH',
+      },
+    ]);
     expect(contact).not.toHaveProperty('unknown_field');
     expect(contact).not.toHaveProperty('triggers');
     expect(contact.created_at).toBeCloseTo(t.clock.now().getTime() / 1000, 0);

@@ -6,7 +6,8 @@ import type { DB } from '../../db/types.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { partnerNameOf } from './contacts.derive.js';
 import type { ContactRow } from './contacts.repository.js';
-import type { ContactRecord } from './contacts.schemas.js';
+import { ADDRESS_KEYS, type ContactRecord } from './contacts.schemas.js';
+import type { ContactAddress } from './contacts.tables.js';
 
 export function presentContact(row: ContactRow): ContactRecord {
   const { emails, phone_numbers } = row;
@@ -59,8 +60,15 @@ export function presentContact(row: ContactRow): ContactRecord {
     source: row.source,
     website: row.website,
     tags: row.tags,
-    address: row.address,
+    address: row.address.map(presentAddress),
   };
+}
+
+/** Spec §2.7 lists every key of an address object: each is present, null where the stored address has none. */
+function presentAddress(address: ContactAddress): ContactRecord['address'][number] {
+  const out = {} as Record<(typeof ADDRESS_KEYS)[number], string | null>;
+  for (const key of ADDRESS_KEYS) out[key] = address[key] ?? null;
+  return out;
 }
 
 /** Loads one association for a page of contacts: contact id → embedded records (with their own associations). */

@@ -48,6 +48,9 @@ export const ContactAddress = Type.Object({
   postcode: optional(Text(50)),
 });
 
+/** The keys of an address object (spec §2.7), in the spec's order. */
+export const ADDRESS_KEYS = Object.keys(ContactAddress.properties) as (keyof typeof ContactAddress.properties)[];
+
 export const ContactInput = Type.Object({
   title: optional(Text(100)),
   first_name: optional(Name),
@@ -114,6 +117,20 @@ const OrNull = <T extends TSchema>(schema: T) =>
   Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
 const NullableString = OrNull(Type.String());
 
+/** An address as answered: every key of spec §2.7 present, null where unknown. */
+const ContactAddressOut = Type.Object({
+  city: NullableString,
+  full: NullableString,
+  name: NullableString,
+  type: NullableString,
+  extra: NullableString,
+  line1: NullableString,
+  line2: NullableString,
+  state: NullableString,
+  country: NullableString,
+  postcode: NullableString,
+});
+
 export const ContactRecord = Type.Object(
   {
     id: Uuid,
@@ -164,7 +181,7 @@ export const ContactRecord = Type.Object(
     source: NullableString,
     website: Type.Array(Type.String()),
     tags: Type.Array(Type.String()),
-    address: Type.Array(Type.Object({ ...ContactAddress.properties })),
+    address: Type.Array(ContactAddressOut),
     triggers: Type.Optional(Type.Array(TriggerRecord, { description: 'With associations[]=contact.triggers' })),
   },
   { title: 'Contact' },
