@@ -23,7 +23,9 @@ export const TokenResponse = Type.Object(
   {
     access_token: Type.String(),
     refresh_token: Type.Optional(Type.String({ description: 'Not issued by the client_credentials grant' })),
-    expires_in: Type.Integer({ description: 'Seconds (2678400)' }),
+    expires_in: Type.Integer({
+      description: 'Seconds the access token lives: 2678400, or less when the login (one year) ends sooner',
+    }),
     code: Type.Literal('OK'),
     token_type: Type.Literal('Bearer'),
     data: Type.Optional(UserRecord),

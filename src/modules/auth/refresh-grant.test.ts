@@ -155,6 +155,22 @@ describe('POST /oauth2/token grant_type=refresh_token', () => {
     });
   });
 
+  it('says in expires_in how long the token lives: a refresh near the end of the login gets what is left', async () => {
+    const pair = await login();
+    const left = 1000;
+    t.clock.advance(FAMILY_LIFETIME_SECONDS - left);
+    const res = await refresh(t.app, client, pair.refresh_token);
+    expect(res.statusCode, res.body).toBe(200);
+    const last = res.json() as { access_token: string; expires_in: number };
+    expect(last.expires_in).toBe(left);
+    t.clock.advance(left - 1);
+    expect((await self(last.access_token)).statusCode).toBe(200);
+    t.clock.advance(1);
+    const expired = await self(last.access_token);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().code).toBe('TokenExpired');
+  });
+
   it('passes the family MFA flag on to refreshed pairs', async () => {
     const first = await login();
     await t.deps.db

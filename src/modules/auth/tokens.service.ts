@@ -45,7 +45,9 @@ export async function issueInFamily(
   await insertAccessToken(db, accessHash, family, accessExpiresAt);
   const issued: IssuedTokens = {
     access_token: accessToken,
-    expires_in: ACCESS_TOKEN_SECONDS,
+    // What it really lives: the full lifetime, or the rest of the login when that ends sooner (a refresh in the
+    // family's last month). Whole seconds, rounded down, so a client never counts on a second the token lacks.
+    expires_in: Math.floor((accessExpiresAt.getTime() - now.getTime()) / 1000),
     token_type: 'Bearer',
     family,
   };
