@@ -37,6 +37,20 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(first)).toBe(true);
   });
 
+  it('defaults MAIL_FROM to an address at a domain name, never at an IP literal', () => {
+    const mailFrom = (env: Record<string, string>) => loadConfig({ DATA_DIR: tempDir(), ...env }).mailFrom;
+    // The defaults (BASE_URL http://127.0.0.1:3000), another IP, a single label: the reserved loopback name.
+    expect(mailFrom({})).toBe('Gable <no-reply@gable.localhost>');
+    expect(mailFrom({ HOST: '::1' })).toBe('Gable <no-reply@gable.localhost>');
+    expect(mailFrom({ BASE_URL: 'http://10.0.0.7:3000' })).toBe('Gable <no-reply@gable.localhost>');
+    expect(mailFrom({ BASE_URL: 'http://localhost:3000' })).toBe('Gable <no-reply@gable.localhost>');
+    // A real host name is the sender's domain, as before; MAIL_FROM wins over any default.
+    expect(mailFrom({ BASE_URL: 'https://api.brokerage.example', APP_NAME: 'Acme' })).toBe(
+      'Acme <no-reply@api.brokerage.example>',
+    );
+    expect(mailFrom({ MAIL_FROM: 'Ops <ops@brokerage.example>' })).toBe('Ops <ops@brokerage.example>');
+  });
+
   it('generates VAPID private keys of exactly 32 bytes, also when the scalar starts with a zero byte', () => {
     // About one scalar in 256 has a leading zero byte; 3,000 pairs miss that case with probability under 0.001%.
     const lengths = new Set(

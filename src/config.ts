@@ -104,7 +104,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const smtpUrl = read('SMTP_URL') ?? null;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://');
-  const mailFrom = read('MAIL_FROM') ?? `${appName} <no-reply@${safeHostname(baseUrl)}>`;
+  const mailFrom = read('MAIL_FROM') ?? `${appName} <no-reply@${senderDomain(baseUrl)}>`;
   const workersInProcess = parseBoolean(read('WORKERS_IN_PROCESS') ?? 'true', 'WORKERS_IN_PROCESS', problems);
   const trustProxy = parseBoolean(read('TRUST_PROXY') ?? 'false', 'TRUST_PROXY', problems);
   const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
@@ -343,6 +343,20 @@ function parsePushApps(text: string, problems: string[]): string[] {
     else if (!apps.includes(item)) apps.push(item);
   }
   return apps;
+}
+
+/** Two labels or more, the last starting with a letter: a domain name, not an IPv4 (nor a bracketed IPv6) address. */
+const DOMAIN_NAME = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*$/i;
+
+/**
+ * The domain of MAIL_FROM's default: BASE_URL's host when it is a domain name. An IP literal is no mail domain
+ * (`no-reply@127.0.0.1`, what the default BASE_URL gave, is refused by relays and by address checks) and a single
+ * label such as `localhost` fails most of them too; then `gable.localhost`, a name reserved for this machine
+ * (RFC 6761) that is a valid address all the same. docs/mail.md says to set MAIL_FROM before mail leaves it.
+ */
+function senderDomain(baseUrl: string): string {
+  const host = safeHostname(baseUrl);
+  return DOMAIN_NAME.test(host) ? host : 'gable.localhost';
 }
 
 function safeHostname(url: string): string {
