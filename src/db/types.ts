@@ -144,6 +144,8 @@ export interface OAuthClientsTable {
   kind: ClientKind;
   redirect_uris: string[];
   grants: string[];
+  /** An imported secret below the strength of generated ones (`--allow-weak-secret`). */
+  weak_secret: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   deleted_at: Timestamp | null;

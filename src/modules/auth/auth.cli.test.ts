@@ -156,4 +156,84 @@ describe('gable admin client', () => {
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
+
+  it('imports a partner’s weak secret with --allow-weak-secret: warned about, recorded, and it works', async () => {
+    // The WordPress plugin's own registration, as its repository publishes it.
+    const redirect = 'https://wp.example.com/wp-admin/admin.php?page=rechat-setting&tab=connect-to-rechat';
+    const plugin = ['--name', 'WordPress plugin', '--kind', 'partner', '--redirect-uri', redirect];
+    const id = '65230631-97a6-4fb5-bf32-54aafb1e1b54';
+    const refused = await run('client', 'create', ...plugin, '--client-id', id, '--client-secret', 'secret');
+    expect(refused).toMatchObject({ exitCode: 1, err: expect.stringContaining('--allow-weak-secret') });
+
+    const created = await run(
+      'client',
+      'create',
+      ...plugin,
+      '--client-id',
+      id,
+      '--client-secret',
+      'secret',
+      '--allow-weak-secret',
+      '--json',
+    );
+    expect(created.exitCode, created.err).toBeUndefined();
+    expect(JSON.parse(created.out)).toMatchObject({ client_id: id, client_secret: 'secret', weak_secret: true });
+    expect(created.err).toMatch(/Warning: the secret of 65230631-\S+ is weak/);
+    const row = await t.deps.db
+      .selectFrom('oauth_clients')
+      .select(['weak_secret', 'secret_hash'])
+      .where('client_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ weak_secret: true, secret_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect((await run('client', 'list')).out).toContain(`${id}  partner  WordPress plugin (weak secret)`);
+    // The secret authenticates the client: a bad code is invalid_grant, not invalid_client.
+    const exchange = await t.app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: {
+        grant_type: 'authorization_code',
+        client_id: id,
+        client_secret: 'secret',
+        code: 'nope',
+        redirect_uri: redirect,
+      },
+    });
+    expect(exchange.json()).toMatchObject({ error: 'invalid_grant' });
+
+    // Only for a partner (its redirect URIs protect it), only with a secret; strong secrets stay unmarked.
+    const firstParty = await run(
+      'client',
+      'create',
+      '--name',
+      'Weak app',
+      '--kind',
+      'first_party',
+      '--client-id',
+      'weak-first-party',
+      '--client-secret',
+      'secret',
+      '--allow-weak-secret',
+    );
+    expect(firstParty).toMatchObject({ exitCode: 1, err: expect.stringContaining('partner clients only') });
+    const noSecret = await run('client', 'create', ...plugin, '--client-id', 'weak-no-secret', '--allow-weak-secret');
+    expect(noSecret).toMatchObject({ exitCode: 1, err: expect.stringContaining('needs --client-secret') });
+    const strong = await run(
+      'client',
+      'create',
+      ...plugin,
+      '--client-id',
+      'strong-with-flag',
+      '--client-secret',
+      'a-strong-secret-0123456789',
+      '--allow-weak-secret',
+      '--json',
+    );
+    expect(JSON.parse(strong.out)).toMatchObject({ weak_secret: false });
+    expect(strong.err).not.toContain('Warning');
+    const generated = JSON.parse((await run('client', 'create', ...plugin, '--json')).out);
+    expect(generated).toMatchObject({
+      weak_secret: false,
+      client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+    });
+  });
 });

@@ -13,6 +13,7 @@ interface CreateOptions {
   redirectUri: string[];
   clientId?: string;
   clientSecret?: string;
+  allowWeakSecret?: boolean;
   json?: boolean;
 }
 
@@ -20,6 +21,12 @@ interface CreateOptions {
 const CLIENT_ID = /^[A-Za-z0-9._~-]{8,128}$/;
 /** An imported secret: visible ASCII, no spaces (it travels in bodies and HTTP Basic). */
 const CLIENT_SECRET = /^[\x21-\x7e]{16,512}$/;
+/**
+ * What `--allow-weak-secret` takes: any such secret, however short (the WordPress plugin ships `secret`, public in
+ * its repository). Only for a partner client: its redirect URIs, matched exactly, keep a code or token from going
+ * anywhere else, whoever knows the secret; a first-party secret alone would admit client_credentials tokens.
+ */
+const WEAK_CLIENT_SECRET = /^[\x21-\x7e]{1,512}$/;
 
 export function registerClientCommands(
   admin: Command,
@@ -37,6 +44,10 @@ export function registerClientCommands(
     .option('--redirect-uri <uri>', 'an allowed redirect URI, exact match (repeat for several)', collect, [])
     .option('--client-id <id>', 'register an existing client under its own id (8–128 URL-safe characters)')
     .option('--client-secret <secret>', '…and its own secret (16–512 visible ASCII characters; stored hashed)')
+    .option(
+      '--allow-weak-secret',
+      'import a partner client secret shorter than 16 characters as it is: warned about and recorded on the client',
+    )
     .option('--json', 'print JSON')
     .action(async (options: CreateOptions) => {
       const problem = createProblem(options);
@@ -45,6 +56,7 @@ export function registerClientCommands(
         process.exitCode = 1;
         return;
       }
+      const weakSecret = options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret);
       await withCommandDeps(async (deps) => {
         if (options.clientId && (await clientIdTaken(deps.db, options.clientId))) {
           console.error(
@@ -59,8 +71,14 @@ export function registerClientCommands(
             kind: options.kind as ClientKind,
             redirectUris: options.redirectUri,
             ...(options.clientId ? { clientId: options.clientId } : {}),
-            ...(options.clientSecret ? { clientSecret: options.clientSecret } : {}),
+            ...(options.clientSecret ? { clientSecret: options.clientSecret, weakSecret } : {}),
           });
+          if (created.weak_secret)
+            console.error(
+              `Warning: the secret of ${created.client_id} is weak (${options.clientSecret!.length} characters; generated ones have 32). ` +
+                'It was imported as it is and the client is marked weak_secret (gable admin client list); only its ' +
+                'redirect URIs protect it. Replace it with a generated secret when the partner can.',
+            );
           if (options.json) print(created, true);
           else console.log(describeCreated(created));
         } catch (error) {
@@ -82,9 +100,9 @@ export function registerClientCommands(
         if (options.json) return print(clients, true);
         if (clients.length === 0) return void console.log('no OAuth clients');
         for (const c of clients) {
-          const deleted = c.deleted_at ? ' (deleted)' : '';
+          const marks = `${c.weak_secret ? ' (weak secret)' : ''}${c.deleted_at ? ' (deleted)' : ''}`;
           console.log(
-            `${c.client_id}  ${c.kind}  ${c.name}${deleted}  grants: ${c.grants.join(',')}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}`,
+            `${c.client_id}  ${c.kind}  ${c.name}${marks}  grants: ${c.grants.join(',')}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}`,
           );
         }
       });
@@ -102,8 +120,14 @@ function createProblem(options: CreateOptions): string | null {
     return `a ${options.kind} client needs at least one --redirect-uri`;
   if (options.clientId !== undefined && !CLIENT_ID.test(options.clientId))
     return '--client-id must be 8 to 128 characters of A-Z a-z 0-9 . _ ~ -';
-  if (options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret))
-    return '--client-secret must be 16 to 512 visible ASCII characters without spaces';
+  if (options.allowWeakSecret) {
+    if (options.clientSecret === undefined) return '--allow-weak-secret needs --client-secret (the secret to import)';
+    if (options.kind !== 'partner')
+      return '--allow-weak-secret is for partner clients only: their redirect URIs protect them, a first-party secret alone admits client_credentials';
+    if (!WEAK_CLIENT_SECRET.test(options.clientSecret))
+      return '--client-secret must be 1 to 512 visible ASCII characters without spaces';
+  } else if (options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret))
+    return '--client-secret must be 16 to 512 visible ASCII characters without spaces (an existing partner’s weaker secret: add --allow-weak-secret)';
   if (options.clientSecret !== undefined && options.kind === 'public')
     return 'a public client has no secret: leave out --client-secret';
   if (options.clientSecret !== undefined && options.clientId === undefined)

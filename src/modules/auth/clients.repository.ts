@@ -17,7 +17,7 @@ export type ClientRow = NonNullable<Awaited<ReturnType<typeof findLiveClient>>>;
 export function listClients(db: Kysely<DB>) {
   return db
     .selectFrom('oauth_clients')
-    .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'created_at', 'deleted_at'])
+    .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'weak_secret', 'created_at', 'deleted_at'])
     .orderBy('created_at')
     .orderBy('client_id')
     .execute();

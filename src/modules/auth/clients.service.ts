@@ -19,6 +19,8 @@ export interface NewClient {
   clientId?: string;
   /** Fixed secret (seeding); default a random one. Ignored for public clients. */
   clientSecret?: string;
+  /** The fixed secret is weak (an imported partner's published one): recorded on the client. */
+  weakSecret?: boolean;
 }
 
 export interface CreatedClient {
@@ -30,6 +32,7 @@ export interface CreatedClient {
   kind: ClientKind;
   redirect_uris: string[];
   grants: string[];
+  weak_secret: boolean;
 }
 
 export function hashClientSecret(secret: string): string {
@@ -52,9 +55,10 @@ export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Prom
       kind: client.kind,
       redirect_uris: client.redirectUris ?? [],
       grants: [...GRANTS_BY_KIND[client.kind]],
+      weak_secret: secret !== null && client.weakSecret === true,
       deleted_at: null,
     })
-    .returning(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants'])
+    .returning(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'weak_secret'])
     .executeTakeFirstOrThrow();
   return { ...row, client_secret: secret };
 }
