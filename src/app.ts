@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './platform/deps.js';
 import { registerAuth } from './platform/auth.js';
+import { registerBodyTypes } from './platform/body-types.js';
 import { registerOmit } from './platform/associations.js';
 import { registerCors } from './platform/cors.js';
 import { registerDeprecation } from './platform/deprecation.js';
@@ -65,6 +66,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerAuth(app, deps);
   registerOmit(app);
   registerTextGuard(app);
+  registerBodyTypes(app);
   registerDeprecation(app, deps.metrics);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   await registerOpenApi(app, deps.config);

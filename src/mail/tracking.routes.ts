@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { AppError, errors } from '../errors.js';
 import { errorResponses, ok } from '../platform/schemas.js';
 import type { FeatureRoutes } from '../platform/feature.js';
+import { FORM_OR_JSON_BODY } from '../platform/body-types.js';
 import { recordFeedEvents, verifyEventsSignature, type SignatureHeaders } from './events-feed.js';
 import { PIXEL_GIF } from './tracking.js';
 import { ClickQuery, FeedBody, FeedResponse, LinkParams, UnsubscribeBody } from './tracking.schemas.js';
@@ -113,6 +114,8 @@ export const mailTrackingRoutes: FeatureRoutes = async (app, { deps }) => {
         description:
           'What a mail client POSTs (`List-Unsubscribe=One-Click`, form-encoded) and what the unsubscribe page’s button sends. The address stops the brand’s marketing mail: its contacts there are marked unsubscribed and later campaigns skip it. Idempotent.',
         security: [],
+        // Mail clients send a form (RFC 8058); our own page's button too.
+        consumes: FORM_OR_JSON_BODY,
         params: LinkParams,
         body: UnsubscribeBody,
         response: {

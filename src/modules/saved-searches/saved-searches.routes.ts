@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { actorOf } from '../../platform/auth.js';
 import { associationsOf } from '../../platform/associations.js';
 import { lenientPaging } from '../../platform/paging.js';
+import { FORM_OR_JSON_BODY } from '../../platform/body-types.js';
 import { html, layout } from '../../web/html.js';
 import { checkUnsubscribe, unsubscribe } from './delivery.unsubscribe.js';
 import {
@@ -286,6 +287,7 @@ export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
         description:
           'RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click` to the List-Unsubscribe URL. Sets that contact link’s frequency to Never; idempotent. 400 when the link was tampered with (nothing changed).',
         // The body (`List-Unsubscribe=One-Click`, a form) carries nothing the link does not: it is not read.
+        consumes: FORM_OR_JSON_BODY,
         querystring: UnsubscribeQuery,
         response: {
           200: Envelope(Type.Object({ frequency: Type.Literal('Never'), title: Type.String() })),
