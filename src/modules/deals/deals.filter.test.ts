@@ -107,6 +107,15 @@ describe('POST /deals/filter', () => {
     expect(names(await filter({ brand: broker.brand, deal_type: 'Selling' }))).toEqual(['sold', 'oak']);
   });
 
+  it('ignores a status key it does not know, whatever its value (found by the route fuzzer: was a 500)', async () => {
+    const unknown = await filter({ brand: broker.brand, status: { a: { b: 1 }, is_active: true } });
+    expect(unknown.statusCode).toBe(200);
+    expect(names(unknown)).toEqual(['oak', 'elm']);
+    const onlyUnknown = await filter({ brand: broker.brand, status: { toString: true } });
+    expect(onlyUnknown.statusCode).toBe(200);
+    expect(onlyUnknown.json().data).toHaveLength(5);
+  });
+
   it('matches every word of the query by prefix over title, address and role names', async () => {
     expect(names(await filter({ brand: broker.brand, query: 'elm str' }))).toEqual(['elm']);
     expect(names(await filter({ brand: broker.brand, query: 'quim' }))).toEqual(['sold']);

@@ -279,8 +279,9 @@ export async function filterDeals(
 ) {
   await requireAccess(deps.db, actor, brand, 'Deals');
   const { key, descending } = parseOrder(body.$order);
+  // Unknown keys are ignored, as everywhere (decisions §1): only the named groups, and only when set to true.
   const groups = Object.entries(body.status ?? {})
-    .filter(([, on]) => on)
+    .filter(([group, on]) => on === true && Object.hasOwn(STATUS_GROUPS, group))
     .map(([group]) => group as StatusGroup);
   const filter: repo.DealFilter = {
     brands: await subtreeIds(deps.db, brand),
