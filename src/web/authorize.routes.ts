@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import type { FeatureRoutes } from '../platform/feature.js';
-import { FORM_BODY } from '../platform/body-types.js';
+import { FORM_OR_JSON_BODY } from '../platform/body-types.js';
 import { whiteLabelBrand } from '../modules/brands/hostnames.service.js';
 import { randomToken } from '../lib/crypto.js';
 import { authorizationRedirect, parseAuthorizationRequest } from './authorization-request.js';
@@ -20,8 +20,8 @@ import { signInWithPassword } from './sign-in.service.js';
 import { noRequestPage, pendingIsCurrent, registeredClient, renderStep, sendPage, type StepContext } from './steps.js';
 import { PAGE_STYLE_HASH } from './styles.js';
 
-/** The pages' forms are HTML forms: form-encoded bodies (platform/body-types.ts). */
-const PAGE = { config: { auth: 'none' as const }, schema: { hide: true, consumes: FORM_BODY } };
+/** HTML forms post form-encoded bodies; JSON is taken as before this check existed (platform/body-types.ts). */
+const PAGE = { config: { auth: 'none' as const }, schema: { hide: true, consumes: FORM_OR_JSON_BODY } };
 
 const SECURITY_HEADERS = {
   'cache-control': 'no-store',
