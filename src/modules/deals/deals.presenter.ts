@@ -29,7 +29,7 @@ export function presentDeal(row: repo.DealRow): DealRecord {
     created_at: epochSeconds(row.created_at),
     updated_at: epochSeconds(row.updated_at),
     // Null on every answer but the Deals `Deleted` event's: a deleted deal is 404 (spec §1 convention 6).
-    deleted_at: row.deleted_at ? epochSeconds(row.deleted_at) : null,
+    deleted_at: epochSeconds(row.deleted_at),
   };
 }
 
@@ -71,7 +71,7 @@ export async function presentDeals(
           status: listing.status,
           price: listing.price,
           address: listing.full_address ?? listing.street_address,
-          deleted_at: listing.deleted_at ? epochSeconds(listing.deleted_at) : null,
+          deleted_at: epochSeconds(listing.deleted_at),
         };
     }
   }
@@ -87,7 +87,7 @@ export async function presentDeals(
           last_name: user.last_name,
           display_name: [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email,
           email: user.email,
-          deleted_at: user.deleted_at ? epochSeconds(user.deleted_at) : null,
+          deleted_at: epochSeconds(user.deleted_at),
         };
     }
   }
