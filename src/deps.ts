@@ -7,6 +7,7 @@ import type { Deps } from './platform/deps.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { JobQueue } from './jobs/queue.js';
+import { listen } from './db/listener.js';
 import { DAEMONS, handlerOf, TASKS } from './registry.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SecretBox } from './lib/crypto.js';
@@ -44,6 +45,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const queue = new JobQueue((query) => database.query(query), log, {
     workers: options.workers ?? false,
     embedded: database.embedded,
+    listen: (channel, onPayload, onReconnected) =>
+      listen({ database, databaseUrl: config.databaseUrl, log, channel, onPayload, onReconnected }),
   });
   // The renderer answers a page's requests for this server's files in-process, through the deps it belongs to.
   const holder: { deps?: Deps } = {};

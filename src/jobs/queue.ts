@@ -8,10 +8,26 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TaskDefinition } from './task.js';
 import type { DB } from '../db/types.js';
+import { JOBS_CHANNEL, JobWaker } from './wake.js';
 
 export const QUEUE_SCHEMA = 'pgboss';
 
 type RunJob = (task: TaskDefinition, payload: unknown, stopping: AbortSignal) => Promise<void>;
+
+/** LISTENs on a channel for the life of the queue (db/listener.ts); answers the UNLISTEN. */
+export type Listen = (
+  channel: string,
+  onPayload: (payload: string) => void,
+  onReconnected: () => void,
+) => Promise<() => Promise<void>>;
+
+/**
+ * Seconds between a worker's own fetches when nothing woke it. Workers are woken by their jobs' notices and the
+ * waker's timers and sweep (wake.ts); this poll is only the last resort should all of those fail.
+ */
+const IDLE_POLL_SECONDS = 600;
+/** pg-boss moves due cron jobs through a queue of its own, which nothing wakes: its worker polls (default 5 s). */
+const CRON_WORKER_POLL_SECONDS = 15;
 
 /** Jobs one pg-boss worker fetches at once (see startWorkers). */
 const WORKER_BATCH = 16;
@@ -56,12 +72,14 @@ export class JobQueue {
   /** pg-boss worker ids per task, to wake them (`wake`). */
   private readonly workerIds = new Map<string, string[]>();
   private readonly daemons: Promise<void>[] = [];
+  private waker: JobWaker | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
 
   constructor(
     /** Runs pg-boss's own statements on a pooled connection (Database.query: timed, reported when slow). */
-    query: (config: pg.QueryConfig) => Promise<pg.QueryResult>,
+    private readonly query: (config: pg.QueryConfig) => Promise<pg.QueryResult>,
     private readonly log: FastifyBaseLogger,
-    private readonly options: { workers: boolean; pollingIntervalSeconds?: number; embedded?: boolean },
+    private readonly options: { workers: boolean; embedded?: boolean; listen: Listen },
   ) {
     this.boss = new PgBoss({
       // pg-boss's type says `values` is always given; its plain statements pass none.
@@ -71,6 +89,7 @@ export class JobQueue {
       supervise: options.workers,
       // Jobs of a killed worker stay active until they expire; look for them every 30 s (default 120 s).
       maintenanceIntervalSeconds: 30,
+      cronWorkerIntervalSeconds: CRON_WORKER_POLL_SECONDS,
       schedule: options.workers,
       migrate: true,
     });
@@ -100,6 +119,7 @@ export class JobQueue {
       if (task.runAtStart) await this.boss.send(task.name, {});
     }
     if (!this.options.workers) return;
+    await this.startWaking(tasks);
     for (const daemon of daemons) {
       this.daemons.push(
         daemon(this.stopping.signal).catch((error: unknown) =>
@@ -121,7 +141,7 @@ export class JobQueue {
     // A task that names its batch size runs `concurrency` workers of that batch each (a push fan-out).
     const batchSize = task.batchSize ?? Math.min(slots, WORKER_BATCH);
     const workers = task.batchSize ? slots : Math.ceil(slots / batchSize);
-    const pollingIntervalSeconds = task.pollingIntervalSeconds ?? this.options.pollingIntervalSeconds ?? 2;
+    const pollingIntervalSeconds = IDLE_POLL_SECONDS;
     const ids: string[] = [];
     this.workerIds.set(task.name, ids);
     for (let i = 0; i < workers; i++) {
@@ -148,9 +168,27 @@ export class JobQueue {
     }
   }
 
-  /** Makes this process's workers of `task` fetch now instead of at their next poll (e.g. after a fan-out). */
-  wake(task: TaskDefinition): void {
-    for (const id of this.workerIds.get(task.name) ?? []) this.boss.notifyWorker(id);
+  /** Listens for the notices of ready jobs (wake.ts). */
+  private async startWaking(tasks: readonly TaskDefinition[]): Promise<void> {
+    const waker = new JobWaker(
+      QUEUE_SCHEMA,
+      tasks.map((task) => task.name),
+      this.query,
+      (name) => this.wake(name),
+      this.log,
+    );
+    this.waker = waker;
+    this.unlisten = await this.options.listen(
+      JOBS_CHANNEL,
+      (payload) => waker.onNotice(payload),
+      () => waker.planAll(),
+    );
+    waker.start();
+  }
+
+  /** Makes this process's workers of a task fetch now instead of at their next poll. */
+  private wake(name: string): void {
+    for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
   }
 
   /** Enqueue inside the caller's transaction (pass `trx`) or on its own (pass `db`). */
@@ -212,6 +250,8 @@ export class JobQueue {
     if (!this.started) return;
     this.started = false;
     this.stopping.abort();
+    this.waker?.stop();
+    await this.unlisten?.();
     await Promise.all(this.daemons);
     await this.boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
   }

@@ -19,12 +19,11 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
   readonly runAtStart?: boolean;
   /**
    * Jobs each worker fetches at once and runs side by side; with it, `concurrency` workers of this batch run
-   * (default: `concurrency` slots in batches of up to 16, queue.ts). pg-boss waits its polling interval between
-   * fetches when a batch was not full, so a task of many short jobs (a push fan-out) wants large batches.
+   * (default: `concurrency` slots in batches of up to 16, queue.ts). a worker that fetched less than a full batch
+   * waits for the next notice of a ready job (wake.ts), so a task of many short jobs (a push fan-out) wants large
+   * batches.
    */
   readonly batchSize?: number;
-  /** Seconds between a worker's fetches when the last one was quick (default 2; pg-boss allows 0.5 and up). */
-  readonly pollingIntervalSeconds?: number;
   /** The same on the embedded database (one session: more jobs at once only queue on it); default `concurrency`. */
   readonly embeddedConcurrency?: number;
   /**

@@ -104,8 +104,6 @@ async function writeBatch(deps: IngestDeps, mls: string, listings: NormalizedLis
     const created = upserted.filter((row) => row.inserted).length;
     return { created, updated: upserted.length - created, events: events.length };
   });
-  // Committed: this process's match workers fetch now instead of at their next poll.
-  if (written.events > 0) deps.queue.wake(matchEventsTask);
   return written;
 }
 

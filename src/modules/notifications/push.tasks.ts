@@ -16,5 +16,4 @@ export const pushTask = defineTask({
   // Waits on the network: many at once per worker process (8 workers × batches of 50; see bench/notifications).
   concurrency: 8,
   batchSize: 50,
-  pollingIntervalSeconds: 0.5,
 });

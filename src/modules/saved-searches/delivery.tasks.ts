@@ -16,8 +16,6 @@ export const deliverMatchesTask = defineTask({
   retryLimit: 10,
   retryDelaySeconds: 5,
   concurrency: 2,
-  // See matchEventsTask: the match job wakes this process's delivery workers when it commits matches.
-  pollingIntervalSeconds: 0.5,
 });
 
 export const digestsTask = defineTask({

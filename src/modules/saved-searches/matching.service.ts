@@ -119,8 +119,6 @@ async function matchChunk(
     const lags = events.map((event) => (now.getTime() - event.created_at.getTime()) / 1000);
     return { outcome: { events: events.length, matches: found }, inserted, lags, compiled, notified, emailing };
   });
-  // Committed: this process's delivery workers fetch the new matches to email now instead of at their next poll.
-  if (result.emailing > 0) deps.queue.wake(deliverMatchesTask);
   // Forms compiled for lack of a current one are stored for the next jobs, after the matches are committed.
   await storeCompiledForms(deps.db, result.compiled);
   // Counted once committed (a rolled-back run is retried and counted then).

@@ -14,9 +14,6 @@ export const matchEventsTask = defineTask({
   retryLimit: 10,
   retryDelaySeconds: 5,
   concurrency: 2,
-  // The matching lag and the notification's delay are what users see: an idle worker looks for work twice a
-  // second (one cheap query), and the process that commits the work wakes its own workers at once.
-  pollingIntervalSeconds: 0.5,
   // Events per transaction: a chunk's matches and notifications commit together. On PostgreSQL the whole job is one
   // (smaller chunks cost up to 45 % of the matching rate: bench --only alerts, neighbourhood mix); on the embedded
   // database a request waits for one chunk at most, not for 500 events and their thousands of notifications:

@@ -11,7 +11,6 @@ export const executeTriggerTask = defineTask({
   }),
   retryLimit: 5,
   retryDelaySeconds: 30,
-  pollingIntervalSeconds: 5,
 });
 
 /** Every minute (and at a worker's start): brand triggers whose occurrences fired since their last sweep. */

@@ -1,0 +1,149 @@
+// Issue 36 item 3: what an idle server costs. A real `gable serve` (workers in-process) on the demo world, nothing
+// happening: its CPU and, on PostgreSQL, the CPU of its database sessions and the transactions its database commits,
+// per minute, after a settling time in which the start-up jobs finish and V8 shrinks the heap start-up left.
+//   node bin/run-ts.js bench/idle.run.ts [--seconds 60] [--settle 90] [--databases embedded,postgres]
+// DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench creates
+// and drops its own database there. The baseline in the same run is `node -e` idling for the same time (setInterval
+// of 1 s), so a figure reads as "this much more than a Node process doing nothing".
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { processCpuMs } from '../test/helpers/process-cpu.js';
+import { freePort } from '../test/helpers/ports.js';
+import { DEFAULT_SERVER_URL, dropDatabase, recreateDatabase } from './lib/database.js';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    settle: { type: 'string', default: '90' },
+    databases: { type: 'string', default: 'embedded,postgres' },
+  },
+});
+const seconds = Number(args.seconds);
+const settleSeconds = Number(args.settle);
+const serverUrl = process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
+const APPLICATION = 'bench-idle-server';
+
+interface Row {
+  process: string;
+  'CPU s / min': number;
+  'database CPU s / min': number | null;
+  'commits / min': number | null;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
+}
+
+/** Cumulative CPU of the database sessions the server opened (named by PGAPPNAME), by their backends' pids. */
+async function sessionsCpuMs(admin: pg.Client): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
+    APPLICATION,
+  ]);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) cpu.set(pid, await processCpuMs(pid));
+  return cpu;
+}
+
+async function commits(admin: pg.Client, database: string): Promise<number> {
+  // Statistics reach the shared counters within a second of a transaction; clear the snapshot to read them anew.
+  await admin.query('select pg_stat_clear_snapshot()');
+  const { rows } = await admin.query<{ n: string }>(
+    'select xact_commit + xact_rollback as n from pg_stat_database where datname = $1',
+    [database],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+async function measureBaseline(): Promise<Row> {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  await sleep(1000);
+  const before = await processCpuMs(child.pid!);
+  await sleep(seconds * 1000);
+  const used = (await processCpuMs(child.pid!)) - before;
+  await stop(child);
+  return {
+    process: 'baseline: node idling',
+    'CPU s / min': perMinute(used / 1000),
+    'database CPU s / min': null,
+    'commits / min': null,
+  };
+}
+
+function perMinute(value: number): number {
+  return Number(((value * 60) / seconds).toFixed(3));
+}
+
+async function measureServer(kind: string): Promise<Row> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gable-bench-idle-'));
+  const name = 'gable_bench_idle';
+  const databaseUrl = kind === 'postgres' ? await recreateDatabase(serverUrl, name) : null;
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    PGAPPNAME: APPLICATION,
+    LOG_LEVEL: 'warn',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, SECRET_KEY: randomBytes(32).toString('hex') } : {}),
+  };
+  let server: ChildProcess | null = null;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  try {
+    if (databaseUrl) {
+      // The demo world on PostgreSQL (the embedded first start makes its own).
+      const seeded = spawnSync(process.execPath, ['bin/gable.js', 'seed', 'demo'], { env, stdio: 'ignore' });
+      if (seeded.status !== 0) throw new Error(`gable seed demo exited with ${seeded.status}`);
+    }
+    server = spawn(process.execPath, ['bin/gable.js', 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    for (let i = 0; ; i++) {
+      if (server.exitCode !== null) throw new Error(`gable serve exited with ${server.exitCode}`);
+      if (i === 1800) throw new Error('the server did not answer /health within 3 minutes');
+      const up = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (up) break;
+      await sleep(100);
+    }
+    console.error(`${kind}: serving; settling ${settleSeconds} s, then measuring ${seconds} s`);
+    await sleep(settleSeconds * 1000);
+    if (databaseUrl) await admin.connect();
+    const cpuBefore = await processCpuMs(server.pid!);
+    const sessionsBefore = databaseUrl ? await sessionsCpuMs(admin) : null;
+    const commitsBefore = databaseUrl ? await commits(admin, name) : null;
+    await sleep(seconds * 1000);
+    const cpu = ((await processCpuMs(server.pid!)) - cpuBefore) / 1000;
+    let databaseCpu: number | null = null;
+    if (sessionsBefore) {
+      databaseCpu = 0;
+      for (const [pid, now] of await sessionsCpuMs(admin)) databaseCpu += (now - (sessionsBefore.get(pid) ?? 0)) / 1000;
+    }
+    const committed = commitsBefore !== null ? (await commits(admin, name)) - commitsBefore : null;
+    return {
+      process: `gable serve, ${kind}`,
+      'CPU s / min': perMinute(cpu),
+      'database CPU s / min': databaseCpu === null ? null : perMinute(databaseCpu),
+      // The admin session's own two statements are not the server's.
+      'commits / min': committed === null ? null : Math.round(((committed - 2) * 60) / seconds),
+    };
+  } finally {
+    if (server) await stop(server);
+    await admin.end().catch(() => undefined);
+    if (databaseUrl) await dropDatabase(serverUrl, name);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const rows: Row[] = [await measureBaseline()];
+for (const kind of args.databases.split(',')) rows.push(await measureServer(kind));
+console.table(rows);
