@@ -6,15 +6,22 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
-class DirectoryMigrationProvider implements MigrationProvider {
+/**
+ * A migration file: `.ts` in src/ (tsx, tests), `.js` in the compiled dist/ (beside its `.js.map`). The name a
+ * database records is the file name without that extension, so a database migrated from either stays current.
+ */
+const MIGRATION_FILE = /^(\d{4}-\d{2}-\d{2}.*)\.(ts|js)$/;
+
+/** Reads every migration of a directory (exported for its test, which gives it a directory of its own). */
+export class DirectoryMigrationProvider implements MigrationProvider {
+  constructor(private readonly dir: string = MIGRATIONS_DIR) {}
+
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = (await readdir(MIGRATIONS_DIR))
-      .filter((f) => /^\d{4}-\d{2}-\d{2}.*\.ts$/.test(f) && !f.endsWith('.d.ts'))
-      .sort();
+    const files = (await readdir(this.dir)).filter((f) => MIGRATION_FILE.test(f) && !f.endsWith('.d.ts')).sort();
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
-      migrations[file.replace(/\.ts$/, '')] = (await import(
-        pathToFileURL(join(MIGRATIONS_DIR, file)).href
+      migrations[file.replace(MIGRATION_FILE, '$1')] = (await import(
+        pathToFileURL(join(this.dir, file)).href
       )) as Migration;
     }
     return migrations;
