@@ -1,6 +1,14 @@
 #!/usr/bin/env node
-// The `gable` command. TypeScript sources are loaded through tsx so the CLI is always the code in src/.
-import { register } from 'tsx/esm/api';
+// The `gable` command: the compiled server in dist/ (`npm run build`, which `npm install` runs). tsx is for
+// development (`npm run dev`) and tests only. A missing build, or one older than src/, stops here with one line
+// rather than running code that is not the code in src/.
+import { buildProblem } from '../scripts/build-state.js';
 
-register();
-await import('../src/main.ts');
+const problem = buildProblem();
+if (problem) {
+  console.error(problem);
+  process.exit(2);
+}
+// Stack traces name the TypeScript files and lines (dist/ carries source maps), as they did under tsx.
+process.setSourceMapsEnabled(true);
+await import('../dist/main.js');
