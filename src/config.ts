@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseCidr } from './lib/network-guard.js';
-import { parseS3Url, type S3Location } from './files/s3-store.js';
+import { parseS3Url, type S3Location } from './files/s3-url.js';
 import { parsePushConfig, type PushConfig } from './config-push.js';
 
 export interface Config {

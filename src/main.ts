@@ -1,10 +1,7 @@
-// The `gable` CLI: serve, worker, migrate, seed, import, admin.
+// The `gable` CLI: serve, worker, migrate, seed, import, admin. This file and the register functions it calls are
+// the command table only: each command loads the code it runs (the server, the queue, the services) with
+// import() when it runs, so `gable --help` and a mistyped flag answer at once.
 import { Command } from 'commander';
-import closeWithGrace from 'close-with-grace';
-import { closeDeps, createDeps, startJobs } from './deps.js';
-import { migrateToLatest } from './db/migrator.js';
-import { prepareEmbedded } from './bootstrap.js';
-import { serve } from './server.js';
 import { readConfig, withDeps } from './cli/context.js';
 import { ConfigError } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
@@ -37,6 +34,12 @@ program
   )
   .action(async () => {
     const config = readConfig();
+    const [{ createDeps, startJobs }, { migrateToLatest }, { prepareEmbedded }, { serve }] = await Promise.all([
+      import('./deps.js'),
+      import('./db/migrator.js'),
+      import('./bootstrap.js'),
+      import('./server.js'),
+    ]);
     const deps = await createDeps(config, { workers: config.workersInProcess });
     await migrateToLatest(deps.db);
     await startJobs(deps);
@@ -53,6 +56,11 @@ program
       console.error('gable worker needs DATABASE_URL: in embedded mode `gable serve` runs the workers itself.');
       process.exit(2);
     }
+    const [{ closeDeps, createDeps, startJobs }, { migrateToLatest }, { default: closeWithGrace }] = await Promise.all([
+      import('./deps.js'),
+      import('./db/migrator.js'),
+      import('close-with-grace'),
+    ]);
     const deps = await createDeps(config, { workers: true });
     await migrateToLatest(deps.db);
     await startJobs(deps);
@@ -71,12 +79,12 @@ program
   .command('migrate')
   .description('apply database migrations')
   .action(async () => {
+    const { migrateToLatest } = await import('./db/migrator.js');
     await withDeps({ migrate: false }, async (deps) => {
       const { applied } = await migrateToLatest(deps.db);
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
     });
   });
-
 export const seedCommand = program.command('seed').description('load demo or reference data');
 export const importCommand = program.command('import').description('import data files');
 export const adminCommand = program

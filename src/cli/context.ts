@@ -1,8 +1,7 @@
-// Shared set-up of CLI commands: configuration, database (migrated), job queue ready to enqueue.
+// Shared set-up of CLI commands: configuration, database (migrated), job queue ready to enqueue. The database,
+// the queue and the services load when a command opens them (withDeps), not when `gable --help` reads this file.
 import { loadConfig, ConfigError, type Config } from '../config.js';
-import { closeDeps, createDeps, startJobs } from '../deps.js';
 import type { Deps } from '../platform/deps.js';
-import { migrateToLatest } from '../db/migrator.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { callOperatorChannel, OperatorChannelUnavailableError } from '../platform/operator-channel.js';
 
@@ -29,6 +28,10 @@ export function readConfig(): Config {
 /** Opens everything a command needs, runs it, and always closes what it opened. */
 export async function withDeps<T>(options: CommandContextOptions, run: (deps: Deps) => Promise<T>): Promise<T> {
   const config = readConfig();
+  const [{ closeDeps, createDeps, startJobs }, { migrateToLatest }] = await Promise.all([
+    import('../deps.js'),
+    import('../db/migrator.js'),
+  ]);
   const deps = await createDeps(config, { workers: options.workers ?? false });
   try {
     if (options.migrate ?? true) await migrateToLatest(deps.db);

@@ -5,7 +5,8 @@ import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { startFakeS3, type FakeS3 } from '../../test/fakes/s3.js';
 import { createBrand } from '../../test/helpers/factories.js';
 import { presentFile, storeFile } from './files.service.js';
-import { parseS3Url, S3Store } from './s3-store.js';
+import { S3Store } from './s3-store.js';
+import { parseS3Url } from './s3-url.js';
 import { contentKey } from './store.js';
 
 let s3: FakeS3;

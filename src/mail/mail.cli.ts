@@ -7,10 +7,9 @@ import type { Deps } from '../platform/deps.js';
 import { errors } from '../errors.js';
 import { reportOperatorErrors } from '../modules/brands/operator-errors.js';
 import type { OperatorAction } from '../platform/operator-channel.js';
-import { eventsSecret } from './events-feed.js';
 import { isUuid } from '../lib/uuid.js';
-import { findMessage, listMessages, type MailRow } from './mail.repository.js';
-import { emlPath } from './transport.js';
+import type { MailRow } from './mail.repository.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 /** A ledger row as `gable mail list` shows it: everything but the bodies, times as ISO text (also over JSON). */
 type ListedMessage = Omit<MailRow, 'html' | 'text_body' | 'created_at'> & { created_at: string };
@@ -22,12 +21,14 @@ function summary(row: ListedMessage): string {
 }
 
 async function listedMessages(deps: Deps, query: { limit: number; campaign?: string }): Promise<ListedMessage[]> {
+  const { listMessages } = await import('./mail.repository.js');
   const rows = await listMessages(deps.db, query);
   return JSON.parse(JSON.stringify(rows.map(({ html: _h, text_body: _t, ...row }) => row))) as ListedMessage[];
 }
 
 /** The .eml file as written (embedded mode), else the ledger row and the relay's answer. */
 async function shownMessage(deps: Deps, id: string): Promise<string> {
+  const [{ findMessage }, { emlPath }] = await Promise.all([import('./mail.repository.js'), import('./transport.js')]);
   const row = await findMessage(deps.db, id);
   if (!row) throw errors.notFound(`Message ${id}`);
   const eml = await readFile(emlPath(deps.config, row.id), 'utf8').catch(() => null);
@@ -132,7 +133,8 @@ export function registerMailCommands(
   mail
     .command('events-key')
     .description('the key a delivery-event forwarder signs POST /emails/events with (Standard Webhooks form, whsec_…)')
-    .action(() => {
+    .action(async () => {
+      const { eventsSecret } = await import('./events-feed.js');
       // Derived from SECRET_KEY: the same on every instance, and it changes only when SECRET_KEY does.
       console.log(eventsSecret(readConfig().secretKey));
     });

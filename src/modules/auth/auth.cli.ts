@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import { print, withDeps, type CommandDepsRunner } from '../../cli/context.js';
 import type { ClientKind } from '../../db/types.js';
-import { createOAuthClient } from './clients.service.js';
-import { clientIdTaken, listClients } from './clients.repository.js';
+import type { createOAuthClient } from './clients.service.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 const KINDS: readonly ClientKind[] = ['first_party', 'partner', 'public'];
 
@@ -57,6 +57,10 @@ export function registerClientCommands(
         return;
       }
       const weakSecret = options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret);
+      const [{ createOAuthClient }, { clientIdTaken }] = await Promise.all([
+        import('./clients.service.js'),
+        import('./clients.repository.js'),
+      ]);
       await withCommandDeps(async (deps) => {
         if (options.clientId && (await clientIdTaken(deps.db, options.clientId))) {
           console.error(
@@ -95,6 +99,7 @@ export function registerClientCommands(
     .description('list OAuth clients (secrets are never shown)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
+      const { listClients } = await import('./clients.repository.js');
       await withCommandDeps(async (deps) => {
         const clients = await listClients(deps.db);
         if (options.json) return print(clients, true);

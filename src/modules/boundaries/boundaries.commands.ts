@@ -1,12 +1,9 @@
 // `gable seed boundaries` and `gable import boundaries FILE --type TYPE …`.
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { progressReporter } from '../../cli/progress.js';
 import { withDeps } from '../../cli/context.js';
-import { BOUNDARY_TYPES, type BoundaryType } from './boundaries.model.js';
-import { parseBoundaryFile } from './boundaries.import.js';
-import { loadBoundaries, seedShippedBoundaries } from './boundaries.loader.js';
-import { applyPopulations, parsePopulationCsv } from './boundaries.populations.js';
+import { BOUNDARY_TYPES, type BoundaryType } from './boundaries.types.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 const MAX_PROBLEMS_SHOWN = 50;
 
@@ -17,6 +14,10 @@ export function registerBoundaryCommands(seed: Command, importCmd: Command): voi
       'load the shipped boundaries: Natural Earth countries, US Census states and counties with their 2019 populations (idempotent)',
     )
     .action(async () => {
+      const [{ progressReporter }, { seedShippedBoundaries }] = await Promise.all([
+        import('../../cli/progress.js'),
+        import('./boundaries.loader.js'),
+      ]);
       await withDeps({}, async (deps) => {
         const progress = progressReporter('boundaries');
         const { boundaries, populationsSet } = await seedShippedBoundaries(deps.db, {}, progress.update);
@@ -45,6 +46,11 @@ export function registerBoundaryCommands(seed: Command, importCmd: Command): voi
         file: string,
         options: { type: BoundaryType; titleField?: string; idField?: string; country?: string; state?: string },
       ) => {
+        const [{ progressReporter }, { parseBoundaryFile }, { loadBoundaries }] = await Promise.all([
+          import('../../cli/progress.js'),
+          import('./boundaries.import.js'),
+          import('./boundaries.loader.js'),
+        ]);
         let json: unknown;
         try {
           json = JSON.parse(readFileSync(file, 'utf8'));
@@ -80,6 +86,7 @@ export function registerBoundaryCommands(seed: Command, importCmd: Command): voi
     .argument('<file>', 'CSV file')
     .option('--column <name>', 'column holding the population (default: the newest POPESTIMATE<year>, else population)')
     .action(async (file: string, options: { column?: string }) => {
+      const { applyPopulations, parsePopulationCsv } = await import('./boundaries.populations.js');
       let text: string;
       try {
         text = readFileSync(file, 'latin1'); // the Census files are Latin-1; only digits are read

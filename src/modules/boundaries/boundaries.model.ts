@@ -2,9 +2,9 @@
 // label point, normalized search text, rings.
 import { polylabel, ringArea } from '../../lib/polylabel.js';
 import { closeRings, polygonsOf, ringsOf, type BoundaryGeometry, type RingRow } from './boundaries.geometry.js';
+import type { BoundaryType } from './boundaries.types.js';
 
-export const BOUNDARY_TYPES = ['country', 'state', 'county', 'city', 'neighborhood', 'postal_code'] as const;
-export type BoundaryType = (typeof BOUNDARY_TYPES)[number];
+export { BOUNDARY_TYPES, type BoundaryType } from './boundaries.types.js';
 
 export interface BoundaryInput {
   externalId: string;

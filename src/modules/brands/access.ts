@@ -6,8 +6,9 @@ import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
 import { isUuid } from '../../lib/uuid.js';
+import { ACL_WORDS } from './brands.words.js';
 
-export const ACL_WORDS = ['Admin', 'CRM', 'Marketing', 'Deals'] as const;
+export { ACL_WORDS };
 export type AclWord = (typeof ACL_WORDS)[number];
 /** 'Member' = any membership, whatever its ACL. */
 export type Permission = AclWord | 'Member';

@@ -1,8 +1,8 @@
 // `gable admin brand create|list` and `gable admin member add|remove`.
 import type { Command } from 'commander';
 import { withDeps } from '../../cli/context.js';
-import { ACL_WORDS } from './access.js';
-import { BRAND_TYPES, addMember, createBrand, listBrands, parseAcl, removeMember } from './brands.service.js';
+import { ACL_WORDS, BRAND_TYPES } from './brands.words.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 import { reportOperatorErrors } from './operator-errors.js';
 
 /** The `admin brand` group, shared with other modules' brand commands (whoever registers first creates it). */
@@ -26,6 +26,7 @@ export function registerBrandCommands(admin: Command): void {
     .action(async (options: { name: string; parent?: string; type?: string; json?: boolean }) => {
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
+          const { createBrand } = await import('./brands.service.js');
           const created = await createBrand(deps.db, {
             name: options.name,
             parent: options.parent ?? null,
@@ -48,6 +49,7 @@ export function registerBrandCommands(admin: Command): void {
     .action(async (options: { json?: boolean }) => {
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
+          const { listBrands } = await import('./brands.service.js');
           const brands = await listBrands(deps.db);
           const view = brands.map((b) => ({
             id: b.id,
@@ -76,6 +78,7 @@ export function registerBrandCommands(admin: Command): void {
     .action(async (options: { user: string; brand: string; acl: string; role: string; json?: boolean }) => {
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
+          const { addMember, parseAcl } = await import('./brands.service.js');
           const acl = parseAcl(options.acl);
           const { membership, created } = await addMember(deps.db, deps.clock, {
             user: options.user,
@@ -100,6 +103,7 @@ export function registerBrandCommands(admin: Command): void {
     .action(async (options: { user: string; brand: string; json?: boolean }) => {
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
+          const { removeMember } = await import('./brands.service.js');
           const removed = await removeMember(deps.db, deps.clock, { user: options.user, brand: options.brand });
           console.log(
             options.json

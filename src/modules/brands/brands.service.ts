@@ -20,9 +20,10 @@ import {
   type MembershipRow,
 } from './brands.repository.js';
 import { isUuid } from '../../lib/uuid.js';
+import { BRAND_TYPES } from './brands.words.js';
 
 /** Decisions §19: a Region sits between a brokerage and its offices; Personal and Other exist for clients' data. */
-export const BRAND_TYPES = ['Brokerage', 'Region', 'Office', 'Team', 'Personal', 'Other'] as const;
+export { BRAND_TYPES };
 export type BrandType = (typeof BRAND_TYPES)[number];
 
 export interface NewBrand {

@@ -1,7 +1,7 @@
 // `gable admin brand set-hosts BRAND_ID HOST…` and `gable admin brand hosts BRAND_ID`: white-label host names.
 import type { Command } from 'commander';
 import { print, withDeps } from '../../cli/context.js';
-import { brandHostnames, HostnameError, setBrandHostnames } from './hostnames.service.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 /** Adds the host-name commands under `admin brand`, creating that group unless another module already did. */
 export function registerHostnameCommands(admin: Command): void {
@@ -16,6 +16,7 @@ export function registerHostnameCommands(admin: Command): void {
     .argument('<hosts...>', 'host names, e.g. auth.acme-realty.com (no scheme, no port)')
     .option('--json', 'print JSON')
     .action(async (brandId: string, hosts: string[], options: { json?: boolean }) => {
+      const { setBrandHostnames } = await import('./hostnames.service.js');
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
           const hostnames = await setBrandHostnames(deps.db, brandId, hosts);
@@ -33,6 +34,7 @@ export function registerHostnameCommands(admin: Command): void {
     .argument('<brandId>', 'brand id (uuid)')
     .option('--json', 'print JSON')
     .action(async (brandId: string, options: { json?: boolean }) => {
+      const { brandHostnames } = await import('./hostnames.service.js');
       await reportOperatorErrors(() =>
         withDeps({}, async (deps) => {
           const hostnames = await brandHostnames(deps.db, brandId);
@@ -48,6 +50,8 @@ async function reportOperatorErrors(run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (error) {
+    // Loaded already: the action that threw imported it.
+    const { HostnameError } = await import('./hostnames.service.js');
     if (!(error instanceof HostnameError)) throw error;
     console.error(error.message);
     process.exitCode = 1;

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { withDeps, type CommandDepsRunner } from '../../cli/context.js';
 import { errors } from '../../errors.js';
 import { reportOperatorErrors } from './operator-errors.js';
-import { changePalette, getBrandProfile } from './profile.service.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 export function registerPaletteCommand(
   admin: Command,
@@ -24,6 +24,7 @@ export function registerPaletteCommand(
       [],
     )
     .action(async (brandId: string, options: { set: string[]; unset: string[] }) => {
+      const { changePalette, getBrandProfile } = await import('./profile.service.js');
       await reportOperatorErrors(() =>
         withCommandDeps(async (deps) => {
           const changes: Record<string, string | null> = Object.fromEntries(options.unset.map((key) => [key, null]));

@@ -2,10 +2,9 @@
 import type { Command } from 'commander';
 import { withDeps } from '../../cli/context.js';
 import { AppError } from '../../errors.js';
-import { progressReporter } from '../../cli/progress.js';
 import { isUuid } from '../../lib/uuid.js';
-import { CSV_TARGETS, parseContactsCsv, parseMappings } from './contacts.csv.js';
-import { importContacts } from './contacts.service.js';
+import { CSV_TARGETS } from './contacts.csv-targets.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 const MAX_PROBLEMS_SHOWN = 50;
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -30,6 +29,7 @@ export function registerContactCommands(importCmd: Command): void {
         process.exitCode = 2;
         return;
       }
+      const { parseContactsCsv, parseMappings } = await import('./contacts.csv.js');
       let mappings;
       try {
         mappings = parseMappings(options.map);
@@ -58,6 +58,10 @@ export function registerContactCommands(importCmd: Command): void {
         process.exitCode = 1;
         return;
       }
+      const [{ progressReporter }, { importContacts }] = await Promise.all([
+        import('../../cli/progress.js'),
+        import('./contacts.service.js'),
+      ]);
       await withDeps({}, async (deps) => {
         const started = performance.now();
         const progress = progressReporter(file);

@@ -7,33 +7,9 @@ import { parse } from 'csv-parse';
 import type { ErrorAttributes } from '../../errors.js';
 import { applyContactInput, EMPTY_CONTACT, type ContactFields } from './contacts.input.js';
 import type { ContactInput } from './contacts.schemas.js';
+import { CSV_TARGETS, DATE_TARGETS, TEXT_TARGETS, type CsvTarget, type LIST_TARGETS } from './contacts.csv-targets.js';
 
-const TEXT_TARGETS = [
-  'title',
-  'first_name',
-  'middle_name',
-  'last_name',
-  'nickname',
-  'marketing_name',
-  'partner_first_name',
-  'partner_last_name',
-  'partner_email',
-  'company',
-  'job_title',
-  'source',
-] as const;
-const LIST_TARGETS = ['email', 'phone', 'tags', 'website'] as const;
-const DATE_TARGETS = ['birthday', 'home_anniversary', 'wedding_anniversary'] as const;
-const ADDRESS_TARGETS = [
-  'address.line1',
-  'address.line2',
-  'address.city',
-  'address.state',
-  'address.postcode',
-  'address.country',
-] as const;
-export const CSV_TARGETS = [...TEXT_TARGETS, ...LIST_TARGETS, ...DATE_TARGETS, ...ADDRESS_TARGETS, 'ignore'] as const;
-export type CsvTarget = (typeof CSV_TARGETS)[number];
+export { CSV_TARGETS, type CsvTarget };
 
 /** Header names (lower-cased, letters and digits only) of common exports → field. */
 const KNOWN_HEADERS: Record<string, CsvTarget> = {

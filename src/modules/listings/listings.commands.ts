@@ -1,9 +1,8 @@
 // `gable seed listings` and `gable import listings FILE`.
 import { InvalidArgumentError, type Command } from 'commander';
-import { progressReporter } from '../../cli/progress.js';
 import { withDeps } from '../../cli/context.js';
-import { importListingsFile } from './listings.import.js';
-import { DEFAULT_SEED_MLS, seedListings } from './listings.seed.js';
+import { DEFAULT_SEED_MLS } from './listings.seed-defaults.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 const MAX_PROBLEMS_SHOWN = 50;
 
@@ -27,6 +26,10 @@ export function registerListingCommands(seed: Command, importCmd: Command): void
     .option('--mls <name>', 'MLS name of the listings and agents', DEFAULT_SEED_MLS)
     .option('--seed <n>', 'PRNG seed', positiveInteger, 1)
     .action(async (options: { count: number; within?: string; mls: string; seed: number }) => {
+      const [{ progressReporter }, { seedListings }] = await Promise.all([
+        import('../../cli/progress.js'),
+        import('./listings.seed.js'),
+      ]);
       await withDeps({}, async (deps) => {
         const progress = progressReporter('listings');
         const outcome = await seedListings(deps, {
@@ -51,6 +54,10 @@ export function registerListingCommands(seed: Command, importCmd: Command): void
     .option('--mls <name>', 'MLS of every record (otherwise each record carries `mls`)')
     .option('--batch-size <n>', 'records per transaction', positiveInteger, 1000)
     .action(async (file: string, options: { mls?: string; batchSize: number }) => {
+      const [{ progressReporter }, { importListingsFile }] = await Promise.all([
+        import('../../cli/progress.js'),
+        import('./listings.import.js'),
+      ]);
       await withDeps({ jobs: true }, async (deps) => {
         const progress = progressReporter(file);
         let shown = 0;

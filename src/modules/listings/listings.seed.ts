@@ -7,6 +7,7 @@ import { errors } from '../../errors.js';
 import { ingestListings, type IngestDeps } from './listings.ingest.js';
 import { METROS, type Metro } from './listings.places.js';
 import { SeededRandom } from './listings.random.js';
+import { DEFAULT_SEED_MLS } from './listings.seed-defaults.js';
 import {
   countListings,
   findSeedBoundary,
@@ -39,7 +40,7 @@ export interface SeedOutcome {
   seconds: number;
 }
 
-export const DEFAULT_SEED_MLS = 'GABLE';
+export { DEFAULT_SEED_MLS };
 const USERS_LINKED_AT_MOST = 5;
 
 export async function seedListings(deps: IngestDeps, options: SeedOptions): Promise<SeedOutcome> {

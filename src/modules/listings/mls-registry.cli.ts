@@ -4,7 +4,7 @@ import { print, withDeps } from '../../cli/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
 import type { MlsRegistryRow } from './mls-registry.repository.js';
-import { listMls, setMls } from './mls-registry.service.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 /** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
 export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;
@@ -35,6 +35,7 @@ export function registerMlsCommands(
     .action(async (name: string, options: { name?: string; disclaimer?: string; logoUrl?: string; json?: boolean }) => {
       await reportOperatorErrors(() =>
         withCommandDeps(async (deps) => {
+          const { setMls } = await import('./mls-registry.service.js');
           const row = await setMls(deps.db, name, options, deps.clock.now());
           if (options.json) return print(view(row), true);
           console.log(
@@ -50,6 +51,7 @@ export function registerMlsCommands(
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       await withCommandDeps(async (deps) => {
+        const { listMls } = await import('./mls-registry.service.js');
         const rows = (await listMls(deps.db)).map(view);
         if (options.json) return print(rows, true);
         if (rows.length === 0)

@@ -8,10 +8,7 @@ import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { OperatorAction } from '../../platform/operator-channel.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
-import { findLiveUserByRef } from '../users/users.repository.js';
-import { notify } from './notify.js';
-import { tokensOf } from './tokens.repository.js';
-import { deliveriesOf } from './push.repository.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 export interface TestNotification {
   /** User id or email. */
@@ -50,6 +47,12 @@ function parseTestNotification(body: unknown): TestNotification {
 }
 
 export async function sendTestNotification(deps: Deps, input: TestNotification): Promise<TestNotificationSent> {
+  const [{ findLiveUserByRef }, { notify }, { tokensOf }, { deliveriesOf }] = await Promise.all([
+    import('../users/users.repository.js'),
+    import('./notify.js'),
+    import('./tokens.repository.js'),
+    import('./push.repository.js'),
+  ]);
   const user = await findLiveUserByRef(deps.db, input.user);
   if (!user) throw errors.notFound(`User ${input.user}`);
   const sent = await deps.db.transaction().execute((trx) =>

@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { withDeps, type CommandDepsRunner } from '../../cli/context.js';
 import { isUuid } from '../../lib/uuid.js';
-import { previewDigests, type SearchPreview } from './delivery.preview.js';
+import type { SearchPreview } from './delivery.preview.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 export function formatPreview(preview: SearchPreview): string {
   const lines = [`${preview.title} (${preview.id}), time zone ${preview.timezone}`];
@@ -41,6 +42,7 @@ export function registerAlertCommands(
         return;
       }
       await withCommandDeps(async (deps) => {
+        const { previewDigests } = await import('./delivery.preview.js');
         const preview = await previewDigests(deps, search.toLowerCase());
         if (!preview) {
           console.error(`saved search ${search} not found`);

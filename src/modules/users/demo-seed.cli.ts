@@ -7,9 +7,8 @@ import type { Command } from 'commander';
 import { readConfig, withDeps } from '../../cli/context.js';
 import { DataDirLockedError } from '../../db/lock.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
-import { DEMO_JSON_FILE, writeDemoJson } from './demo-seed.first-start.js';
-import { seedDemoWorld, type DemoWorld } from './demo-seed.js';
-import { seedDemoContacts } from '../contacts/contacts.demo.js';
+import type { DemoWorld } from './demo-seed.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 /** The demo world as printed: with the number of demo contacts per brand when this run seeded them. */
 type PrintedWorld = DemoWorld & { contacts?: { brand: string; contacts: number }[] };
@@ -34,6 +33,11 @@ export function registerDemoSeedCommand(seed: Command): void {
 async function seedOrReadSaved(): Promise<PrintedWorld | null> {
   try {
     return await withDeps({}, async (deps) => {
+      const [{ writeDemoJson }, { seedDemoWorld }, { seedDemoContacts }] = await Promise.all([
+        import('./demo-seed.first-start.js'),
+        import('./demo-seed.js'),
+        import('../contacts/contacts.demo.js'),
+      ]);
       const world = await seedDemoWorld(deps);
       const contacts = (await seedDemoContacts(deps)).map(({ brand, contacts }) => ({ brand, contacts }));
       const printed = { ...world, contacts };
@@ -42,6 +46,7 @@ async function seedOrReadSaved(): Promise<PrintedWorld | null> {
     });
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) throw error;
+    const { DEMO_JSON_FILE } = await import('./demo-seed.first-start.js');
     const file = join(readConfig().dataDir, DEMO_JSON_FILE);
     if (!existsSync(file)) {
       console.error(

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { withDeps } from '../../cli/context.js';
 import { errors } from '../../errors.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
-import { createAccount, generatePassword, setAccountPassword } from './users.admin.js';
+// The services load when a command runs (import() in its action): registering it loads only the command table.
 
 interface PasswordOptions {
   password?: string;
@@ -11,10 +11,10 @@ interface PasswordOptions {
 }
 
 /** --password P, --generate-password, or neither (null: an account without a password). */
-function chosenPassword(options: PasswordOptions, required: boolean): string | null {
+async function chosenPassword(options: PasswordOptions, required: boolean): Promise<string | null> {
   if (options.password !== undefined && options.generatePassword)
     throw errors.badRequest('give either --password or --generate-password, not both');
-  if (options.generatePassword) return generatePassword();
+  if (options.generatePassword) return (await import('./users.admin.js')).generatePassword();
   if (options.password !== undefined) return options.password;
   if (required) throw errors.badRequest('give --password <password> or --generate-password');
   return null;
@@ -44,8 +44,9 @@ export function registerUserCommands(admin: Command): void {
         },
       ) => {
         await reportOperatorErrors(async () => {
-          const password = chosenPassword(options, false);
+          const password = await chosenPassword(options, false);
           await withDeps({}, async (deps) => {
+            const { createAccount } = await import('./users.admin.js');
             const created = await createAccount(deps.db, {
               email: options.email,
               password,
@@ -79,8 +80,9 @@ export function registerUserCommands(admin: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: PasswordOptions & { user: string; json?: boolean }) => {
       await reportOperatorErrors(async () => {
-        const password = chosenPassword(options, true)!;
+        const password = (await chosenPassword(options, true))!;
         await withDeps({}, async (deps) => {
+          const { setAccountPassword } = await import('./users.admin.js');
           const changed = await setAccountPassword(deps.db, deps.clock, options.user, password);
           const shown = options.generatePassword ? password : undefined;
           if (options.json)
