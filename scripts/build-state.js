@@ -10,7 +10,10 @@ export const SRC = join(ROOT, 'src');
 export const DIST = join(ROOT, 'dist');
 export const STAMP = join(DIST, '.build-stamp');
 
-/** Files of src/ that never reach dist/ (tests and their helpers): editing them leaves the build current. */
+/**
+ * Files of src/ that never reach dist/ (tests and their helpers): editing them leaves the build current. The same
+ * files as the `exclude` of tsconfig.build.json: change both together.
+ */
 export function isTestOnly(name) {
   return /\.(test|test-support|fixtures)\.ts$/.test(name) || name === 'test-kit.ts' || name === 'matching.random.ts';
 }

@@ -14,7 +14,14 @@ if (process.argv.includes('--if-stale') && buildProblem() === null) process.exit
 const startedAt = Date.now();
 rmSync(STAMP, { force: true });
 
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+let tsc;
+try {
+  tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+} catch {
+  // An install without the dev dependencies (npm ci --omit=dev) has no compiler: say so in one line.
+  console.error('npm run build needs the dev dependencies (typescript): run npm install without --omit=dev.');
+  process.exit(1);
+}
 const compiled = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 
