@@ -10,6 +10,7 @@ import { registerOmit } from './platform/associations.js';
 import { registerCors } from './platform/cors.js';
 import { registerDeprecation } from './platform/deprecation.js';
 import { clientError, frameworkError, registerErrorHandling } from './platform/error-handler.js';
+import { registerMethods } from './platform/methods.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { LONGEST_PATH_PARAM, registerPathSegmentLimits } from './platform/path-segments.js';
 import { registerRateLimit } from './platform/rate-limit.js';
@@ -62,6 +63,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerPathSegmentLimits(app);
   await registerCors(app, deps);
+  registerMethods(app);
   registerRateLimit(app, deps);
   registerAuth(app, deps);
   registerOmit(app);

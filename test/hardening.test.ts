@@ -189,7 +189,7 @@ describe('issue 8 regressions', () => {
       headers: user,
     });
     expect(put.statusCode).toBe(405);
-    expect(put.headers.allow).toBe('GET');
+    expect(put.headers.allow).toBe('GET, HEAD');
     expect(put.json()).toMatchObject({ http: 405, code: 'MethodNotAllowed' });
     const del = await t.app.inject({ method: 'DELETE', url: `/brands/${brand}/listings`, headers: user });
     expect(del.statusCode).toBe(405);

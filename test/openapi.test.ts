@@ -15,8 +15,6 @@ const HIDDEN: Record<string, string> = {
   'GET /openapi.json': 'the document itself',
   'GET /demo/logos/:name': "the demo brokerage's logo files (its marketing palette points at them)",
   'GET /metrics': 'Prometheus text for operators (README)',
-  'GET /deals/filter': 'answers 405 (Allow: POST) instead of reaching GET /deals/:id with id "filter"',
-  'GET /emails/events': 'answers 405 (Allow: POST) instead of reaching GET /emails/:id with id "events"',
   'GET /oauth2/auth/step': 'partner authorization page (HTML, docs/partner-authorization.md)',
   'POST /oauth2/auth/sign-in': 'partner authorization page form',
   'POST /oauth2/auth/sign-out': 'partner authorization page form',

@@ -134,11 +134,6 @@ export const mailTrackingRoutes: FeatureRoutes = async (app, { deps }) => {
     },
   );
 
-  // Without this, GET /emails/events would be GET /emails/:id with id "events" (a 400 about a uuid).
-  app.get('/emails/events', { config: { auth: 'none' }, schema: { hide: true } }, async () => {
-    throw new AppError('MethodNotAllowed', 'GET is not allowed on /emails/events', undefined, { allow: 'POST' });
-  });
-
   // The feed verifies an HMAC over the body's exact bytes: in this scope JSON is kept as text, then parsed.
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

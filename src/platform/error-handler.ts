@@ -23,36 +23,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else request.log.info({ code: appError.code, message: appError.message }, 'request refused');
     return send(request, reply, appError);
   });
-
-  // The method table of every route, for 405: `PUT /listings/<id>` must find `GET /listings/:id`.
-  const routes: { method: string; pattern: RegExp }[] = [];
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, pattern: routePattern(route.url) });
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const otherMethods = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
-      (method) =>
-        method !== request.method && routes.some((route) => route.method === method && route.pattern.test(path)),
-    );
-    if (otherMethods.length > 0) {
-      reply.header('allow', otherMethods.join(', '));
-      return send(request, reply, new AppError('MethodNotAllowed', `${request.method} is not allowed on ${path}`));
-    }
-    return send(request, reply, new AppError('ResourceNotFound', `No endpoint ${request.method} ${path}`));
-  });
-}
-
-/** `/brands/:brand/listings` → a regex of concrete paths (a parameter is one non-empty segment; `*` is the rest). */
-function routePattern(url: string): RegExp {
-  const source = url
-    .split('/')
-    .map((segment) =>
-      segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    )
-    .join('/');
-  return new RegExp(`^${source}/?$`);
 }
 
 /**

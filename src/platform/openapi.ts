@@ -3,7 +3,7 @@
 // - a route with `config.auth: 'none'` needs no bearer token (`security: []`); 'optional' takes one or none (`security: [{}, bearer]`);
 // - a route whose method carries a body can answer 413 (over the body limit) and 415 (a content type other
 //   than the ones it parses), so those are added to it;
-// - a path without parameters answers 405 with `Allow` to the methods it does not have, so its operations list 405;
+// - every path answers 405 with `Allow` to the methods it does not have (platform/methods.ts), so its operations list 405;
 // - a query or body field with a default is optional, whatever the schema's `required` says (Ajv fills it in);
 // - every response gets a description (the catalogue code for errors).
 // test/openapi.test.ts checks the document against the routes and what they answer.

@@ -12,6 +12,8 @@ import { clientHeaders } from '../../src/modules/listings/listings.test-support.
 import { casesFor, seededRandom, type FuzzCase, type Operation } from './cases.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** Methods tried on every path that lacks them: the standard ones, and two no route takes. */
+const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY', 'PROPFIND'];
 const OAUTH_FORM_ROUTES = new Set(['/oauth2/token', '/oauth2/revoke']);
 /** Writes that a refusal is allowed to make, by design: failed-attempt and rate-limit counters, page sessions. */
 const STATE_EXEMPT_TABLES = [
@@ -123,6 +125,40 @@ describe('route fuzzer', () => {
       expect(requests).toBeGreaterThan(only ? 0 : 1000);
     },
   );
+
+  // Issue 34 row 9: every documented path refuses each method it does not take, standard or not, with 405 and an
+  // `Allow` of exactly its documented methods (HEAD with GET), before the body is read: a malformed one comes along.
+  it('answers every method a path does not take with 405 and a true Allow, before reading the body', async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const failures: string[] = [];
+    let tried = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const taken = new Set(METHODS.filter((method) => item[method]).map((method) => method.toUpperCase()));
+      if (taken.has('GET')) taken.add('HEAD');
+      const allow = [...taken].sort().join(', ');
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => fixtures[name] ?? fixtures.uuid!);
+      for (const method of OTHER_METHODS.filter((m) => !taken.has(m))) {
+        const res = await t.app.inject({
+          method: method as 'GET',
+          url,
+          headers: { ...authVariants[1]!.headers, 'content-type': 'application/json' },
+          payload: '{"a":',
+        });
+        tried++;
+        const got = String(res.headers.allow ?? '')
+          .split(/,\s*/)
+          .sort()
+          .join(', ');
+        const code = method === 'HEAD' ? 'MethodNotAllowed' : res.json<{ code?: string }>().code; // HEAD: no body
+        if (res.statusCode !== 405 || got !== allow || code !== 'MethodNotAllowed')
+          failures.push(`${method} ${path}: ${res.statusCode} Allow "${got}" (expected 405 Allow "${allow}")`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(tried).toBeGreaterThan(300);
+  });
 
   /** `streaming`: the operation answers with an endless event stream (GET /notifications/stream), read only up to its head. */
   async function send(

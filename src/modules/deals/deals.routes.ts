@@ -1,6 +1,5 @@
 // /deals (decisions §17, docs/deals.md). Wiring only: schemas, the brand context, one service call.
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../errors.js';
 import { actorOf } from '../../platform/auth.js';
 import { associationsOf } from '../../platform/associations.js';
 import { requireBrandContext } from '../../platform/brand-context.js';
@@ -68,12 +67,6 @@ export const dealRoutes: FeatureRoutes = async (app, { deps }) => {
       return okList(records, total);
     },
   );
-
-  // Without this, GET /deals/filter would be GET /deals/:id with id "filter" (a 400 about a uuid); it is the
-  // filter's path, so it answers 405 with Allow like any other method the path does not have.
-  app.get('/deals/filter', { config: { auth: 'none' }, schema: { hide: true } }, async () => {
-    throw new AppError('MethodNotAllowed', 'GET is not allowed on /deals/filter', undefined, { allow: 'POST' });
-  });
 
   app.get(
     '/deals',

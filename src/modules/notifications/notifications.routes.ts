@@ -1,7 +1,6 @@
 // /notifications: the caller's feed (spec §4.8, decisions §10; docs/notifications.md). Wiring only.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.js';
+import type { FastifyRequest } from 'fastify';
 import { userIdOf } from '../../platform/auth.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
@@ -32,28 +31,7 @@ async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
 }
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-/**
- * `/notifications/seen`, `/notifications/tokens` and `/notifications/stream` are paths of their own, which the
- * router would otherwise hand to `/notifications/:id` as a malformed id (400): another method there answers 405
- * with `Allow`, as on every other path (platform/error-handler.ts).
- */
-function staticSiblings(app: FastifyInstance) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const id = (request.params as { id?: unknown }).id;
-    if (typeof id !== 'string' || !/^[a-z]+$/.test(id)) return;
-    const url = `/notifications/${id}`;
-    const allowed = METHODS.filter((method) => app.hasRoute({ method, url }));
-    if (allowed.length === 0) return;
-    throw new AppError('MethodNotAllowed', `${request.method} is not allowed on ${url}`, undefined, {
-      allow: allowed.join(', '),
-    });
-  };
-}
-
 export const notificationRoutes: FeatureRoutes = async (app, { deps }) => {
-  const staticPath = staticSiblings(app);
   app.get(
     '/notifications',
     {
@@ -104,7 +82,6 @@ export const notificationRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
     '/notifications/:id',
     {
-      preValidation: staticPath,
       schema: {
         tags: TAGS,
         summary: 'One of your notifications',
@@ -136,7 +113,6 @@ export const notificationRoutes: FeatureRoutes = async (app, { deps }) => {
   app.delete(
     '/notifications/:id',
     {
-      preValidation: staticPath,
       schema: {
         tags: TAGS,
         summary: 'Delete a notification from your feed',
