@@ -71,6 +71,24 @@ export async function linkUsersWithoutAgent(db: Kysely<DB>, agentIds: string[]):
   return users.length;
 }
 
+/**
+ * A synthetic agent that belongs to a user is that user in the roster: their name, email and phone, as a real MLS
+ * roster has them. Clients that map `list_agent.id` to their synced users (the WordPress plugin) would otherwise
+ * name the user on a listing whose agent record names someone else. Only the pool's agents are touched (never a
+ * real feed's), and only where they differ, so a re-run writes nothing.
+ */
+export async function agentsCarryTheirUsers(db: Kysely<DB>, agentIds: string[], now: Date): Promise<void> {
+  if (agentIds.length === 0) return;
+  await sql`
+    update agents as a
+    set first_name = u.first_name, last_name = u.last_name, full_name = trim(u.first_name || ' ' || u.last_name),
+      email = u.email, phone_number = u.phone_number, updated_at = ${now}
+    from user_agents as ua join users as u on u.id = ua."user"
+    where ua.agent = a.id and a.id = any(${agentIds}::uuid[])
+      and (a.first_name, a.last_name, a.email, a.phone_number)
+        is distinct from (u.first_name, u.last_name, u.email, u.phone_number)`.execute(db);
+}
+
 export interface SeedBoundary {
   id: string;
   title: string;

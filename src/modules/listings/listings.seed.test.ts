@@ -13,7 +13,8 @@ import { checkListingInput } from './listings.input.js';
 import { SeededRandom } from './listings.random.js';
 import { seedListings } from './listings.seed.js';
 import { syntheticListing } from './listings.synthetic.js';
-import { sampleListing } from './listings.test-support.js';
+import { seedDemoWorld } from '../users/demo-seed.js';
+import { clientHeaders, sampleListing } from './listings.test-support.js';
 
 const PLACE = {
   longitude: -96.8,
@@ -153,5 +154,84 @@ describe('gable seed listings / import listings', () => {
     expect(problems.map((p) => p.line)).toEqual([3, 4]);
     const again = await importListingsFile(t.deps, file, { mls: 'IMPORT' });
     expect(again).toMatchObject({ created: 0, unchanged: 3, failed: 2 });
+  });
+});
+
+// Issue 34 row 19: the demo world is the demo users plus the synthetic listings of the first start. An agent that
+// belongs to a user is that user in the roster (the WordPress plugin names the user for `list_agent.id`), so its
+// record must say the user's name, email and phone; agents that belong to no user stay synthetic.
+describe('the demo world’s agents', () => {
+  const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
+
+  it('carry the name, email and phone of the user they belong to; the others stay unlinked', async () => {
+    const world = await seedDemoWorld(t.deps);
+    const dana = world.users.find((user) => user.email === 'dana.reyes@demo.example.com')!;
+    await t.deps.db.updateTable('users').set({ phone_number: '+12145550142' }).where('id', '=', dana.id).execute();
+    await seedListings(t.deps, { count: 60, seed: 3 });
+
+    const linked = await t.deps.db
+      .selectFrom('user_agents')
+      .innerJoin('agents', 'agents.id', 'user_agents.agent')
+      .innerJoin('users', 'users.id', 'user_agents.user')
+      .select([
+        'users.id as user',
+        'users.first_name as userFirst',
+        'users.last_name as userLast',
+        'users.email as userEmail',
+        'users.phone_number as userPhone',
+        'agents.id as agent',
+        'agents.first_name',
+        'agents.last_name',
+        'agents.full_name',
+        'agents.email',
+        'agents.phone_number',
+      ])
+      .execute();
+    expect(new Set(linked.map((row) => row.user))).toEqual(new Set(world.users.map((user) => user.id)));
+    for (const row of linked) {
+      expect(row, row.userEmail).toMatchObject({
+        first_name: row.userFirst,
+        last_name: row.userLast,
+        full_name: `${row.userFirst} ${row.userLast}`,
+        email: row.userEmail,
+        phone_number: row.userPhone,
+      });
+    }
+    expect(linked.find((row) => row.user === dana.id)).toMatchObject({
+      full_name: 'Dana Reyes',
+      phone_number: '+12145550142',
+    });
+
+    // A listing of Dana's agent names Dana as its list agent, as the plugin's roster does.
+    const danaAgent = linked.find((row) => row.user === dana.id)!.agent;
+    const listing = await t.deps.db
+      .selectFrom('listings')
+      .innerJoin('agents', (join) =>
+        join.on(sql<boolean>`agents.mls_unique_id = listings.list_agent_mui and agents.mls = listings.mls`),
+      )
+      .select('listings.id')
+      .where('agents.id', '=', danaAgent)
+      .executeTakeFirst();
+    expect(listing, 'a listing of Dana’s agent').toBeDefined();
+    const res = await t.app.inject({
+      url: `/listings/${listing!.id}?associations[]=listing.list_agent`,
+      headers: await clientHeaders(t.deps),
+    });
+    expect(res.json().data.list_agent).toMatchObject({ id: danaAgent, full_name: 'Dana Reyes' });
+
+    const unlinked = await t.deps.db
+      .selectFrom('agents')
+      .select(['email'])
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('user_agents').select('agent').whereRef('user_agents.agent', '=', 'agents.id'))),
+      )
+      .execute();
+    expect(unlinked.length).toBeGreaterThan(0);
+    for (const agent of unlinked) expect(agent.email).toMatch(/@agents\.gable\.example$/);
+
+    // A second run writes nothing and keeps every link as it is.
+    const before = await t.deps.db.selectFrom('agents').select(['id', 'updated_at']).orderBy('id').execute();
+    await seedListings(t.deps, { count: 60, seed: 3 });
+    expect(await t.deps.db.selectFrom('agents').select(['id', 'updated_at']).orderBy('id').execute()).toEqual(before);
   });
 });

@@ -9,6 +9,7 @@ import { METROS, type Metro } from './listings.places.js';
 import { SeededRandom } from './listings.random.js';
 import { DEFAULT_SEED_MLS } from './listings.seed-defaults.js';
 import {
+  agentsCarryTheirUsers,
   countListings,
   findSeedBoundary,
   linkUsersWithoutAgent,
@@ -54,6 +55,7 @@ export async function seedListings(deps: IngestDeps, options: SeedOptions): Prom
   const pool = agentPool(mls, seed, Math.round(Math.min(2000, Math.max(20, options.count / 200))));
   const agentIds = await upsertAgentPool(deps.db, mls, pool.agents);
   const linkedUsers = await linkUsersWithoutAgent(deps.db, agentIds.slice(0, USERS_LINKED_AT_MOST));
+  await agentsCarryTheirUsers(deps.db, agentIds, deps.clock.now());
   const muis = pool.agents.map((agent) => agent.mls_unique_id);
   // "now" is fixed per day, so the same seed on the same day gives identical records (unchanged on re-run).
   const now = Math.floor(deps.clock.now().getTime() / 86_400_000) * 86_400;
