@@ -16,7 +16,8 @@ export const CreateWebhookBody = Type.Object({
   url: Type.String({
     minLength: 1,
     maxLength: MAX_URL_LENGTH,
-    description: 'http(s), no credentials; must resolve to a public address',
+    description:
+      'http(s), no credentials; must resolve to a public address. Stored and shown in canonical form (WHATWG URL `href`): the address the deliveries call',
   }),
 });
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;

@@ -8,7 +8,12 @@ import { OutboundError } from '../../lib/outbound.js';
 import type { Actor } from '../../platform/auth.js';
 import { requireAccess } from '../brands/access.js';
 import * as repo from './webhooks.repository.js';
-import type { CreateWebhookBody, ListWebhooksQuery, WebhookRecord } from './webhooks.schemas.js';
+import {
+  MAX_URL_LENGTH,
+  type CreateWebhookBody,
+  type ListWebhooksQuery,
+  type WebhookRecord,
+} from './webhooks.schemas.js';
 
 /** The spec publishes no date for the Activities topic; this is the date of its other deprecations (§9). */
 export const ACTIVITIES_DEPRECATION = { date: '2026-01-01' } as const;
@@ -54,15 +59,35 @@ export async function checkTargetUrl(deps: Deps, url: string): Promise<void> {
   }
 }
 
+/**
+ * The URL as the deliveries will call it: the WHATWG parser's form, which rewrites full-width digits, hex and
+ * short IPv4 (`0x7f000001` → `127.0.0.1`), a host's case and a default port. Stored and shown in that form, so
+ * an admin reads the address that is called, and the SSRF check judges exactly that. Input that does not parse
+ * is left as typed for the check to refuse with its reason.
+ */
+function canonicalUrl(typed: string): string {
+  let href: string;
+  try {
+    href = new URL(typed).href;
+  } catch {
+    return typed;
+  }
+  // Punycode can make a host longer than it was typed: the stored form obeys the documented limit too.
+  if (href.length > MAX_URL_LENGTH)
+    throw errors.invalidField('url', `is longer than ${MAX_URL_LENGTH} characters once written in canonical form`);
+  return href;
+}
+
 export async function createWebhook(deps: Deps, actor: Actor, brand: string, body: CreateWebhookBody) {
   await requireAccess(deps.db, actor, brand, 'Admin', { denied: 'forbidden' });
-  await checkTargetUrl(deps, body.url);
+  const url = canonicalUrl(body.url);
+  await checkTargetUrl(deps, url);
   const keyHex = randomBytes(32).toString('hex');
   const now = deps.clock.now();
   const row = await repo.insertWebhook(deps.db, {
     brand,
     topic: body.topic,
-    url: body.url,
+    url,
     tags: null,
     key_sealed: deps.secrets.encrypt(keyHex),
     created_by: actor.userId ?? null,

@@ -102,6 +102,34 @@ describe('creating a webhook', () => {
     expect(await count()).toBe(before);
   });
 
+  // Issue 34 row 11: the record says the address the deliveries call, not the form it was typed in.
+  it.each([
+    ['http://１２７.０.０.１:3542/a', 'http://127.0.0.1:3542/a'],
+    ['http://0x7f000001/', 'http://127.0.0.1/'],
+    ['HTTP://127.1:80/Hook?x=1', 'http://127.0.0.1/Hook?x=1'],
+  ])('stores and shows %s in the canonical form the delivery calls (%s)', async (typed, canonical) => {
+    const res = await create(admin.brand, admin.headers, { topic: 'Deals', url: typed });
+    expect(res.statusCode, res.body).toBe(200);
+    const { id, url } = res.json().data;
+    expect(url).toBe(canonical);
+    const read = await t.app.inject({ url: `/brands/${admin.brand}/webhooks/${id}`, headers: admin.headers });
+    expect(read.json().data.url).toBe(canonical);
+    const list = await t.app.inject({ url: `/brands/${admin.brand}/webhooks?limit=1000`, headers: admin.headers });
+    expect(list.json().data.find((w: { id: string }) => w.id === id).url).toBe(canonical);
+    const row = await t.deps.db
+      .selectFrom('brand_webhooks')
+      .select('url')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.url).toBe(canonical);
+  });
+
+  it('judges the canonical form: full-width digits of a refused address are refused', async () => {
+    const res = await create(admin.brand, admin.headers, { topic: 'Contacts', url: 'http://１２７.０.０.２/' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().attributes.url[0]).toMatch(/refused address \(127\.0\.0\.2: loopback\)/);
+  });
+
   it('refuses 127.0.0.2 although 127.0.0.1 is allowed (the allow-list is exact)', async () => {
     const res = await create(admin.brand, admin.headers, { topic: 'Contacts', url: 'http://127.0.0.2/' });
     expect(res.statusCode).toBe(400);
