@@ -9,7 +9,7 @@ import { useTestApp } from '../helpers/app.js';
 import { injectSettled, isStreamingOperation } from '../helpers/inject.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../helpers/factories.js';
 import { clientHeaders } from '../../src/modules/listings/listings.test-support.js';
-import { casesFor, seededRandom, type FuzzCase, type Operation } from './cases.js';
+import { casesFor, seededRandom, type FuzzCase, type JsonSchema, type Operation } from './cases.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** Methods tried on every path that lacks them: the standard ones, and two no route takes. */
@@ -23,6 +23,12 @@ const STATE_EXEMPT_TABLES = [
   'schema_migrations',
   'schema_migrations_lock',
 ];
+
+/** Whether a request body schema is an object (alone, or among the variants of a union), not a scalar or array. */
+function takesObject(schema: JsonSchema): boolean {
+  const types = [schema.type].flat();
+  return types.includes('object') || [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(takesObject);
+}
 
 interface Failure {
   route: string;
@@ -158,6 +164,42 @@ describe('route fuzzer', () => {
     }
     expect(failures).toEqual([]);
     expect(tried).toBeGreaterThan(300);
+  });
+
+  // Issue 34 row 16: a route whose body is an object refuses a JSON `null` (or another non-object) with a 4xx in the
+  // error shape, and changes nothing; no route reads it as "no body".
+  it('refuses a null or non-object JSON body on every route that takes an object body', async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const failures: string[] = [];
+    let tried = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of METHODS) {
+        const schema = item[method]?.requestBody?.content['application/json']?.schema;
+        if (!schema || !takesObject(schema)) continue;
+        const url = path.replace(/\{(\w+)\}/g, (_, name: string) => fixtures[name] ?? fixtures.uuid!);
+        for (const body of ['null', '[]', '42', '"text"']) {
+          for (const auth of authVariants) {
+            const before = await fingerprint();
+            const res = await t.app.inject({
+              method: method.toUpperCase() as 'POST',
+              url,
+              headers: { ...auth.headers, 'content-type': 'application/json' },
+              payload: body,
+            });
+            tried++;
+            const changed = (await fingerprint()) !== before;
+            if (res.statusCode < 400 || res.statusCode >= 500 || changed)
+              failures.push(
+                `${method.toUpperCase()} ${path} [${auth.name}] body ${body}: ${res.statusCode}${changed ? ', changed the database' : ''}`,
+              );
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(tried).toBeGreaterThan(100);
   });
 
   /** `streaming`: the operation answers with an endless event stream (GET /notifications/stream), read only up to its head. */

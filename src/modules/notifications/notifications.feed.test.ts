@@ -134,6 +134,28 @@ describe('notification feed', () => {
     expect((await feed(dave.headers)).info.total).toBe(1);
   });
 
+  // Issue 34 row 16: `null` is a body, and not an object: refused, nothing deleted. Unknown query keys are ignored
+  // (docs/errors.md): clients add their own, such as cache-busting keys.
+  it('refuses a null or non-object body on DELETE /notifications, deleting nothing; ignores unknown query keys', async () => {
+    const frank = await feedUser(t.deps);
+    await sendNotification(t.deps, [frank.id], { message: 'kept' });
+    for (const payload of ['null', '[]', '7', '"all"']) {
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: '/notifications',
+        headers: { ...frank.headers, 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode, `${payload}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({ http: 400, code: 'Validation', message: 'body must be object' });
+    }
+    expect((await feed(frank.headers)).info.total).toBe(1);
+
+    const unknown = await t.app.inject({ url: '/notifications?x-unknown=42&_=1732800000', headers: frank.headers });
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.json()).toEqual(await feed(frank.headers));
+  });
+
   it('notify() writes nothing when its transaction rolls back, skips excluded and deleted users, and derives notification_type', async () => {
     const erin = await feedUser(t.deps);
     const actor = await feedUser(t.deps);

@@ -26,9 +26,12 @@ const TAGS = ['Notifications'];
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const NO_CONTENT = { 204: Type.Null({ description: 'Done' }) };
 
-/** `DELETE /notifications` may come without a body (delete all): validate it as `{}`. */
+/**
+ * `DELETE /notifications` may come without a body (delete all): validate it as `{}`. A JSON `null` is a body, not
+ * the absence of one: it is validated as sent, and refused like any other body that is not an object.
+ */
 async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
+  if (request.body === undefined) request.body = {};
 }
 
 export const notificationRoutes: FeatureRoutes = async (app, { deps }) => {
