@@ -1,10 +1,12 @@
-// Configuration: the ONLY file that reads process.env. Parsed once, every bad variable listed, then frozen.
+// Configuration: the ONLY file that reads process.env (and the `.env` file beside it). Parsed once, every bad
+// variable listed, then frozen. Every variable is listed in docs/configuration.md (a test holds the two together).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseCidr } from './lib/network-guard.js';
 import { parseS3Url, type S3Location } from './files/s3-url.js';
 import { parsePushConfig, type PushConfig } from './config-push.js';
+import { EnvFileError, parseEnvFile } from './lib/env-file.js';
 
 export interface Config {
   /** TCP port of the HTTP server. */
@@ -80,7 +82,26 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+/** The configuration file every command reads from its working directory when there is one. */
+export const ENV_FILE = '.env';
+
+/**
+ * The variables a command runs with: the environment's, over those of `.env` in the working directory when it
+ * exists (a value in the environment wins, as docker compose and most tools do). A malformed line stops here,
+ * named by its number, before anything starts.
+ */
+export function environment(directory: string = process.cwd(), env: Env = process.env): Env {
+  const path = join(directory, ENV_FILE);
+  if (!existsSync(path)) return env;
+  try {
+    return { ...parseEnvFile(readFileSync(path, 'utf8')), ...env };
+  } catch (error) {
+    if (error instanceof EnvFileError) throw new ConfigError([`${path}, ${error.message}`]);
+    throw error;
+  }
+}
+
+export function loadConfig(env: Env = environment(), overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
