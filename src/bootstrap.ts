@@ -39,7 +39,11 @@ export async function prepareEmbedded(deps: Deps, steps: FirstStartStep[] = firs
     } else {
       deps.log.info({ step: step.name }, 'first start: resuming a step that did not complete');
     }
+    // The first start takes a while (boundaries, the demo world, listings): say what it is doing, step by step.
+    const started = performance.now();
+    deps.log.info(`first start: ${step.name}…`);
     await runAsWork({ kind: 'job', name: `first-start.${step.name}` }, () => step.run(deps));
     await completeStep(deps.db, step.name, deps.clock.now());
+    deps.log.info(`first start: ${step.name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
 }

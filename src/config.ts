@@ -23,6 +23,8 @@ export interface Config {
   /** Shown as the TOTP issuer and in page titles. */
   readonly appName: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `pretty`: one readable line per entry (default on a terminal); `json`: one JSON object per line (otherwise). */
+  readonly logFormat: 'json' | 'pretty';
   /** 32-byte master secret; subkeys for encryption and signing are derived from it (lib/crypto.ts). */
   readonly secretKey: Buffer;
   /** smtp(s):// URL; null = write .eml files under dataDir/mail. */
@@ -81,6 +83,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 
 /** The configuration file every command reads from its working directory when there is one. */
 export const ENV_FILE = '.env';
@@ -123,6 +126,8 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
   const appName = read('APP_NAME') ?? 'Gable';
   const logLevel = (read('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = read('LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) problems.push('LOG_FORMAT must be json or pretty');
   const smtpUrl = read('SMTP_URL') ?? null;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://');
   const mailFrom = read('MAIL_FROM') ?? `${appName} <no-reply@${senderDomain(baseUrl)}>`;
@@ -218,6 +223,7 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     databaseUrl,
     appName,
     logLevel,
+    logFormat: logFormat as Config['logFormat'],
     secretKey: secretKey!,
     smtpUrl,
     mailFrom,

@@ -2,7 +2,7 @@
 // once per process (or test). Services are plain functions/classes of Deps; nothing reads globals.
 import type { FastifyBaseLogger } from 'fastify';
 import type { PGlite } from '@electric-sql/pglite';
-import pino from 'pino';
+import { createLogger } from './platform/logger.js';
 import type { Deps } from './platform/deps.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -34,7 +34,7 @@ export interface DepsOptions {
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
-  const log = options.log ?? (pino({ level: config.logLevel }) as FastifyBaseLogger);
+  const log = options.log ?? createLogger(config);
   const metrics = new Metrics();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

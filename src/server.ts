@@ -6,6 +6,7 @@ import { closeDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { operatorActions } from './modules/index.js';
 import { startOperatorChannel, type OperatorChannel } from './platform/operator-channel.js';
+import { startSummary } from './platform/start-summary.js';
 
 export async function serve(deps: Deps): Promise<void> {
   const app = await buildApp(deps);
@@ -19,4 +20,5 @@ export async function serve(deps: Deps): Promise<void> {
   });
   await app.listen({ port: deps.config.port, host: deps.config.host });
   channel = await startOperatorChannel(deps, operatorActions);
+  for (const line of startSummary(deps.config)) app.log.info(line);
 }
