@@ -21,6 +21,7 @@ import { registerMlsCommands } from './modules/listings/mls-registry.cli.js';
 import { registerMailCommands } from './mail/mail.cli.js';
 import { registerNotifyCommand } from './modules/notifications/notifications.commands.js';
 import { registerAlertCommands } from './modules/saved-searches/alerts.cli.js';
+import { registerDoctorCommand } from './cli/doctor.js';
 
 const program = new Command()
   .name('gable')
@@ -107,6 +108,7 @@ registerMlsCommands(adminCommand);
 registerMailCommands(program);
 registerNotifyCommand(program);
 registerAlertCommands(program);
+registerDoctorCommand(program);
 
 /** The command's words (`seed demo`, `admin client`), as the work its statements belong to (slow-statement reports). */
 const commandName =

@@ -33,13 +33,25 @@ export interface MigrationOutcome {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
-export async function migrateToLatest(db: Kysely<any>): Promise<MigrationOutcome> {
-  const migrator = new Migrator({
+function migratorOf(db: Kysely<any>): Migrator {
+  return new Migrator({
     db,
     provider: new DirectoryMigrationProvider(),
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
   });
+}
+
+/** The migrations this code has that the database has not applied (`gable doctor`), in name order. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const migrations = await migratorOf(db).getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationOutcome> {
+  const migrator = migratorOf(db);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -3,6 +3,7 @@
 // out as presigned GET URLs of the store itself (the API does not proxy their bytes).
 import {
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   NoSuchKey,
   NotFound,
@@ -58,6 +59,11 @@ export class S3Store implements FileStore {
       ResponseContentDisposition: `inline; filename*=UTF-8''${encodeURIComponent(options.name)}`,
     });
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signingDate: options.now });
+  }
+
+  async check(): Promise<string> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.location.bucket }));
+    return `S3 bucket ${this.location.bucket} at ${this.location.endpoint}`;
   }
 
   private async exists(key: string): Promise<boolean> {

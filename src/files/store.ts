@@ -2,7 +2,8 @@
 // (DATA_DIR/files), an S3-compatible one (s3-store.ts) serves when S3_URL is set. Keys are content addresses (`sha256/ab/abcdef…`): a file is stored once however many
 // records name it, and a key never changes meaning, so writes are idempotent (a retried job rewrites nothing).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 
 export interface FileStore {
@@ -15,6 +16,8 @@ export interface FileStore {
    * one has its files served by this API (`/files/:id/:variant`, signed by files/signing.ts).
    */
   presignedUrl?(key: string, options: PresignOptions): Promise<string>;
+  /** Answers where the files go when the store can be reached and written (`gable doctor`); throws otherwise. */
+  check(): Promise<string>;
   close?(): void;
 }
 
@@ -72,5 +75,11 @@ export class LocalDiskStore implements FileStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
+  }
+
+  async check(): Promise<string> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
+    return `this disk, under ${this.root}`;
   }
 }

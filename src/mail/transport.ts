@@ -123,6 +123,28 @@ export function smtpOptionsOf(url: string): { connection: Record<string, unknown
   return { connection, query };
 }
 
+/**
+ * Connects to the relay, reads its greeting, says EHLO and logs in when SMTP_URL carries a user (`gable doctor`):
+ * answers the relay's address, or throws why it failed — within `timeoutMs` for each of those steps.
+ */
+export async function verifySmtp(url: string, timeoutMs: number): Promise<string> {
+  const { connection, query } = smtpOptionsOf(url);
+  const transport = nodemailer.createTransport({
+    ...query,
+    ...connection,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+  try {
+    await transport.verify();
+    const { host, port } = connection as { host: string; port?: number };
+    return `${host}:${port ?? (connection.secure ? 465 : 587)} answered`;
+  } finally {
+    transport.close();
+  }
+}
+
 function noDelaySocket(url: string): GetSocket {
   const implicitTls = new URL(url).protocol === 'smtps:';
   return (options, callback) => {

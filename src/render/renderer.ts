@@ -99,6 +99,12 @@ export class Renderer {
     this.fonts = options.fetchFont ? new FontCache(options.fetchFont) : null;
   }
 
+  /** Launches the browser (`gable doctor`): answers its version and path, or throws why it would not start. */
+  async check(): Promise<string> {
+    const browser = await this.launch();
+    return `Chromium ${browser.version()} at ${this.options.executablePath}`;
+  }
+
   private launch(): Promise<Browser> {
     this.browser ??= chromium
       .launch({ executablePath: this.options.executablePath, headless: true, args: CHROMIUM_ARGS })

@@ -1,0 +1,88 @@
+// `gable doctor`: checks the configuration and the parts it names, one row per feature (platform/feature-status.ts).
+// Exit status 1 when a row is broken, 0 otherwise (off is a choice, not a fault). Beside a running embedded server,
+// which holds the database, the database row says so and the other rows are checked from here all the same.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { readConfig } from './context.js';
+import type { FileStore } from '../files/store.js';
+
+/** Opening the database may hang on an address that never answers: the doctor waits this long. */
+const OPEN_TIMEOUT_MS = 8000;
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description(
+      'check the configuration and each part it names (database, mail, file store, browser, push, Microsoft 365, network rules, addresses): ready, off or broken, and what to set; exits 1 when something is broken',
+    )
+    .option('--json', 'print the rows as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const config = readConfig();
+      const [
+        { openDatabase },
+        { DataDirLockedError },
+        { featureStatus, formatStatus },
+        { S3Store },
+        { LocalDiskStore },
+      ] = await Promise.all([
+        import('../db/database.js'),
+        import('../db/lock.js'),
+        import('../platform/feature-status.js'),
+        import('../files/s3-store.js'),
+        import('../files/store.js'),
+      ]);
+      const { Renderer } = await import('../render/renderer.js');
+
+      let database: Awaited<ReturnType<typeof openDatabase>> | null = null;
+      let openProblem: string | null = null;
+      const notCreatedYet = config.embedded && !existsSync(join(config.dataDir, 'pgdata'));
+      if (!notCreatedYet) {
+        try {
+          database = await Promise.race([
+            openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 }),
+            new Promise<never>((_, reject) =>
+              setTimeout(
+                () => reject(new Error(`no answer within ${OPEN_TIMEOUT_MS / 1000} s`)),
+                OPEN_TIMEOUT_MS,
+              ).unref(),
+            ),
+          ]);
+        } catch (error) {
+          if (!(error instanceof DataDirLockedError))
+            openProblem = error instanceof Error ? error.message : String(error);
+        }
+      }
+      const files: FileStore = config.s3 ? new S3Store(config.s3) : new LocalDiskStore(join(config.dataDir, 'files'));
+      const renderer = config.chromiumPath
+        ? new Renderer({
+            executablePath: config.chromiumPath,
+            timeoutMs: config.renderTimeoutMs,
+            ownOrigin: config.baseUrl,
+            // Only launched here, never asked to render a page.
+            fetchOwn: () => Promise.reject(new Error('the doctor renders no page')),
+          })
+        : null;
+      try {
+        let rows = await featureStatus({ config, db: database?.db ?? null, files, renderer });
+        if (notCreatedYet || openProblem)
+          rows = rows.map((row) =>
+            row.feature !== 'database'
+              ? row
+              : notCreatedYet
+                ? {
+                    feature: 'database',
+                    state: 'ready',
+                    detail: `embedded, not created yet: gable serve (npm start) creates it in ${config.dataDir}`,
+                  }
+                : { feature: 'database', state: 'broken', detail: `${openProblem} (check DATABASE_URL)` },
+          );
+        console.log(options.json ? JSON.stringify(rows, null, 2) : formatStatus(rows));
+        process.exitCode = rows.some((row) => row.state === 'broken') ? 1 : 0;
+      } finally {
+        await renderer?.close();
+        files.close?.();
+        await database?.close();
+      }
+    });
+}
