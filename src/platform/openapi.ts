@@ -73,7 +73,7 @@ export const API_TAGS = [
     name: 'External mail',
     description: 'Linked Microsoft 365 mailboxes: link, contacts sync, sending through them (docs/extmail.md).',
   },
-  { name: 'Operations', description: 'Liveness and readiness for operators.' },
+  { name: 'Operations', description: 'Liveness, readiness and the status of each feature, for operators.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];
 

@@ -1,5 +1,5 @@
 // SQL of brands and memberships (operator commands and the demo world).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 
 export interface BrandRow {
@@ -130,4 +130,19 @@ export async function findActiveBrand(db: Kysely<DB>, userId: string): Promise<s
 
 export async function clearActiveBrand(db: Kysely<DB>, userId: string, now: Date): Promise<void> {
   await db.updateTable('users').set({ active_brand: null, updated_at: now }).where('id', '=', userId).execute();
+}
+
+/** Whether the user is an Admin of a root brand (one without a parent): the operators of this server. */
+export async function isRootBrandAdmin(db: Kysely<DB>, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('memberships as m')
+    .innerJoin('brands as b', 'b.id', 'm.brand')
+    .select('m.id')
+    .where('m.user', '=', userId)
+    .where('m.deleted_at', 'is', null)
+    .where('b.deleted_at', 'is', null)
+    .where('b.parent', 'is', null)
+    .where(sql<boolean>`'Admin' = any(m.acl)`)
+    .executeTakeFirst();
+  return row !== undefined;
 }
