@@ -4,19 +4,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
+import { withoutPassword } from './feature-status.js';
 
 /** The demo world's logins and client secrets, written by the embedded first start (users/demo-seed.first-start.ts). */
 const DEMO_JSON_FILE = 'demo.json';
-
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an unreadable URL)';
-  }
-}
 
 /** One line per fact, in the order an operator reads them. */
 export function startSummary(config: Config): string[] {
