@@ -196,7 +196,7 @@ async function benchFanOut(options: NotificationsBenchOptions): Promise<{ result
       );
       if (Number(row.rows[0]!.open) === 0) break;
       if (Date.now() > deadline)
-        throw new Error(`pushes still pending after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+        throw new Error(`pushes still pending after ${((performance.now() - started) / 1000).toFixed(0)} s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const seconds = (performance.now() - started) / 1000;

@@ -106,9 +106,18 @@ let queueStarted: Promise<void> | null = null;
 const queueReady = () => (queueStarted ??= startJobs(deps));
 
 const results: LoadResult[] = [];
+/** Keeps a measured row and prints it at once (stderr): a run cut short still shows what it measured. */
+function record(...rows: LoadResult[]): void {
+  for (const row of rows) {
+    results.push(row);
+    const cpu = row.cpuMs === undefined ? '' : `, ${row.cpuMs.toFixed(3)} ms CPU/req`;
+    console.error(`measured ${row.name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${cpu}`);
+  }
+}
 const notes: string[] = [];
 if (reused) notes.push(`bench database ${databaseName} kept from an earlier --keep run`);
-// BENCH_PORT: another first port (baseline; Gable on the next) when several benches run on one machine.
+// BENCH_PORT: another first port (baseline; Gable on the next; workers of the suites on the four after) when
+// several benches run on one machine. BENCH_START_SECONDS: how long a server may take to start (default 60).
 const firstPort = Number(process.env.BENCH_PORT ?? 3901);
 const baselineServer = await startProcess(['bin/run-ts.js', 'bench/servers/baseline.ts'], env, firstPort);
 const gable = await startProcess(['bin/gable.js', 'serve'], env, firstPort + 1);
@@ -120,19 +129,19 @@ try {
   await benchBaseline(baselineServer.url, fixture.userId, WARM_UP_SECONDS);
   await benchUsersSelf(gable.url, fixture, WARM_UP_SECONDS);
   const baseline = await benchBaseline(baselineServer.url, fixture.userId, duration);
-  results.push(baseline);
+  record(baseline);
   if (wants('foundation')) {
-    results.push(await benchUsersSelf(gable.url, fixture, duration));
-    results.push(
+    record(await benchUsersSelf(gable.url, fixture, duration));
+    record(
       await benchRefreshGrant(gable.url, fixture, await refreshTokens(deps, fixture, Math.max(2000, duration * 600))),
     );
-    results.push(await benchPasswordGrant(gable.url, fixture, Math.min(duration, 5)));
+    record(await benchPasswordGrant(gable.url, fixture, Math.min(duration, 5)));
     notes.push(`argon2id hash (m=19 MiB, t=2, p=1): ${(await argon2MillisecondsPerHash()).toFixed(1)} ms per hash`);
   }
   if (wants('boundaries')) {
     const count = await prepareBoundariesBench(deps);
     for (const c of searchConcurrencies) {
-      results.push(
+      record(
         withConcurrency(c)(await benchBoundaries({ url: gable.url, accessToken: fixture.accessToken, concurrency: c })),
       );
     }
@@ -164,7 +173,7 @@ try {
         requests: Number(args['search-requests']),
         concurrency: c,
       });
-      results.push(...page.map(withConcurrency(c)));
+      record(...page.map(withConcurrency(c)));
     }
   }
   if (wants('contacts')) {
@@ -173,7 +182,7 @@ try {
       csvRows: 20_000,
       requests: Number(args['search-requests']),
     });
-    results.push(...contacts.results);
+    record(...contacts.results);
     notes.push(...contacts.notes);
   }
   if (wants('deals')) {
@@ -182,7 +191,7 @@ try {
       requests: Number(args['search-requests']),
       concurrencies: searchConcurrencies,
     });
-    results.push(...deals.results);
+    record(...deals.results);
     notes.push(...deals.notes);
   }
   if (wants('print')) {
@@ -191,13 +200,13 @@ try {
       renders: Number(args.renders),
       requests: Number(args['search-requests']),
     });
-    results.push(...print.results);
+    record(...print.results);
     notes.push(...print.notes);
   }
   if (wants('emails')) {
     const emails = await benchEmails(deps, gable.url, env, fixture, {
       contacts: Number(args.recipients),
-      workerPort: 3903,
+      workerPort: firstPort + 2,
     });
     notes.push(...emails.notes);
   }
@@ -217,14 +226,14 @@ try {
       env,
       workerPort: firstPort + 4,
     });
-    results.push(...notifications.results);
+    record(...notifications.results);
     notes.push(...notifications.notes);
   }
   if (wants('webhooks')) {
     const worker = await startProcess(
       ['bin/gable.js', 'serve'],
       { ...env, WORKERS_IN_PROCESS: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' },
-      3903,
+      firstPort + 3,
     );
     try {
       const webhooks = await benchWebhooks(deps, {
@@ -285,7 +294,7 @@ try {
         `alerts (${mix} mix), 2. pipeline (${Number(args['alert-workers']) === 1 ? 'worker process' : `${args['alert-workers']} worker processes`}): ${p.recorded} events recorded at ${Math.round(p.offeredPerSecond)}/s → matched at ${Math.round(p.matchedPerSecond)} events/s end to end (lag p50 ${(p.matchLagP50Ms / 1000).toFixed(2)} s, p99 ${(p.matchLagP99Ms / 1000).toFixed(2)} s); event → in-app notification p50 ${(p.notifyP50Ms / 1000).toFixed(2)} s, p99 ${(p.notifyP99Ms / 1000).toFixed(2)} s over ${p.notifiedEvents} events (${p.notifications} notifications); drained ${p.drainSeconds.toFixed(1)} s after the last event (after a warm-up of ${p.warmUpEvents} events in ${p.warmUpSeconds.toFixed(0)} s)${p.unfinished ? `, ${p.unfinished} events or matches NOT done when the wait ended` : ''}; load ${await load()}`,
       );
       for (const c of searchConcurrencies)
-        results.push(
+        record(
           await benchSavedSearchList(gable.url, fixture, prepared.brands[0]!, {
             requests: Number(args['search-requests']),
             concurrency: c,

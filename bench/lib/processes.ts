@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { cpuMeter, type CpuMeter } from './cpu.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** How long a server may take to answer /health (BENCH_START_SECONDS: a slower or busier machine needs more). */
+const START_SECONDS = Number(process.env.BENCH_START_SECONDS ?? 60);
 
 export interface ServerProcess {
   url: string;
@@ -35,7 +37,7 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     env: { ...process.env, ...env, PORT: String(port), PGAPPNAME: applicationName },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + START_SECONDS * 1000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
     try {
@@ -44,7 +46,8 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start`);
+    if (Date.now() > deadline)
+      throw new Error(`${args.join(' ')} did not answer /health within ${START_SECONDS} s (BENCH_START_SECONDS)`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const meter =
