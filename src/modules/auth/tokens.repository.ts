@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/types.js';
-import { userRowQuery, type UserRow } from '../users/users.repository.js';
+import { userRowQuery, type UserRow } from '../users/index.js';
 
 export interface NewFamily {
   user: string | null;

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { findLiveUserByRef } from '../users/users.repository.js';
+import { findLiveUserByRef } from '../users/index.js';
 import { ACL_WORDS, reachableBrandIds, type AclWord } from './access.js';
 import {
   clearActiveBrand,

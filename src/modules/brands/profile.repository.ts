@@ -1,7 +1,7 @@
 // SQL of the brand profile and roster (decisions §19): brands with their ancestors, children, members of a subtree.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { userRowQuery, type UserRow } from '../users/users.repository.js';
+import { userRowQuery, type UserRow } from '../users/index.js';
 import type { Palette } from './palette.js';
 
 export interface ProfileRow {

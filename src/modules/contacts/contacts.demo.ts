@@ -4,7 +4,7 @@
 import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
 import { SeededRandom } from '../listings/listings.random.js';
-import { findLiveBrand } from '../brands/brands.repository.js';
+import { findLiveBrand } from '../brands/index.js';
 import { DemoSecrets } from '../users/demo-seed.js';
 import { applyContactInput, EMPTY_CONTACT, type ContactFields } from './contacts.input.js';
 import { existingContactIds } from './contacts.repository.js';

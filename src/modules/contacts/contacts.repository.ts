@@ -2,7 +2,7 @@
 import { sql, type Compilable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { preparedQuery } from '../../db/prepared.js';
-import { bearerQuery, type BearerRow } from '../auth/tokens.repository.js';
+import { bearerQuery, type BearerRow } from '../auth/index.js';
 import { reachOf, type ReachColumns } from '../brands/access.js';
 import { displayNameOf, emailKeysOf, nextTouchOf, searchLexemes, sortFieldOf } from './contacts.derive.js';
 import type { ContactFields } from './contacts.input.js';

@@ -9,7 +9,7 @@ import { replanTriggersOfContacts } from '../triggers/planner.js';
 import type { Actor, BearerRead } from '../../platform/auth.js';
 import { isUuid } from '../../lib/uuid.js';
 import { assertReach, reachFrom, requireAccess, type ReachColumns } from '../brands/access.js';
-import { findLiveBrand } from '../brands/brands.repository.js';
+import { findLiveBrand } from '../brands/index.js';
 import { prefixTerms } from '../../lib/search-words.js';
 import { applyContactInput, EMPTY_CONTACT, isCleanText, type ContactFields } from './contacts.input.js';
 import { presentContact, presentContacts } from './contacts.presenter.js';

@@ -11,7 +11,7 @@ import { prefixQuery } from '../../lib/search-words.js';
 import type { Actor } from '../../platform/auth.js';
 import { brandReach, requireAccess, subtreeIds } from '../brands/access.js';
 import { setHomeAnniversaryIn } from '../contacts/contacts.service.js';
-import { findContact } from '../contacts/contacts.repository.js';
+import { findContact } from '../contacts/index.js';
 import { findListingSummary } from '../listings/listings.lookup.js';
 import { applyContext } from './deals.context.js';
 import type { DealFields } from './deals.derive.js';

@@ -14,7 +14,7 @@ import * as repo from './emails.repository.js';
 import type { EmailCampaignRecord, ListCampaignsQuery, UpdateCampaignBody } from './emails.schemas.js';
 import { executeCampaignTask } from './emails.tasks.js';
 import { checkQuota, NOT_COUNTED } from './quota.js';
-import { campaignInUse } from '../triggers/triggers.repository.js';
+import { campaignInUse } from '../triggers/index.js';
 
 /**
  * Named contacts, tags and brands must exist in the campaign's brand (a brand: it or one of its sub-brands);

@@ -9,7 +9,7 @@ import type { DB } from '../../db/types.js';
 import { recordEvents } from '../../events/outbox.js';
 import { replanTriggersOfContacts } from '../triggers/planner.js';
 import { emailKey, EMPTY_CONTACT, type ContactFields } from '../contacts/contacts.input.js';
-import * as contacts from '../contacts/contacts.repository.js';
+import * as contacts from '../contacts/index.js';
 import { contactEvents, insertContactsIn } from '../contacts/contacts.service.js';
 import { graphEmails, mapGraphContact, sameFields } from './contact-mapping.js';
 import type { CredentialRow } from './extmail.repository.js';

@@ -5,7 +5,7 @@ import QRCode from 'qrcode';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
-import { markFamilyMfaValidated } from '../auth/tokens.repository.js';
+import { markFamilyMfaValidated } from '../auth/index.js';
 import type { UserRecord } from '../users/users.schemas.js';
 import { loadUserRecord } from '../users/users.service.js';
 import { clearMfa, consumeStep, enableMfa, findMfaState, storePendingSecret } from './mfa.repository.js';

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Compilable, type RawBuilder } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
-import { bearerQuery, type BearerRow } from '../auth/tokens.repository.js';
+import { bearerQuery, type BearerRow } from '../auth/index.js';
 
 export const MARKER_NONCE = randomBytes(16).toString('hex');
 

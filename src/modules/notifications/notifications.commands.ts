@@ -48,7 +48,7 @@ function parseTestNotification(body: unknown): TestNotification {
 
 export async function sendTestNotification(deps: Deps, input: TestNotification): Promise<TestNotificationSent> {
   const [{ findLiveUserByRef }, { notify }, { tokensOf }, { deliveriesOf }] = await Promise.all([
-    import('../users/users.repository.js'),
+    import('../users/index.js'),
     import('./notify.js'),
     import('./tokens.repository.js'),
     import('./push.repository.js'),

@@ -5,7 +5,7 @@ import type { DB } from '../../db/types.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { loadListingRecords } from '../listings/listings.presenter.js';
 import type { ListingRecord } from '../listings/listings.schemas.js';
-import { userRowQuery } from '../users/users.repository.js';
+import { userRowQuery } from '../users/index.js';
 import { toUserRecord } from '../users/users.service.js';
 import type { UserRecord } from '../users/users.schemas.js';
 import type { FeedRow } from './notifications.repository.js';

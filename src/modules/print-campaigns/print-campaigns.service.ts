@@ -6,7 +6,7 @@ import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import type { Actor } from '../../platform/auth.js';
 import { requireAccess } from '../brands/access.js';
-import { findInstance, findInstances } from '../templates/instances.repository.js';
+import { findInstance, findInstances } from '../templates/index.js';
 import { presentInstances } from '../templates/instances.service.js';
 import { checkMediums } from '../templates/mediums.js';
 import * as repo from './print-campaigns.repository.js';

@@ -5,7 +5,7 @@ import { epochSeconds } from '../../lib/clock.js';
 import { getBoundary } from '../boundaries/boundaries.service.js';
 import { brandExpansion, getBrandProfile } from '../brands/profile.service.js';
 import { presentContacts } from '../contacts/contacts.presenter.js';
-import { findLiveContacts } from '../contacts/contacts.repository.js';
+import { findLiveContacts } from '../contacts/index.js';
 import { DEFAULT_CURRENCY, SearchCriteria } from '../listings/search/search.schemas.js';
 import type { SavedSearchRow } from './saved-searches.repository.js';
 import type { ContactLink, Frequency, SavedSearchRecord } from './saved-searches.schemas.js';

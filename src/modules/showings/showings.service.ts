@@ -8,7 +8,7 @@ import { recordEvent } from '../../events/outbox.js';
 import { epochSeconds } from '../../lib/clock.js';
 import type { Actor } from '../../platform/auth.js';
 import { brandReach, requireAccess } from '../brands/access.js';
-import { findContact } from '../contacts/contacts.repository.js';
+import { findContact } from '../contacts/index.js';
 import { recordActivityIn } from '../contacts/timeline.service.js';
 import { findListingSummary } from '../listings/listings.lookup.js';
 import * as repo from './showings.repository.js';

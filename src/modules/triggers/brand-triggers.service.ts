@@ -7,7 +7,7 @@ import { errors, type ErrorAttributes } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import type { Actor } from '../../platform/auth.js';
 import { requireAccess } from '../brands/access.js';
-import { findContact } from '../contacts/contacts.repository.js';
+import { findContact } from '../contacts/index.js';
 import { addContentProblems, throwIfProblems } from '../emails/emails.input.js';
 import * as repo from './brand-triggers.repository.js';
 import type { BrandTriggerRecord, PutBrandTriggerBody } from './brand-triggers.schemas.js';

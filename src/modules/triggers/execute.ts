@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
-import { findCampaign } from '../emails/emails.repository.js';
+import { findCampaign } from '../emails/index.js';
 import { scheduleCopyIn } from '../emails/emails.service.js';
 import { notify } from '../notifications/notify.js';
 import { nextFireTime } from './fire-time.js';

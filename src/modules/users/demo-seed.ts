@@ -12,7 +12,7 @@ import { deriveKey } from '../../lib/crypto.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { GRANTS_BY_KIND, clientSecretMatches, createOAuthClient, hashClientSecret } from '../auth/clients.service.js';
 import type { AclWord } from '../brands/access.js';
-import { ensureBrand, findLiveMembership, insertMembership, updateMembership } from '../brands/brands.repository.js';
+import { ensureBrand, findLiveMembership, insertMembership, updateMembership } from '../brands/index.js';
 import { ensureDemoMls } from '../listings/mls-registry.service.js';
 import {
   ensurePalette,

@@ -18,7 +18,7 @@ import {
   type ResolvedSort,
 } from './search.validation.js';
 import { loadSearchResults } from './search.records.js';
-import { containmentRings } from '../../boundaries/boundaries.repository.js';
+import { containmentRings } from '../../boundaries/index.js';
 import type { ListingEmbeds } from '../listings.presenter.js';
 
 const DEFAULT_LIMIT = 50;
