@@ -17,18 +17,17 @@ import { registerRateLimit } from './platform/rate-limit.js';
 import { registerTextGuard } from './platform/text-guard.js';
 import { opsRoutes } from './platform/ops.routes.js';
 import { parseQueryString } from './platform/querystring.js';
-import { ErrorBody } from './platform/schemas.js';
+import { DEFAULT_BODY_LIMIT_BYTES, ErrorBody } from './platform/schemas.js';
 import { createValidatorCompiler } from './platform/validation.js';
 import { featureRoutes } from './modules/index.js';
 import { runAsWork } from './lib/work-context.js';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log,
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     trustProxy: deps.config.trustProxy,
     requestIdHeader: false,
     genReqId: (request) => {
@@ -70,7 +69,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerTextGuard(app);
   registerBodyTypes(app);
   registerDeprecation(app, deps.metrics);
-  await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT_BYTES });
   await registerOpenApi(app, deps.config);
 
   await app.register(opsRoutes, { deps });

@@ -6,6 +6,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CATALOGUE, type ErrorAttributes } from '../errors.js';
 import { LONGEST_PATH_PARAM, segmentTooLong } from './path-segments.js';
+import { DEFAULT_BODY_LIMIT_BYTES } from './schemas.js';
+import { byteSize } from '../lib/byte-size.js';
 
 interface ErrorBodyOut {
   http: number;
@@ -18,7 +20,7 @@ interface ErrorBodyOut {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
-    const appError = toAppError(error);
+    const appError = toAppError(error, request.routeOptions.bodyLimit);
     if (appError.http >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: appError.code, message: appError.message }, 'request refused');
     return send(request, reply, appError);
@@ -106,7 +108,8 @@ function defaultOAuthError(http: number): string {
 /** PostgreSQL's SQLSTATEs for a NUL in text: character_not_in_repertoire, untranslatable_character. */
 const NUL_IN_TEXT = new Set(['22021', '22P05']);
 
-export function toAppError(error: unknown): AppError {
+/** `bodyLimit`: the route's own limit in bytes (routes may raise the server's), named in a 413's message. */
+export function toAppError(error: unknown, bodyLimit: number = DEFAULT_BODY_LIMIT_BYTES): AppError {
   if (error instanceof AppError) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -124,7 +127,10 @@ export function toAppError(error: unknown): AppError {
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PayloadTooLarge', 'The request body is larger than the limit of 1 MiB');
+      return new AppError(
+        'PayloadTooLarge',
+        `The request body is larger than this route's limit of ${byteSize(bodyLimit)}`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(
         'UnsupportedMediaType',

@@ -13,7 +13,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
 import type { AuthRequirement } from './auth.js';
 import { ERROR_CATALOGUE } from '../errors.js';
-import { ErrorBody } from './schemas.js';
+import { DEFAULT_BODY_LIMIT_BYTES, ErrorBody } from './schemas.js';
+import { byteSize } from '../lib/byte-size.js';
 
 /** Every operation carries exactly one of these tags. */
 export const API_TAGS = [
@@ -171,7 +172,9 @@ function documentedSchema(schema: FastifySchema | undefined, url: string, route:
   const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
   const methods = [route.method].flat();
   if (methods.some((method) => BODY_METHODS.has(method))) {
-    response['413'] ??= ErrorBody;
+    // The route's own limit, as its 413 message names it (error-handler.ts).
+    const limit = byteSize(route.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES);
+    response['413'] = { ...ErrorBody, description: `PayloadTooLarge: the body is larger than ${limit}` };
     response['415'] ??= ErrorBody;
   }
   // Any other method on a route's path answers 405 with Allow (platform/error-handler.ts), parameters or not.

@@ -27,6 +27,9 @@ export const ListEnvelope = <T extends TSchema, I extends TProperties = Record<n
     info: Type.Object({ count: Type.Integer(), total: Type.Integer(), ...(extraInfo ?? ({} as I)) }),
   });
 
+/** The body limit of a route that sets none (app.ts); routes that take more say so (`bodyLimit`). */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
 export const ErrorBody = Type.Object(
   {
     http: Type.Integer(),
