@@ -7,9 +7,6 @@ import type { Command } from 'commander';
 import { readConfig } from './context.js';
 import type { FileStore } from '../files/store.js';
 
-/** Opening the database may hang on an address that never answers: the doctor waits this long. */
-const OPEN_TIMEOUT_MS = 8000;
-
 export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
@@ -22,7 +19,7 @@ export function registerDoctorCommand(program: Command): void {
       const [
         { openDatabase },
         { DataDirLockedError },
-        { featureStatus, formatStatus },
+        { featureStatus, formatStatus, withinLimit },
         { S3Store },
         { LocalDiskStore },
       ] = await Promise.all([
@@ -39,15 +36,11 @@ export function registerDoctorCommand(program: Command): void {
       const notCreatedYet = config.embedded && !existsSync(join(config.dataDir, 'pgdata'));
       if (!notCreatedYet) {
         try {
-          database = await Promise.race([
+          // An address that never answers would hang the open: the same limit as every check.
+          database = await withinLimit(
             openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 }),
-            new Promise<never>((_, reject) =>
-              setTimeout(
-                () => reject(new Error(`no answer within ${OPEN_TIMEOUT_MS / 1000} s`)),
-                OPEN_TIMEOUT_MS,
-              ).unref(),
-            ),
-          ]);
+            'the database',
+          );
         } catch (error) {
           if (!(error instanceof DataDirLockedError))
             openProblem = error instanceof Error ? error.message : String(error);

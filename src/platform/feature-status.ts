@@ -40,7 +40,8 @@ export function withoutPassword(url: string): string {
   }
 }
 
-function withinLimit<T>(work: Promise<T>, what: string): Promise<T> {
+/** `work`, or an error naming `what` once CHECK_TIMEOUT_MS have passed without an answer. */
+export function withinLimit<T>(work: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(
