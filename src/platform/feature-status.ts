@@ -125,8 +125,11 @@ async function renderer({ renderer: browser }: StatusParts): Promise<FeatureStat
 }
 
 function push({ config }: StatusParts): FeatureStatus {
-  // An app without settings of its own uses the very shared providers: listed once, as shared.
-  const own = [...config.push.apps.entries()].filter(([, providers]) => providers !== config.push);
+  // An app without settings of its own uses the very shared provider objects (config-push.ts): listed once, as shared.
+  const shared = config.push;
+  const own = [...config.push.apps.entries()].filter(
+    ([, p]) => p.vapid !== shared.vapid || p.fcm !== shared.fcm || p.apns !== shared.apns,
+  );
   const apps = [['shared', config.push] as const, ...own];
   const described = apps
     .map(([app, providers]) => {
