@@ -1,6 +1,6 @@
 // Foundation figures (issue: baseline, GET /users/self, refresh grant, password grant, argon2 per hash).
 import type { Deps } from '../src/platform/deps.js';
-import { hashPassword } from '../src/lib/passwords.js';
+import { hashPassword, verifyPassword } from '../src/lib/passwords.js';
 import { createOAuthClient } from '../src/modules/auth/clients.service.js';
 import { issueNewFamily } from '../src/modules/auth/tokens.service.js';
 import { cannon, type LoadResult } from './lib/load.js';
@@ -81,6 +81,28 @@ export async function argon2MillisecondsPerHash(samples = 10): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < samples; i++) await hashPassword(`sample ${i}`);
   return (performance.now() - started) / samples;
+}
+
+/**
+ * The machine's argon2id verify rate with both cores busy: `parallel` verifies in flight, as the server runs them
+ * (libuv's pool of 4 threads; the password bench keeps 4 requests in flight). The password grant's target is a
+ * share of this rate, measured in the same run.
+ */
+export async function argon2VerifiesPerSecond(seconds = 3, parallel = 4): Promise<number> {
+  const hash = await hashPassword(PASSWORD);
+  await verifyPassword(hash, PASSWORD);
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  let verified = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (performance.now() < end) {
+        if (!(await verifyPassword(hash, PASSWORD))) throw new Error('argon2id verify failed');
+        verified++;
+      }
+    }),
+  );
+  return verified / ((performance.now() - started) / 1000);
 }
 
 export async function benchBaseline(url: string, userId: string, duration: number): Promise<LoadResult> {

@@ -4,10 +4,12 @@
 //   node bin/run-ts.js bench/idle.run.ts [--seconds 60] [--settle 90] [--databases embedded,postgres]
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench creates
 // and drops its own database there. The baseline in the same run is `node -e` idling for the same time (setInterval
-// of 1 s), so a figure reads as "this much more than a Node process doing nothing".
+// of 1 s), so a figure reads as "this much more than a Node process doing nothing". Memory: the resident size at
+// the end, and V8's heap and external memory from the server's /metrics (the rest is code, the runtime and, on
+// the embedded database, PGlite's WebAssembly memory).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +35,28 @@ interface Row {
   'CPU s / min': number;
   'database CPU s / min': number | null;
   'commits / min': number | null;
+  /** Resident memory at the end of the measurement, and what of it V8's heap and its external buffers hold. */
+  'RSS MiB': number;
+  'V8 heap MiB': number | null;
+  'external MiB': number | null;
+}
+
+const MIB = 1024 * 1024;
+
+/** Resident memory of a process (VmRSS), in MiB. */
+function residentMiB(pid: number): number {
+  const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Math.round(Number(kib) / 1024);
+}
+
+/** V8's heap and external memory as the server's own /metrics reports them (prom-client's default metrics). */
+async function heapMiB(port: number): Promise<{ heap: number; external: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    heap: Math.round(metric('nodejs_heap_size_total_bytes') / MIB),
+    external: Math.round(metric('nodejs_external_memory_bytes') / MIB),
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,12 +94,16 @@ async function measureBaseline(): Promise<Row> {
   const before = await processCpuMs(child.pid!);
   await sleep(seconds * 1000);
   const used = (await processCpuMs(child.pid!)) - before;
+  const rss = residentMiB(child.pid!);
   await stop(child);
   return {
     process: 'baseline: node idling',
     'CPU s / min': perMinute(used / 1000),
     'database CPU s / min': null,
     'commits / min': null,
+    'RSS MiB': rss,
+    'V8 heap MiB': null,
+    'external MiB': null,
   };
 }
 
@@ -129,12 +157,16 @@ async function measureServer(kind: string): Promise<Row> {
       for (const [pid, now] of await sessionsCpuMs(admin)) databaseCpu += (now - (sessionsBefore.get(pid) ?? 0)) / 1000;
     }
     const committed = commitsBefore !== null ? (await commits(admin, name)) - commitsBefore : null;
+    const memory = await heapMiB(port);
     return {
       process: `gable serve, ${kind}`,
       'CPU s / min': perMinute(cpu),
       'database CPU s / min': databaseCpu === null ? null : perMinute(databaseCpu),
       // The admin session's own two statements are not the server's.
       'commits / min': committed === null ? null : Math.round(((committed - 2) * 60) / seconds),
+      'RSS MiB': residentMiB(server.pid!),
+      'V8 heap MiB': memory.heap,
+      'external MiB': memory.external,
     };
   } finally {
     if (server) await stop(server);
