@@ -81,16 +81,21 @@ export class AttemptLimiter {
    * Counts an attempt as a failure BEFORE the check it guards (a password, a TOTP code), so that concurrent
    * attempts cannot all pass `assertAllowed` before the first failure is written: the counter rows are locked
    * and updated one claim at a time, and a claim that finds a key blocked counts nothing and answers 429.
-   * A failed check then needs nothing more; a passed one calls `refund`.
+   * A failed check then needs nothing more; a passed one calls `refund`. Every key in one statement, inside a
+   * transaction that holds the rows until a delay the count earned is written (a login's hot path).
    */
   async claim(keys: AttemptKey[]): Promise<void> {
     const now = this.clock.now();
-    // One lock order for everyone (by key), so two claims on overlapping keys cannot deadlock.
-    const ordered = [...keys].sort((a, b) => (a.key < b.key ? -1 : 1));
     try {
-      // All or nothing: a blocked key rolls back the keys counted before it.
+      // All or nothing: a blocked key rolls back the keys counted beside it.
       await this.db.transaction().execute(async (trx) => {
-        for (const key of ordered) if (!(await countFailure(trx, key, now))) throw new KeyBlocked();
+        const counted = await countFailures(trx, keys, now);
+        if (counted.length < new Set(keys.map((k) => k.key)).size) throw new KeyBlocked();
+        const delays = counted.flatMap((counter) => {
+          const blockedUntil = nextAllowed(now, counter, policyOf(keys, counter.key));
+          return blockedUntil ? [{ key: counter.key, blockedUntil }] : [];
+        });
+        if (delays.length > 0) await setBlockedUntil(trx, delays);
       });
     } catch (error) {
       if (!(error instanceof KeyBlocked)) throw error;
@@ -99,29 +104,36 @@ export class AttemptLimiter {
     }
   }
 
-  /** Gives back a claimed attempt that succeeded: it was not a failure. Then `recordSuccess`. */
+  /**
+   * Gives back a claimed attempt that succeeded: it was not a failure. The keys whose policy allows it also
+   * restart their consecutive count (as `recordSuccess`). One statement; a second only where the claim set a
+   * delay that the corrected counts no longer earn.
+   */
   async refund(keys: AttemptKey[]): Promise<void> {
     const now = this.clock.now();
-    for (const { key, policy } of keys) {
-      const row = await this.db
-        .updateTable('attempt_counters')
-        .set((eb) => ({
-          failures: sql`greatest(${eb.ref('failures')} - 1, 0)`,
-          consecutive: sql`greatest(${eb.ref('consecutive')} - 1, 0)`,
-          updated_at: now,
-        }))
-        .where('key', '=', key)
-        .returning(['failures', 'consecutive', 'window_started_at'])
-        .executeTakeFirst();
-      // The claim may have set a delay that only a failure deserves: recompute from the corrected counts.
-      if (row)
-        await this.db
-          .updateTable('attempt_counters')
-          .set({ blocked_until: nextAllowed(now, row, policy) })
-          .where('key', '=', key)
-          .execute();
-    }
-    await this.recordSuccess(keys);
+    const { rows } = await sql<{
+      key: string;
+      failures: number;
+      consecutive: number;
+      window_started_at: Date;
+      blocked_until: Date | null;
+    }>`
+      update attempt_counters c
+         set failures = greatest(c.failures - 1, 0),
+             consecutive = case when k.reset then 0 else greatest(c.consecutive - 1, 0) end,
+             blocked_until = case when k.reset then null else c.blocked_until end,
+             updated_at = ${now}
+        from unnest(${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.policy.resetOnSuccess)}::boolean[]) as k(key, reset)
+       where c.key = k.key
+      returning c.key, c.failures, c.consecutive, c.window_started_at, c.blocked_until
+    `.execute(this.db);
+    const corrected = rows.flatMap((row) => {
+      const policy = policyOf(keys, row.key);
+      if (policy.resetOnSuccess) return []; // its delay ended with the success
+      const blockedUntil = nextAllowed(now, row, policy);
+      return blockedUntil?.getTime() === row.blocked_until?.getTime() ? [] : [{ key: row.key, blockedUntil }];
+    });
+    if (corrected.length > 0) await setBlockedUntil(this.db, corrected);
   }
 
   /**
@@ -142,28 +154,37 @@ export class AttemptLimiter {
 class KeyBlocked extends Error {}
 
 /**
- * One failure against one key: the hourly window restarts when it is over, the next allowed time follows the
- * policy. A key blocked now is left alone and the result is false.
+ * One failure against each key, in one statement, in one lock order for everyone (by key, so two claims on
+ * overlapping keys cannot deadlock): the hourly window restarts when it is over. A key blocked now is left alone
+ * and missing from the answer.
  */
-async function countFailure(db: Kysely<DB>, { key, policy }: AttemptKey, now: Date): Promise<boolean> {
-  const windowOver = sql`attempt_counters.window_started_at <= ${now}::timestamptz - interval '${sql.raw(String(WINDOW_SECONDS))} seconds'`;
-  const result = await sql<{ failures: number; consecutive: number; window_started_at: Date }>`
-    insert into attempt_counters (key, window_started_at, failures, consecutive, updated_at)
-    values (${key}, ${now}, 1, 1, ${now})
+async function countFailures(db: Kysely<DB>, keys: AttemptKey[], now: Date) {
+  const windowOver = sql`c.window_started_at <= ${now}::timestamptz - interval '${sql.raw(String(WINDOW_SECONDS))} seconds'`;
+  const result = await sql<{ key: string; failures: number; consecutive: number; window_started_at: Date }>`
+    insert into attempt_counters as c (key, window_started_at, failures, consecutive, updated_at)
+    select distinct key, ${now}::timestamptz, 1, 1, ${now}::timestamptz from unnest(${keys.map((k) => k.key)}::text[]) as k(key) order by key
     on conflict (key) do update set
-      failures = case when ${windowOver} then 1 else attempt_counters.failures + 1 end,
-      window_started_at = case when ${windowOver} then ${now} else attempt_counters.window_started_at end,
-      consecutive = case when ${windowOver} then 1 else attempt_counters.consecutive + 1 end,
+      failures = case when ${windowOver} then 1 else c.failures + 1 end,
+      window_started_at = case when ${windowOver} then ${now} else c.window_started_at end,
+      consecutive = case when ${windowOver} then 1 else c.consecutive + 1 end,
       updated_at = ${now}
-    where attempt_counters.blocked_until is null or attempt_counters.blocked_until <= ${now}
-    returning failures, consecutive, window_started_at
+    where c.blocked_until is null or c.blocked_until <= ${now}
+    returning key, failures, consecutive, window_started_at
   `.execute(db);
-  const counter = result.rows[0];
-  if (!counter) return false;
-  const blockedUntil = nextAllowed(now, counter, policy);
-  if (blockedUntil)
-    await db.updateTable('attempt_counters').set({ blocked_until: blockedUntil }).where('key', '=', key).execute();
-  return true;
+  return result.rows;
+}
+
+async function setBlockedUntil(db: Kysely<DB>, delays: { key: string; blockedUntil: Date | null }[]): Promise<void> {
+  await sql`
+    update attempt_counters c set blocked_until = d.blocked_until
+      from unnest(${delays.map((d) => d.key)}::text[], ${delays.map((d) => d.blockedUntil)}::timestamptz[])
+        as d(key, blocked_until)
+     where c.key = d.key
+  `.execute(db);
+}
+
+function policyOf(keys: AttemptKey[], key: string): AttemptPolicy {
+  return keys.find((k) => k.key === key)!.policy;
 }
 
 function nextAllowed(

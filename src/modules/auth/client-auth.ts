@@ -1,8 +1,7 @@
 // Client authentication at /oauth2/token and /oauth2/revoke (RFC 6749 §2.3): HTTP Basic or the body, never
 // both with different identities. Confidential clients (first party, partner) must prove their secret;
 // public clients only name themselves (they prove possession with PKCE instead).
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/types.js';
+import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { clientSecretMatches } from './clients.service.js';
 import { findLiveClient, type ClientRow } from './clients.repository.js';
@@ -25,12 +24,12 @@ export function clientCredentials(authorization: string | undefined, body: Clien
 }
 
 /** The authenticated client, or 401 invalid_client (unknown, deleted, wrong or missing secret). */
-export async function authenticateClient(db: Kysely<DB>, credentials: ClientCredentials): Promise<ClientRow> {
+export async function authenticateClient(database: Database, credentials: ClientCredentials): Promise<ClientRow> {
   if (!credentials.clientId)
     throw oauthErrors.invalidClient(
       'Client authentication is required: send client_id (and client_secret) in the body or with HTTP Basic',
     );
-  const client = await findLiveClient(db, credentials.clientId);
+  const client = await findLiveClient(database, credentials.clientId);
   if (!client) throw oauthErrors.invalidClient('Unknown client or wrong client secret');
   if (client.kind === 'public') {
     if (credentials.clientSecret)

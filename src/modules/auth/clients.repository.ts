@@ -1,18 +1,24 @@
 // SQL of OAuth clients: lookups for client authentication and the operator listing.
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/types.js';
 
-/** A live (not deleted) client by its public client_id. */
-export function findLiveClient(db: Kysely<DB>, clientId: string) {
+function liveClientQuery(db: Kysely<DB>, clientId: string) {
   return db
     .selectFrom('oauth_clients')
     .select(['id', 'client_id', 'secret_hash', 'name', 'kind', 'redirect_uris', 'grants'])
     .where('client_id', '=', clientId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('deleted_at', 'is', null);
 }
 
-export type ClientRow = NonNullable<Awaited<ReturnType<typeof findLiveClient>>>;
+/** A live (not deleted) client by its public client_id (prepared: every token request authenticates its client). */
+export const findLiveClient = preparedQuery<[string], ClientRow>(
+  'auth.find-live-client',
+  ['\u0000client-id stand-in'],
+  liveClientQuery,
+);
+
+export type ClientRow = NonNullable<Awaited<ReturnType<ReturnType<typeof liveClientQuery>['executeTakeFirst']>>>;
 
 export function listClients(db: Kysely<DB>) {
   return db

@@ -1,6 +1,7 @@
 // Refresh grant: rotate on every use. The old refresh token is marked rotated and a new pair is issued in the
-// same family (so the family's MFA flag, brand binding and absolute expiry carry over), in one transaction.
-// A rotated token that comes back is either a client retrying after a lost response or a stolen token: see
+// same family (so the family's MFA flag, brand binding and absolute expiry carry over), in one transaction. The
+// common case (a live token, first use) is one statement; every other case takes the careful path, which locks the
+// token and tells them apart. A rotated token that comes back is either a client retrying after a lost response or a stolen token: see
 // `replayOfLostResponse`.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
@@ -18,7 +19,7 @@ import {
   markReplayed,
   revokeFamily,
 } from './tokens.repository.js';
-import { issueInFamily, type IssuedTokens } from './tokens.service.js';
+import { issueInFamily, rotateFreshRefreshToken, type IssuedTokens } from './tokens.service.js';
 
 export const REUSE_REVOKED_REASON = 'refresh_token_reuse';
 
@@ -27,6 +28,24 @@ type RefreshRow = NonNullable<Awaited<ReturnType<typeof findRefreshTokenForUpdat
 
 export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshToken: string): Promise<TokenResponse> {
   const tokenHash = hashToken(refreshToken);
+  const tokens =
+    (await rotateFreshRefreshToken(deps.database, deps.clock, tokenHash, client.id)) ??
+    (await carefulRefresh(deps, client, tokenHash));
+  return {
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token!,
+    expires_in: tokens.expires_in,
+    code: 'OK',
+    token_type: 'Bearer',
+  };
+}
+
+/**
+ * Every refresh token that is not simply live and fresh: unknown, another client's, revoked, expired, or rotated
+ * and presented again. Locks the token's row and tells those cases apart (a retry after a lost response gets a
+ * pair; anything else is refused, and a reuse revokes the family).
+ */
+async function carefulRefresh(deps: Deps, client: ClientRow, tokenHash: Buffer): Promise<IssuedTokens> {
   // The transaction returns a refusal instead of throwing so that a reuse revocation is committed, not rolled back.
   const outcome = await deps.db.transaction().execute(async (trx): Promise<Outcome> => {
     const row = await findRefreshTokenForUpdate(trx, tokenHash);
@@ -47,14 +66,7 @@ export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshTo
     return { tokens };
   });
   if ('refused' in outcome) throw oauthErrors.invalidGrant(outcome.refused);
-  const { tokens } = outcome;
-  return {
-    access_token: tokens.access_token,
-    refresh_token: tokens.refresh_token!,
-    expires_in: tokens.expires_in,
-    code: 'OK',
-    token_type: 'Bearer',
-  };
+  return outcome.tokens;
 }
 
 /**

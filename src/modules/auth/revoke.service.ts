@@ -11,7 +11,7 @@ export const CLIENT_REVOKED_REASON = 'revoked_by_client';
 
 export async function revokeToken(deps: Deps, body: RevokeBody, authorization: string | undefined): Promise<void> {
   const client = await authenticateClient(
-    deps.db,
+    deps.database,
     clientCredentials(authorization, { clientId: body.client_id, clientSecret: body.client_secret }),
   );
   const tokenHash = hashToken(body.token);

@@ -36,7 +36,7 @@ export async function exchangeToken(
     clientId: body.client_id,
     clientSecret: body.client_secret,
   });
-  const client = await authenticateClient(deps.db, credentials);
+  const client = await authenticateClient(deps.database, credentials);
   assertGrantAllowed(client, grantType);
   const fields = requireFields(body, FIELDS_BY_GRANT[grantType]);
 

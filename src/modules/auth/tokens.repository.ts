@@ -1,6 +1,7 @@
 // SQL of token families, access and refresh tokens. Tokens are looked up by their SHA-256 hash only.
 import { sql, type Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
+import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/types.js';
 import { userRowQuery, type UserRow } from '../users/index.js';
 
@@ -13,22 +14,35 @@ export interface NewFamily {
   expiresAt: Date;
 }
 
-export async function insertFamily(db: Kysely<DB>, family: NewFamily): Promise<string> {
-  const row = await db
-    .insertInto('token_families')
-    .values({
-      user: family.user,
-      client: family.client,
-      brand: family.brand,
-      grant_type: family.grantType,
-      mfa_validated: family.mfaValidated,
-      expires_at: family.expiresAt,
-      revoked_at: null,
-      revoked_reason: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+/** A new login's first pair: its access token, and its refresh token unless the flow issues none. */
+export interface FirstPair {
+  accessHash: Buffer;
+  accessExpiresAt: Date;
+  refreshHash: Buffer | null;
+}
+
+/**
+ * A new family with its first pair, in ONE statement (a login's hot path: three inserts, one round trip). The
+ * refresh token lives as long as the family.
+ */
+export async function insertFamilyWithPair(db: Kysely<DB>, family: NewFamily, pair: FirstPair): Promise<string> {
+  const { rows } = await sql<{ id: string }>`
+    with family as (
+      insert into token_families ("user", client, brand, grant_type, mfa_validated, expires_at)
+      values (${family.user}, ${family.client}, ${family.brand}, ${family.grantType}, ${family.mfaValidated},
+              ${family.expiresAt})
+      returning id, expires_at
+    ), access_token as (
+      insert into access_tokens (token_hash, family, expires_at)
+      select ${pair.accessHash}, id, ${pair.accessExpiresAt}::timestamptz from family
+    ), refresh_token as (
+      insert into refresh_tokens (token_hash, family, expires_at, access_token_hash)
+      select ${pair.refreshHash}::bytea, id, expires_at, ${pair.accessHash}::bytea from family
+       where ${pair.refreshHash}::bytea is not null
+    )
+    select id from family
+  `.execute(db);
+  return rows[0]!.id;
 }
 
 export async function insertAccessToken(
@@ -148,6 +162,71 @@ export function findRefreshTokenForUpdate(db: Kysely<DB>, tokenHash: Buffer) {
     .where('r.token_hash', '=', tokenHash)
     .forUpdate('r')
     .executeTakeFirst();
+}
+
+/** What a one-statement rotation answers: the family, and when the login and the new access token end. */
+export interface Rotation {
+  family: string;
+  family_expires_at: Date;
+  access_expires_at: Date;
+}
+
+/**
+ * A refresh token's common case in ONE statement: the token is live, its client's, never rotated, its family
+ * neither revoked nor expired and its user not deleted — then it is marked rotated and the new pair is inserted
+ * in the same family. The new access token lives `accessSeconds`, or to the family's end when that comes sooner.
+ * Nothing is written and nothing answered otherwise (an unknown, expired or revoked token, or a rotated one
+ * coming back): the caller then takes the careful path, which tells those cases apart. Two concurrent rotations
+ * of one token: the second waits for the first's row lock, then finds `rotated_at` set and updates nothing.
+ */
+const ROTATE_REFRESH_TOKEN = `
+  with rotated as (
+    update refresh_tokens r
+       set rotated_at = $2, replaced_by = $5
+      from token_families f
+     where r.token_hash = $1
+       and r.rotated_at is null
+       and r.expires_at > $2
+       and f.id = r.family
+       and f.client = $3
+       and f.revoked_at is null
+       and f.expires_at > $2
+       and (f."user" is null or exists (select from users u where u.id = f."user" and u.deleted_at is null))
+    returning r.family, f.expires_at as family_expires_at,
+              least($2::timestamptz + make_interval(secs => $6), f.expires_at) as access_expires_at
+  ), access_token as (
+    insert into access_tokens (token_hash, family, expires_at)
+    select $4, family, access_expires_at from rotated
+  ), refresh_token as (
+    insert into refresh_tokens (token_hash, family, expires_at, access_token_hash)
+    select $5, family, family_expires_at, $4 from rotated
+  )
+  select family, family_expires_at, access_expires_at from rotated`;
+
+export async function rotateRefreshToken(
+  database: Pick<Database, 'query'>,
+  rotation: {
+    tokenHash: Buffer;
+    client: string;
+    at: Date;
+    accessHash: Buffer;
+    refreshHash: Buffer;
+    accessSeconds: number;
+  },
+): Promise<Rotation | undefined> {
+  const { rows } = await database.query({
+    name: 'auth.rotate-refresh-token',
+    text: ROTATE_REFRESH_TOKEN,
+    values: [
+      rotation.tokenHash,
+      rotation.at,
+      rotation.client,
+      rotation.accessHash,
+      rotation.refreshHash,
+      rotation.accessSeconds,
+    ],
+  });
+  return rows[0] as Rotation | undefined;
 }
 
 export async function markRefreshTokenRotated(

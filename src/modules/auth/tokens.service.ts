@@ -6,7 +6,14 @@ import type { Clock } from '../../lib/clock.js';
 import { addSeconds } from '../../lib/clock.js';
 import { hashToken, randomToken } from '../../lib/crypto.js';
 import { ACCESS_TOKEN_SECONDS, FAMILY_LIFETIME_SECONDS } from './token-policy.js';
-import { insertAccessToken, insertFamily, insertRefreshToken, type NewFamily } from './tokens.repository.js';
+import type { Database } from '../../db/database.js';
+import {
+  insertAccessToken,
+  insertFamilyWithPair,
+  insertRefreshToken,
+  rotateRefreshToken,
+  type NewFamily,
+} from './tokens.repository.js';
 
 export interface IssuedTokens {
   access_token: string;
@@ -20,12 +27,26 @@ export interface StartFamily extends Omit<NewFamily, 'expiresAt'> {
   withRefreshToken: boolean;
 }
 
-/** Starts a token family and issues its first pair. Pass a transaction to tie it to other writes. */
+/** Starts a token family and issues its first pair (one statement). Pass a transaction to tie it to other writes. */
 export async function issueNewFamily(db: Kysely<DB>, clock: Clock, start: StartFamily): Promise<IssuedTokens> {
   const now = clock.now();
   const familyExpiresAt = addSeconds(now, FAMILY_LIFETIME_SECONDS);
-  const family = await insertFamily(db, { ...start, expiresAt: familyExpiresAt });
-  return issueInFamily(db, clock, family, familyExpiresAt, start.withRefreshToken);
+  const accessToken = randomToken();
+  const refreshToken = start.withRefreshToken ? randomToken() : undefined;
+  const accessExpiresAt = accessTokenExpiry(now, familyExpiresAt);
+  const { withRefreshToken: _, ...family } = start;
+  const id = await insertFamilyWithPair(
+    db,
+    { ...family, expiresAt: familyExpiresAt },
+    { accessHash: hashToken(accessToken), accessExpiresAt, refreshHash: refreshToken ? hashToken(refreshToken) : null },
+  );
+  return {
+    access_token: accessToken,
+    ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    expires_in: expiresIn(accessExpiresAt, now),
+    token_type: 'Bearer',
+    family: id,
+  };
 }
 
 /** Issues a new access token (and refresh token) in an existing family. */
@@ -38,16 +59,12 @@ export async function issueInFamily(
 ): Promise<IssuedTokens> {
   const now = clock.now();
   const accessToken = randomToken();
-  const accessExpiresAt = new Date(
-    Math.min(addSeconds(now, ACCESS_TOKEN_SECONDS).getTime(), familyExpiresAt.getTime()),
-  );
+  const accessExpiresAt = accessTokenExpiry(now, familyExpiresAt);
   const accessHash = hashToken(accessToken);
   await insertAccessToken(db, accessHash, family, accessExpiresAt);
   const issued: IssuedTokens = {
     access_token: accessToken,
-    // What it really lives: the full lifetime, or the rest of the login when that ends sooner (a refresh in the
-    // family's last month). Whole seconds, rounded down, so a client never counts on a second the token lacks.
-    expires_in: Math.floor((accessExpiresAt.getTime() - now.getTime()) / 1000),
+    expires_in: expiresIn(accessExpiresAt, now),
     token_type: 'Bearer',
     family,
   };
@@ -57,4 +74,49 @@ export async function issueInFamily(
     issued.refresh_token = refreshToken;
   }
   return issued;
+}
+
+/**
+ * A refresh in its common case — a live token seen for the first time — in one statement: the token is marked
+ * rotated and a new pair issued in its family. Null when the token is anything else (unknown, another client's,
+ * expired, revoked, already rotated): the refresh grant then decides on the careful path what it is.
+ */
+export async function rotateFreshRefreshToken(
+  database: Pick<Database, 'query'>,
+  clock: Clock,
+  tokenHash: Buffer,
+  client: string,
+): Promise<IssuedTokens | null> {
+  const now = clock.now();
+  const accessToken = randomToken();
+  const refreshToken = randomToken();
+  const rotation = await rotateRefreshToken(database, {
+    tokenHash,
+    client,
+    at: now,
+    accessHash: hashToken(accessToken),
+    refreshHash: hashToken(refreshToken),
+    accessSeconds: ACCESS_TOKEN_SECONDS,
+  });
+  if (!rotation) return null;
+  return {
+    access_token: accessToken,
+    refresh_token: refreshToken,
+    expires_in: expiresIn(rotation.access_expires_at, now),
+    token_type: 'Bearer',
+    family: rotation.family,
+  };
+}
+
+/** An access token lives its full lifetime, or to the end of its login when that comes sooner. */
+function accessTokenExpiry(now: Date, familyExpiresAt: Date): Date {
+  return new Date(Math.min(addSeconds(now, ACCESS_TOKEN_SECONDS).getTime(), familyExpiresAt.getTime()));
+}
+
+/**
+ * What an access token really lives: the full lifetime, or the rest of the login when that ends sooner (a refresh
+ * in the family's last month). Whole seconds, rounded down, so a client never counts on a second the token lacks.
+ */
+function expiresIn(expiresAt: Date, now: Date): number {
+  return Math.floor((expiresAt.getTime() - now.getTime()) / 1000);
 }
