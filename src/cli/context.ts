@@ -2,7 +2,7 @@
 // the queue and the services load when a command opens them (withDeps), not when `gable --help` reads this file.
 import { loadConfig, ConfigError, type Config } from '../config.js';
 import type { Deps } from '../platform/deps.js';
-import { DataDirLockedError } from '../db/lock.js';
+import { assertUnlocked, dataDirLockFile, DataDirLockedError } from '../db/lock.js';
 import { callOperatorChannel, OperatorChannelUnavailableError } from '../platform/operator-channel.js';
 
 export interface CommandContextOptions {
@@ -28,6 +28,9 @@ export function readConfig(): Config {
 /** Opens everything a command needs, runs it, and always closes what it opened. */
 export async function withDeps<T>(options: CommandContextOptions, run: (deps: Deps) => Promise<T>): Promise<T> {
   const config = readConfig();
+  // Beside a running embedded server the command cannot open the database: say so before loading the server's
+  // modules (most of a second), not after. createDeps still takes the lock itself.
+  if (config.databaseUrl === null) assertUnlocked(dataDirLockFile(config.dataDir));
   const [{ closeDeps, createDeps, startJobs }, { migrateToLatest }] = await Promise.all([
     import('../deps.js'),
     import('../db/migrator.js'),

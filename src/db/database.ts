@@ -11,7 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './types.js';
-import { acquireLock, type Lock } from './lock.js';
+import { acquireLock, dataDirLockFile, type Lock } from './lock.js';
 import { checkDuration, type SlowStatementWatch } from './slow-statements.js';
 import { gatedConnect, SessionGate } from './session-gate.js';
 
@@ -68,7 +68,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   let pglite = options.pglite;
   if (!pglite) {
     mkdirSync(options.dataDir, { recursive: true });
-    lock = acquireLock(join(options.dataDir, 'gable.lock'));
+    lock = acquireLock(dataDirLockFile(options.dataDir));
     try {
       pglite = await PGlite.create({ dataDir: join(options.dataDir, 'pgdata'), extensions: PGLITE_EXTENSIONS });
     } catch (error) {

@@ -5,6 +5,7 @@
 // this very process but that this process did not take is stale too. A stale lock is taken over.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 
 export interface Lock {
   release(): void;
@@ -28,6 +29,26 @@ export class DataDirLockedError extends Error {
     );
     this.name = 'DataDirLockedError';
   }
+}
+
+/** The lock file of an embedded data directory. */
+export function dataDirLockFile(dataDir: string): string {
+  return join(dataDir, 'gable.lock');
+}
+
+/**
+ * Throws DataDirLockedError when a live process holds `file`, without taking it: a command checks this before it
+ * loads the server's modules, so that beside a running embedded server it answers at once.
+ */
+export function assertUnlocked(file: string): void {
+  let owner: Owner | null;
+  try {
+    owner = readOwner(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (owner && isAlive(owner)) throw new DataDirLockedError(file, owner.pid);
 }
 
 /** Tokens of the locks this process holds now. */
