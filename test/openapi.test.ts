@@ -1,6 +1,8 @@
 // The OpenAPI document tells the truth about the routes (docs/openapi.md). Generic: it reads the app's own route
 // table and document, so a route added later is checked without editing this file.
 import { randomUUID } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../src/errors.js';
@@ -76,6 +78,52 @@ describe('OpenAPI document', () => {
   const headersFor = (route: RouteSummary) =>
     route.auth === 'none' ? {} : route.auth === 'client' ? feedHeaders : userHeaders;
   const statusesOf = (route: RouteSummary) => Object.keys(operationOf(route)?.responses ?? {}).map(Number);
+
+  // Issue 34 row 8: client generators and 3.1 validators refused the document (a draft-07 tuple in a request schema).
+  it('is a valid OpenAPI 3.1 document, each of its schemas valid JSON Schema 2020-12', async () => {
+    const served = (await t.app.inject({ url: '/openapi.json' })).json() as Record<string, unknown>;
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(served));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // The OAS 3.1 schema leaves a Schema Object to its dialect (any object passes there), so each one is checked
+    // against the JSON Schema 2020-12 meta-schema too: that is what rejects `items: [...]`.
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const problems: string[] = [];
+    const check = (schema: unknown, where: string) => {
+      if (schema !== undefined && !ajv.validateSchema(schema as object))
+        problems.push(`${where}: ${ajv.errorsText(ajv.errors, { dataVar: 'schema' })}`);
+    };
+    type Content = Record<string, { schema?: unknown }>;
+    type ServedOperation = {
+      parameters?: { in: string; name: string; schema?: unknown }[];
+      requestBody?: { content?: Content };
+      responses?: Record<string, { content?: Content; headers?: Record<string, { schema?: unknown }> }>;
+    };
+    const paths = served.paths as Record<string, Record<string, ServedOperation>>;
+    let checked = 0;
+    for (const [path, operations] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const at = `${method.toUpperCase()} ${path}`;
+        for (const parameter of operation.parameters ?? [])
+          check(parameter.schema, `${at} ${parameter.in} ${parameter.name}`);
+        for (const [type, media] of Object.entries(operation.requestBody?.content ?? {}))
+          check(media.schema, `${at} body ${type}`);
+        for (const [status, response] of Object.entries(operation.responses ?? {})) {
+          for (const [type, media] of Object.entries(response.content ?? {}))
+            check(media.schema, `${at} ${status} ${type}`);
+          for (const [name, header] of Object.entries(response.headers ?? {}))
+            check(header.schema, `${at} ${status} header ${name}`);
+        }
+        checked++;
+      }
+    }
+    const components = (served.components as { schemas?: Record<string, unknown> } | undefined)?.schemas ?? {};
+    for (const [name, schema] of Object.entries(components)) check(schema, `components.schemas.${name}`);
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(10);
+  });
 
   it('documents every route but the listed ones, and nothing else', () => {
     expect(routes.length).toBeGreaterThan(10);

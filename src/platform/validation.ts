@@ -1,7 +1,9 @@
 // Request validation with two Ajv instances. Query strings, path parameters and headers arrive as text, so
 // they are coerced ("50" → 50, one value → [value]). JSON bodies are not: decisions §1 says a body field of the
 // wrong type is a 400, and coercion would silently turn `null` into "" or `false` into null.
-import { Ajv, type Options } from 'ajv';
+// Both speak JSON Schema 2020-12, the dialect of the OpenAPI 3.1 document the same schemas are published in
+// (docs/openapi.md): a schema means one thing to the server and to a client generator (a tuple is `prefixItems`).
+import { Ajv2020 as Ajv, type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 

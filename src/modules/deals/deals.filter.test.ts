@@ -166,6 +166,9 @@ describe('POST /deals/filter', () => {
       expect(res.json().attributes).toHaveProperty(['$order']);
     }
     expect((await filter({ brand: broker.brand, $order: ['title', 'SIDEWAYS'] })).statusCode).toBe(400);
+    // A pair, as the `prefixItems` schema says (issue 34 row 8): one item, three, or a direction first are refused.
+    for (const order of [['title'], ['title', 'ASC', 'x'], ['ASC', 'title'], [1, 'ASC'], 'title'])
+      expect((await filter({ brand: broker.brand, $order: order })).statusCode, JSON.stringify(order)).toBe(400);
     expect((await filter({ brand: broker.brand, limit: 1001 })).statusCode).toBe(400);
   });
 

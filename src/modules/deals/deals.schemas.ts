@@ -186,6 +186,17 @@ export const DealQuery = Type.Object({ ...ExpansionQuery });
 
 export const DEFAULT_FILTER_LIMIT = 300;
 
+/**
+ * `[column, direction]`: a tuple in JSON Schema 2020-12 form (`prefixItems`, exactly two items), as OpenAPI 3.1 and
+ * the request validator (platform/validation.ts) read it. TypeBox's Tuple writes the draft-07 array form of `items`.
+ */
+const OrderPair = Type.Unsafe<[string, 'ASC' | 'DESC' | 'asc' | 'desc']>({
+  type: 'array',
+  prefixItems: [Type.String({ maxLength: 100 }), { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] }],
+  minItems: 2,
+  maxItems: 2,
+});
+
 export const FilterDealsBody = Type.Object({
   brand: Type.Optional(Uuid),
   query: Type.Optional(Type.String({ maxLength: 200 })),
@@ -198,12 +209,7 @@ export const FilterDealsBody = Type.Object({
     }),
   ),
   deal_type: Type.Optional(DealType),
-  $order: Type.Optional(
-    Type.Tuple([
-      Type.String({ maxLength: 100 }),
-      Type.Unsafe<'ASC' | 'DESC' | 'asc' | 'desc'>({ type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] }),
-    ]),
-  ),
+  $order: Type.Optional(OrderPair),
   start: Start({ default: 0 }),
   limit: Limit({ default: DEFAULT_FILTER_LIMIT }),
 });
