@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, ERROR_CATALOGUE, type ErrorAttributes } from '../errors.js';
 import { LONGEST_PATH_PARAM, segmentTooLong } from './path-segments.js';
 import { DEFAULT_BODY_LIMIT_BYTES } from './schemas.js';
+import { CUSTOM_FORMATS } from './validation.js';
 import { byteSize } from '../lib/byte-size.js';
 
 interface ErrorBodyOut {
@@ -108,6 +109,15 @@ function defaultOAuthError(http: number): string {
 /** PostgreSQL's SQLSTATEs for a NUL in text: character_not_in_repertoire, untranslatable_character. */
 const NUL_IN_TEXT = new Set(['22021', '22P05']);
 
+/** Ajv's message, in the words the services use for the same rules: the allowed values, our formats' own text. */
+function issueMessage(issue: { keyword: string; params: unknown; message?: string }): string {
+  const params = issue.params as { allowedValues?: unknown[]; format?: string };
+  if (issue.keyword === 'enum' && params.allowedValues) return `must be one of ${params.allowedValues.join(', ')}`;
+  if (issue.keyword === 'format' && params.format && params.format in CUSTOM_FORMATS)
+    return CUSTOM_FORMATS[params.format]!.message;
+  return issue.message ?? 'is invalid';
+}
+
 /** `bodyLimit`: the route's own limit in bytes (routes may raise the server's), named in a 413's message. */
 export function toAppError(error: unknown, bodyLimit: number = DEFAULT_BODY_LIMIT_BYTES): AppError {
   if (error instanceof AppError) return error;
@@ -120,7 +130,7 @@ export function toAppError(error: unknown, bodyLimit: number = DEFAULT_BODY_LIMI
         [issue.instancePath.replace(/^\//, '').replace(/\//g, '.'), missing].filter(Boolean).join('.') ||
         fastifyError.validationContext ||
         'request';
-      (attributes[path] ??= []).push(missing ? 'is required' : (issue.message ?? 'is invalid'));
+      (attributes[path] ??= []).push(missing ? 'is required' : issueMessage(issue));
     }
     const [field, messages] = Object.entries(attributes)[0] ?? ['request', ['is invalid']];
     return new AppError('Validation', `${field} ${messages[0]}`, attributes);

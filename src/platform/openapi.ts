@@ -4,6 +4,8 @@
 // - a route whose method carries a body can answer 413 (over the body limit) and 415 (a content type other
 //   than the ones it parses), so those are added to it;
 // - every path answers 405 with `Allow` to the methods it does not have (platform/methods.ts), so its operations list 405;
+// - every request can answer 431 (headers over Node's limit, platform/error-handler.ts), and a route with path
+//   parameters 414 (a segment over its limit, platform/path-segments.ts), so those are added too;
 // - a query or body field with a default is optional, whatever the schema's `required` says (Ajv fills it in);
 // - every response gets a description (the catalogue code for errors).
 // test/openapi.test.ts checks the document against the routes and what they answer.
@@ -14,6 +16,7 @@ import type { Config } from '../config.js';
 import type { AuthRequirement } from './auth.js';
 import { ERROR_CATALOGUE } from '../errors.js';
 import { DEFAULT_BODY_LIMIT_BYTES, ErrorBody } from './schemas.js';
+import { ID_SEGMENT_MAX } from './path-segments.js';
 import { byteSize } from '../lib/byte-size.js';
 
 /** Every operation carries exactly one of these tags. */
@@ -109,6 +112,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = Object.fromEntries(
       .join(' or '),
   ]),
 );
+/** What a 431 says: the request line and headers over Node's limit (error-handler.ts answers it on the socket). */
+const HEADERS_TOO_LARGE = 'the request line and headers are larger than 16 KiB';
 const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No content' };
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
@@ -179,6 +184,17 @@ function documentedSchema(schema: FastifySchema | undefined, url: string, route:
   }
   // Any other method on a route's path answers 405 with Allow (platform/error-handler.ts), parameters or not.
   if (!url.includes('*')) response['405'] ??= ErrorBody;
+  // A path parameter longer than the route takes: 414 before anything reads it, with the limit in the message.
+  const parameters = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  if (parameters.length > 0) {
+    const limits = parameters.map((name) => `:${name} ${route.config?.pathParamLimits?.[name] ?? ID_SEGMENT_MAX}`);
+    response['414'] = {
+      ...ErrorBody,
+      description: `URITooLong: a path segment is longer than its limit (${limits.join(', ')} characters)`,
+    };
+  }
+  // Headers over Node's limit are refused on the socket before any route is chosen: any operation can answer it.
+  response['431'] = { ...ErrorBody, description: `RequestHeaderFieldsTooLarge: ${HEADERS_TOO_LARGE}` };
   out.response = response;
   return out;
 }

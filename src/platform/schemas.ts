@@ -78,6 +78,12 @@ export const PagingQuery = {
   limit: Limit({ default: 50 }),
 };
 
+/**
+ * The pattern of a list's `order` query, exactly the text the services' `parseOrder` takes: `+key`, `-key` or `key`
+ * with whitespace around it, or ` key` (an unencoded + arrives as a space and means +; a space then a sign does not).
+ */
+export const orderPattern = (keys: readonly string[]) => `^(?: |(?:[^\\S ]\\s*)?[+-]?)(?:${keys.join('|')})\\s*$`;
+
 /** `associations[]=a.b`, repeated or comma-separated; `omit[]=type.field`. Parsed by platform/associations.ts. */
 export const ExpansionQuery = {
   associations: Type.Optional(Type.Array(Type.String())),

@@ -6,12 +6,25 @@
 import { Ajv2020 as Ajv, type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isValidTimeZone } from '../lib/time-zone-name.js';
+
+/**
+ * Formats of our own, each the very check the services apply, so that the document states the rule and a request
+ * the schema refuses is exactly one the service would refuse (docs/openapi.md). With the message the service gave.
+ */
+export const CUSTOM_FORMATS: Record<string, { validate: (value: string) => boolean; message: string }> = {
+  'iana-time-zone': {
+    validate: isValidTimeZone,
+    message: 'must be an IANA time zone name, e.g. America/Chicago',
+  },
+};
 
 const COMMON: Options = { useDefaults: true, removeAdditional: true, allErrors: true, strict: false };
 
 function createAjv(options: Options): Ajv {
   const ajv = new Ajv({ ...COMMON, ...options });
   addFormats.default(ajv);
+  for (const [name, format] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, format.validate);
   return ajv;
 }
 

@@ -7,6 +7,7 @@ import {
   ExpansionQuery,
   PagingQuery,
   Uuid,
+  orderPattern,
   optionalNullable as optional,
 } from '../../platform/schemas.js';
 import { TriggerRecord } from '../triggers/triggers.schemas.js';
@@ -211,6 +212,7 @@ export const ListContactsQuery = Type.Object({
   order: Type.Optional(
     Type.String({
       maxLength: 40,
+      pattern: orderPattern(CONTACT_ORDER_KEYS),
       description: `+ or - and one of ${CONTACT_ORDER_KEYS.join(', ')}; default +display_name (an unencoded + arrives as a space and means +)`,
     }),
   ),

@@ -192,7 +192,10 @@ export const DEFAULT_FILTER_LIMIT = 300;
  */
 const OrderPair = Type.Unsafe<[string, 'ASC' | 'DESC' | 'asc' | 'desc']>({
   type: 'array',
-  prefixItems: [Type.String({ maxLength: 100 }), { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] }],
+  prefixItems: [
+    { type: 'string', enum: [...DEAL_ORDER_KEYS, ...DEAL_ORDER_KEYS.map((key) => `deals.${key}`)] },
+    { type: 'string', enum: ['ASC', 'DESC', 'asc', 'desc'] },
+  ],
   minItems: 2,
   maxItems: 2,
 });

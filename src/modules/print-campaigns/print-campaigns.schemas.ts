@@ -1,6 +1,6 @@
 // Wire shapes of print campaigns (spec 2.11, 4.9; docs/print-campaigns.md).
 import { Type, type Static } from '@sinclair/typebox';
-import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid } from '../../platform/schemas.js';
+import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid, orderPattern } from '../../platform/schemas.js';
 import { InstanceRecord } from '../templates/instances.schemas.js';
 import { MEDIUMS } from '../templates/mediums.js';
 import { MediumText } from '../templates/templates.schemas.js';
@@ -35,6 +35,7 @@ export const ListCampaignsQuery = Type.Object({
   order: Type.Optional(
     Type.String({
       maxLength: 40,
+      pattern: orderPattern(PRINT_CAMPAIGN_ORDER_KEYS),
       description:
         '+ or - and created_at or updated_at; default -created_at (an unencoded + arrives as a space and means +)',
     }),

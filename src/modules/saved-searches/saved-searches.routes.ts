@@ -19,7 +19,7 @@ import {
 } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { SearchResultSchema } from '../listings/search/search.records.js';
-import { SearchInfo } from '../listings/search/search.schemas.js';
+import { LegacyOrderBy, SearchInfo } from '../listings/search/search.schemas.js';
 import {
   LinkContactsBody,
   ListSavedSearchesQuery,
@@ -55,7 +55,7 @@ const RULES =
   '`send_monthday` with Monthly), in the owning user’s time zone.';
 const RunQuery = Type.Object({
   ...PagingQuery,
-  order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10, description: '["-price", "+list_date"]' })),
+  order_by: Type.Optional(LegacyOrderBy),
 });
 
 export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {

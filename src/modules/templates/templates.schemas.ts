@@ -5,7 +5,7 @@ import { MAX_HTML_BYTES } from './template-html.js';
 import { MEDIUMS } from './mediums.js';
 
 const MEDIUM_NOTE = `One of ${MEDIUMS.join(', ')}`;
-export const MediumText = Type.String({ maxLength: 40, description: MEDIUM_NOTE });
+export const MediumText = Type.Unsafe<string>({ type: 'string', enum: [...MEDIUMS], description: MEDIUM_NOTE });
 export const TEMPLATE_TYPE_PATTERN = '^[A-Za-z][A-Za-z0-9]{0,49}$';
 
 export const TemplateRecord = Type.Object(

@@ -3,18 +3,9 @@
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** True for a zone name the runtime knows (canonical names and their links, e.g. "US/Central"). */
-export function isValidTimeZone(zone: string): boolean {
-  if (zone.trim() === '' || zone !== zone.trim()) return false;
-  try {
-    // Throws RangeError for an unknown zone; accepts every alias the ICU data has, which
-    // Intl.supportedValuesOf('timeZone') (canonical names only) would wrongly refuse.
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isValidTimeZone } from '../../lib/time-zone-name.js';
+
+export { isValidTimeZone };
 
 // The text changes once a minute, and formatting costs ~0.1 ms: keep the last text per zone and minute.
 const lastText = new Map<string, { minute: number; text: string }>();

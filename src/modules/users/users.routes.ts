@@ -77,7 +77,9 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
         tags: TAGS,
         summary: 'Choose your active brand',
         description: 'The brand comes from the X-RECHAT-BRAND header (required) and must be one you can reach.',
-        headers: Type.Object({ 'x-rechat-brand': Type.Optional(Type.String({ description: 'Brand uuid' })) }),
+        headers: Type.Object({
+          'x-rechat-brand': Type.Optional(Type.String({ format: 'uuid', description: 'Brand uuid' })),
+        }),
         response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },

@@ -107,7 +107,10 @@ export const UpdateSelfBody = Type.Object({
   first_name: Type.Optional(Type.String({ maxLength: 200 })),
   last_name: Type.Optional(Type.String({ maxLength: 200 })),
   username: Type.Optional(ClearableString({ minLength: 1, maxLength: 100 })),
-  phone_number: Type.Optional(ClearableString({ description: 'E.164: + and 7 to 15 digits' })),
+  phone_number: Type.Optional(
+    // "" clears the field as null does (self.service.ts), so the pattern admits it.
+    ClearableString({ pattern: '^(?:\\+[1-9]\\d{6,14})?$', description: 'E.164: + and 7 to 15 digits; "" clears it' }),
+  ),
   email_signature: Type.Optional(Type.String({ maxLength: 20000 })),
   bio: Type.Optional(Type.String({ maxLength: 20000 })),
   website: Type.Optional(Social),
@@ -118,7 +121,12 @@ export const UpdateSelfBody = Type.Object({
   facebook: Type.Optional(Social),
   tiktok: Type.Optional(Social),
   designation: Type.Optional(Social),
-  timezone: Type.Optional(Type.String({ description: 'IANA time zone name, e.g. America/Chicago' })),
+  timezone: Type.Optional(
+    Type.String({
+      format: 'iana-time-zone',
+      description: 'IANA time zone name (or a link of one), e.g. America/Chicago',
+    }),
+  ),
   daily_enabled: Type.Optional(Type.Boolean()),
   push_allowed: Type.Optional(Type.Boolean()),
 });

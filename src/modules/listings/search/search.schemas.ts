@@ -37,6 +37,17 @@ export const SORT_KEYS = [
 ] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
+const SORT_WORD = `[-+]?(?:${SORT_KEYS.join('|')})`;
+/**
+ * The legacy `order_by[]` words where they always apply (no `sort` can override them): each item a comma-separated
+ * list of `-key` (descending), `+key` or `key`, spaces around a word and empty words ignored, exactly what
+ * search.validation.ts `resolveSort` takes.
+ */
+export const LegacyOrderBy = Type.Array(
+  Type.String({ pattern: `^\\s*(?:${SORT_WORD})?\\s*(?:,\\s*(?:${SORT_WORD})?\\s*)*$` }),
+  { maxItems: 10, description: `Legacy: ["-price", "+list_date"]; keys ${SORT_KEYS.join(', ')}` },
+);
+
 export const SortTerm = Type.Object({
   by: Type.Union(SORT_KEYS.map((key) => Type.Literal(key))),
   dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'asc (default) or desc' })),
@@ -72,7 +83,11 @@ export const SearchCriteria = Type.Object({
   property_subtypes: optional(Strings),
   listing_statuses: optional(Strings),
   points: optional(
-    Type.Array(Location, { maxItems: 10_000, description: 'Closed ring: at least 4 positions, first = last' }),
+    Type.Array(Location, {
+      minItems: 4,
+      maxItems: 10_000,
+      description: 'Closed ring: at least 4 positions, first = last',
+    }),
   ),
   postal_codes: optional(Strings),
   list_agents: optional(Strings),
@@ -140,7 +155,7 @@ export const LegacySearchQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 500 })),
   mls_number: Type.Optional(Type.String({ maxLength: 100 })),
   status: Type.Optional(Strings),
-  order_by: Type.Optional(Type.Array(Type.String(), { maxItems: 10 })),
+  order_by: Type.Optional(LegacyOrderBy),
   ...PagingQuery,
 });
 export type LegacySearchQuery = Static<typeof LegacySearchQuery>;
