@@ -7,6 +7,9 @@ import { Ajv2020 as Ajv, type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isValidTimeZone } from '../lib/time-zone-name.js';
+import { EMAIL, normalizeDate, normalizePhone } from '../lib/contact-values.js';
+
+const PHONE_MESSAGE = 'must be a phone number: E.164 (+14155550100) or a US national number';
 
 /**
  * Formats of our own, each the very check the services apply, so that the document states the rule and a request
@@ -16,6 +19,25 @@ export const CUSTOM_FORMATS: Record<string, { validate: (value: string) => boole
   'iana-time-zone': {
     validate: isValidTimeZone,
     message: 'must be an IANA time zone name, e.g. America/Chicago',
+  },
+  'phone-number': {
+    validate: (value) => normalizePhone(value) !== null,
+    message: PHONE_MESSAGE,
+  },
+  /** A lead's phone: blank means none. */
+  'phone-number-or-blank': {
+    validate: (value) => value.trim() === '' || normalizePhone(value) !== null,
+    message: PHONE_MESSAGE,
+  },
+  /** A lead's email, read trimmed: blank means none. */
+  'email-or-blank': {
+    validate: (value) => value.trim() === '' || EMAIL.test(value.trim()),
+    message: 'must be an email address',
+  },
+  /** A contact's birthday or anniversary, read trimmed: blank clears it. */
+  'partial-date': {
+    validate: (value) => value.trim() === '' || normalizeDate(value.trim()) !== undefined,
+    message: 'must be a calendar date YYYY-MM-DD (year 0000 or --MM-DD when unknown)',
   },
 };
 

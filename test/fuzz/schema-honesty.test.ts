@@ -45,22 +45,6 @@ const RULES_NO_SCHEMA_STATES: Record<string, string> = {
     'one of the push apps this server is configured with (PUSH_APPS), not a constant',
 };
 
-/**
- * Rules a schema could state but does not yet (issue 34 row 10, left for a follow-up): the phone numbers and partial
- * calendar dates of contacts and leads. Each needs a format backed by the service's own check (as `iana-time-zone`).
- * Listed so that the test fails on any new gap while these wait; remove an entry when its schema states the rule.
- */
-const NOT_YET_IN_THE_SCHEMA: Record<string, string> = {
-  'POST /contacts contacts.0.birthday': 'a calendar date YYYY-MM-DD, year 0000 or --MM-DD when unknown',
-  'POST /contacts contacts.0.home_anniversary': 'a calendar date YYYY-MM-DD, year 0000 or --MM-DD when unknown',
-  'POST /contacts contacts.0.wedding_anniversary': 'a calendar date YYYY-MM-DD, year 0000 or --MM-DD when unknown',
-  'POST /contacts contacts.0.phone_number': 'E.164 or a US national number (libphonenumber-js)',
-  'POST /contacts contacts.0.primary_phone_number': 'E.164 or a US national number (libphonenumber-js)',
-  'POST /contacts contacts.0.phone_numbers.0': 'E.164 or a US national number (libphonenumber-js)',
-  'POST /leads lead.email': 'the email check of contacts (contacts.input.ts)',
-  'POST /leads lead.phone_number': 'E.164 or a US national number (libphonenumber-js)',
-};
-
 /** An error body; a page (the authorization pages answer HTML) stands as its message. */
 function parseError(text: string): { message?: string; attributes?: Record<string, string[]> } {
   try {
@@ -130,8 +114,7 @@ describe('the document states the rules the server applies', () => {
             }
             for (const [field, messages] of named) {
               const at = `${route} ${field}`;
-              if (!(at in RULES_NO_SCHEMA_STATES) && !(at in NOT_YET_IN_THE_SCHEMA))
-                refusals.push(`${at}: ${messages.join('; ')}`);
+              if (!(at in RULES_NO_SCHEMA_STATES)) refusals.push(`${at}: ${messages.join('; ')}`);
               omitted.add(field);
             }
           }

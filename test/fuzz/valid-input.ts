@@ -20,6 +20,10 @@ const FORMAT_VALUES: Record<string, (fixtures: Record<string, string>) => unknow
   date: () => '2026-11-21',
   uri: () => 'https://example.com/',
   'iana-time-zone': () => 'America/Chicago',
+  'phone-number': () => '+14155550100',
+  'phone-number-or-blank': () => '+14155550100',
+  'email-or-blank': () => 'someone@example.com',
+  'partial-date': () => '2026-11-21',
 };
 
 /** Values tried, in order, for a string with a `pattern` (the first it matches is sent). */

@@ -1,13 +1,12 @@
 // From a write body to the stored fields of a contact: trimming, the primary email and phone number, E.164
 // phone numbers, calendar dates with an unknown year, tags. Every problem is collected under the name of its
 // field (prefixed with `contacts.<index>.` in a bulk body) so one 400 names them all.
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { ErrorAttributes } from '../../errors.js';
+import { DEFAULT_PHONE_REGION, EMAIL, normalizeDate, normalizePhone } from '../../lib/contact-values.js';
 import type { ContactInput } from './contacts.schemas.js';
 import type { ContactAddress } from './contacts.tables.js';
 
-/** National numbers (no +country code) are read in this region. */
-export const DEFAULT_PHONE_REGION = 'US';
+export { DEFAULT_PHONE_REGION, EMAIL, normalizeDate, normalizePhone };
 export const DEFAULT_SOURCE_TYPE = 'ExplicitlyCreated';
 
 const TEXT_FIELDS = [
@@ -173,9 +172,6 @@ function unique<T>(items: T[], key: (item: T) => string): T[] {
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
-/** The email check of ajv-formats (what contact bodies get), for emails that come another way (CSV, leads). */
-export const EMAIL =
-  /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const MAX_TEXT = 5000;
 
 /** The list, with the primary (email / primary_email) moved or added to the front; null primary drops it. */
@@ -246,34 +242,6 @@ function mergePhones(current: string[], input: ContactInput, problems: Problems)
       ? input.phone_numbers
       : input.phone_numbers.map((p, i) => parse(p, `phone_numbers.${i}`) ?? '');
   return mergeList(current, list, primary, (p) => p).filter(Boolean);
-}
-
-/** E.164 of a possible phone number (any common form; national numbers in DEFAULT_PHONE_REGION), else null. */
-export function normalizePhone(raw: string): string | null {
-  const text = raw.trim();
-  if (!/\d/.test(text)) return null;
-  try {
-    const parsed = parsePhoneNumberFromString(text, { defaultCountry: DEFAULT_PHONE_REGION, extract: false });
-    return parsed?.isPossible() ? parsed.number : null;
-  } catch {
-    return null;
-  }
-}
-
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** `YYYY-MM-DD` of a real calendar date; year 0000 (or the form --MM-DD) = year unknown. undefined = invalid. */
-export function normalizeDate(text: string): string | undefined {
-  const match = /^(\d{4}|-)-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return undefined;
-  const year = match[1] === '-' ? 0 : Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  if (month < 1 || month > 12 || day < 1) return undefined;
-  const leap = year === 0 || (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
-  const max = month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month - 1] ?? 0);
-  if (day > max) return undefined;
-  return `${String(year).padStart(4, '0')}-${match[2]}-${match[3]}`;
 }
 
 function cleanAddress(address: Record<string, string | null | undefined>): ContactAddress {

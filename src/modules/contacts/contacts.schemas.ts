@@ -17,15 +17,20 @@ const Text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
 const Name = Text(200);
 const Email = Type.String({ format: 'email', maxLength: 254 });
-const Phone = Type.String({
-  minLength: 1,
-  maxLength: 40,
-  description: 'Any common form; stored in E.164 (national numbers are read as US)',
-});
-const IsoDate = Type.String({
-  maxLength: 10,
-  description: 'YYYY-MM-DD; year 0000 (or --MM-DD) when the year is unknown',
-});
+/** `checked`: with the format that the service applies (platform/validation.ts), where the service reads the field. */
+const Phone = (checked = true) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 40,
+    ...(checked ? { format: 'phone-number' } : {}),
+    description: 'Any common form; stored in E.164 (national numbers are read as US)',
+  });
+const IsoDate = (checked = true) =>
+  Type.String({
+    maxLength: 10,
+    ...(checked ? { format: 'partial-date' } : {}),
+    description: 'YYYY-MM-DD, a real date; year 0000 (or --MM-DD) when the year is unknown; "" clears it',
+  });
 const Url = Text(2048);
 
 export const MAX_CONTACTS_PER_REQUEST = 1000;
@@ -52,52 +57,70 @@ export const ContactAddress = Type.Object({
 /** The keys of an address object (spec §2.7), in the spec's order. */
 export const ADDRESS_KEYS = Object.keys(ContactAddress.properties) as (keyof typeof ContactAddress.properties)[];
 
-export const ContactInput = Type.Object({
-  title: optional(Text(100)),
-  first_name: optional(Name),
-  middle_name: optional(Name),
-  last_name: optional(Name),
-  nickname: optional(Name),
-  marketing_name: optional(Name),
-  partner_first_name: optional(Name),
-  partner_last_name: optional(Name),
-  partner_email: optional(Email),
-  company: optional(Name),
-  job_title: optional(Name),
-  email: optional({ ...Email, description: 'The primary email (added to emails if missing)' }),
-  primary_email: optional({ ...Email, description: 'Same as email' }),
-  emails: optional(
-    Type.Array(Email, { maxItems: MAX_EMAILS, description: 'Primary first unless email/primary_email names another' }),
-  ),
-  phone_number: optional({ ...Phone, description: 'The primary phone number (added to phone_numbers if missing)' }),
-  primary_phone_number: optional({ ...Phone, description: 'Same as phone_number' }),
-  phone_numbers: optional(Type.Array(Phone, { maxItems: MAX_PHONES })),
-  birthday: optional(IsoDate),
-  home_anniversary: optional(IsoDate),
-  wedding_anniversary: optional(IsoDate),
-  profile_image_url: optional(Url),
-  cover_image_url: optional(Url),
-  website: optional(Type.Array(Url, { maxItems: 10 })),
-  tags: optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: MAX_TAGS })),
-  address: optional(Type.Array(ContactAddress, { maxItems: 10 })),
-  source_type: optional(Text(100, 'Where the contact came from, e.g. ExplicitlyCreated, CSV, Website')),
-  source: optional(Text(500)),
-  parked: optional(Type.Boolean()),
-  unsubscribed: optional(Type.Boolean({ description: 'Marketing mail is not sent to this contact' })),
-  ios_address_book_id: optional(Text(200)),
-  android_address_book_id: optional(Text(200)),
-  touch_freq: optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 3650,
-      description: 'Days between touches; next_touch = last_touch + touch_freq',
+const contactInput = (checked: boolean) =>
+  Type.Object({
+    title: optional(Text(100)),
+    first_name: optional(Name),
+    middle_name: optional(Name),
+    last_name: optional(Name),
+    nickname: optional(Name),
+    marketing_name: optional(Name),
+    partner_first_name: optional(Name),
+    partner_last_name: optional(Name),
+    partner_email: optional(Email),
+    company: optional(Name),
+    job_title: optional(Name),
+    email: optional({ ...Email, description: 'The primary email (added to emails if missing)' }),
+    primary_email: optional({ ...Email, description: 'Same as email' }),
+    emails: optional(
+      Type.Array(Email, {
+        maxItems: MAX_EMAILS,
+        description: 'Primary first unless email/primary_email names another',
+      }),
+    ),
+    phone_number: optional({
+      ...Phone(checked),
+      description: 'The primary phone number (added to phone_numbers if missing)',
     }),
-  ),
-});
+    primary_phone_number: optional({ ...Phone(checked), description: 'Same as phone_number' }),
+    phone_numbers: optional(Type.Array(Phone(checked), { maxItems: MAX_PHONES })),
+    birthday: optional(IsoDate(checked)),
+    home_anniversary: optional(IsoDate(checked)),
+    wedding_anniversary: optional(IsoDate(checked)),
+    profile_image_url: optional(Url),
+    cover_image_url: optional(Url),
+    website: optional(Type.Array(Url, { maxItems: 10 })),
+    tags: optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: MAX_TAGS })),
+    address: optional(Type.Array(ContactAddress, { maxItems: 10 })),
+    source_type: optional(Text(100, 'Where the contact came from, e.g. ExplicitlyCreated, CSV, Website')),
+    source: optional(Text(500)),
+    parked: optional(Type.Boolean()),
+    unsubscribed: optional(Type.Boolean({ description: 'Marketing mail is not sent to this contact' })),
+    ios_address_book_id: optional(Text(200)),
+    android_address_book_id: optional(Text(200)),
+    touch_freq: optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 3650,
+        description: 'Days between touches; next_touch = last_touch + touch_freq',
+      }),
+    ),
+  });
+export const ContactInput = contactInput(true);
 export type ContactInput = Static<typeof ContactInput>;
 
-export const CreateContactsBody = Type.Composite([
-  ContactInput,
+/** The fields whose format the service checks where it reads them. */
+const FORMATTED_FIELDS = [
+  'phone_number',
+  'primary_phone_number',
+  'phone_numbers',
+  'birthday',
+  'home_anniversary',
+  'wedding_anniversary',
+] as const;
+
+const CreateContactsObject = Type.Composite([
+  contactInput(false),
   Type.Object({
     contacts: Type.Optional(
       Type.Array(ContactInput, {
@@ -108,6 +131,15 @@ export const CreateContactsBody = Type.Composite([
     ),
   }),
 ]);
+/**
+ * One contact at the top level, or a bulk `contacts`. A bulk body's top level is not read, so the formats of
+ * its fields apply only without `contacts` (if/else): stating them there would refuse bulk bodies that succeed.
+ */
+export const CreateContactsBody = Type.Unsafe<Static<typeof CreateContactsObject>>({
+  ...CreateContactsObject,
+  if: { required: ['contacts'] },
+  else: { properties: Object.fromEntries(FORMATTED_FIELDS.map((field) => [field, ContactInput.properties[field]])) },
+});
 export type CreateContactsBody = Static<typeof CreateContactsBody>;
 
 /**

@@ -23,8 +23,9 @@ const Assignee = Type.Union([
 export const LeadFields = {
   first_name: optional(Text(200)),
   last_name: optional(Text(200)),
-  email: optional(Text(254)),
-  phone_number: optional(Text(40)),
+  // Read trimmed, blank meaning none (leads.service.ts), with the checks of contacts (platform/validation.ts).
+  email: optional(Type.String({ maxLength: 254, format: 'email-or-blank' })),
+  phone_number: optional(Type.String({ maxLength: 40, format: 'phone-number-or-blank' })),
   source_type: optional(Text(100)),
   lead_source: optional(Text(500)),
   note: optional(Text(5000)),
