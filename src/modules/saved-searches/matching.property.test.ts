@@ -1,5 +1,7 @@
 // Two paths, one answer (issue 12): for random listings and random saved searches (every criterion), the matcher
-// accepts a listing event exactly when running the saved search (GET …/:id/listings) finds that listing.
+// accepts a listing event exactly when running the saved search (GET …/:id/listings) finds that listing. Both paths
+// compile the criteria the same way (compileFilters), so a third opinion decides too (issue 34 row 15): the spec's
+// rules written again over the listing record in plain TypeScript (matching.oracle.test-support.ts), which shares no code with them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, createBrand, createUser } from '../../../test/helpers/factories.js';
@@ -12,6 +14,7 @@ import { chunkRowsOf } from '../../jobs/task.js';
 import { matchEvents } from './matching.service.js';
 import { matchEventsTask } from './matching.tasks.js';
 import { NOW, randomCriteria, randomListing } from './matching.random.js';
+import { oracleMatches, type OracleWorld } from './matching.oracle.test-support.js';
 
 /** Change it to draw another world; a failure names the search that disagreed. */
 const SEED = 20261125;
@@ -22,6 +25,9 @@ describe('matching equals running the search', () => {
   const t = useTestApp({ now: NOW });
   let owner: Awaited<ReturnType<typeof crmUser>>;
   const fixtures = { brands: [] as string[], boundaries: [] as string[] };
+  /** What the oracle is told of the world: each brand's agents (its subtree's members'), each boundary's rings. */
+  const world: OracleWorld = { now: NOW, brandAgents: new Map(), boundaries: new Map() };
+  const subAgents = new Set<string>(['AG3']);
 
   beforeAll(async () => {
     owner = await crmUser(t.deps);
@@ -87,15 +93,22 @@ describe('matching equals running the search', () => {
       .orderBy('external_id')
       .execute();
     fixtures.boundaries = rows.map((row) => row.id);
+    const ring = (points: number[][]) => points.map(([x, y]) => [x!, y!] as [number, number]);
+    world.boundaries = new Map([
+      [rows[0]!.id, [[ring(square), ring(hole)]]],
+      [rows[1]!.id, [[ring(triangle)]]],
+    ]);
+    // The owner's brand stands for its subtree: its member's AG1 and every agent of the sub-brand's members.
+    world.brandAgents = new Map([
+      [owner.brand, new Set(['AG1', ...subAgents])],
+      [sub.id, subAgents],
+    ]);
   });
 
   /** Saves these searches, records an event per listing, matches them in one batch and compares with each run. */
   async function expectAgreement(random: SeededRandom, drawCriteria: () => Record<string, unknown>): Promise<void> {
-    const names = await insertListings(
-      t.deps,
-      newTag(),
-      Array.from({ length: LISTINGS }, (_, i) => randomListing(random, `L${i}`)),
-    );
+    const listings = Array.from({ length: LISTINGS }, (_, i) => randomListing(random, `L${i}`));
+    const names = await insertListings(t.deps, newTag(), listings);
     const listingIds = [...names.keys()];
 
     const searches: { id: string; criteria: Record<string, unknown> }[] = [];
@@ -116,7 +129,10 @@ describe('matching equals running the search', () => {
     // stored forms are retired, so the job compiles those itself (both paths answer).
     const member = await createUser(t.deps);
     await addMembership(t.deps, member.id, fixtures.brands[1]!);
-    await linkAgent(t.deps, member.id, random.pick(['AG2', 'AG4', 'AG5', 'AG6']));
+    const memberAgent = random.pick(['AG2', 'AG4', 'AG5', 'AG6']);
+    await linkAgent(t.deps, member.id, memberAgent);
+    subAgents.add(memberAgent);
+    (world.brandAgents.get(fixtures.brands[0]!) as Set<string>).add(memberAgent);
     await t.deps.db
       .updateTable('saved_searches')
       .set({ match_version: null })
@@ -168,6 +184,14 @@ describe('matching equals running the search', () => {
         actual.map((id) => names.get(id)),
         `search ${JSON.stringify(search.criteria)}`,
       ).toEqual(expected.map((id) => names.get(id)));
+      // The oracle's answer, from the spec alone: a shared mistake of the two paths shows here.
+      const byOracle = listings
+        .filter((listing) => oracleMatches(search.criteria, listing, world))
+        .map((listing) => listing.name)
+        .sort();
+      expect(actual.map((id) => names.get(id)).sort(), `oracle for search ${JSON.stringify(search.criteria)}`).toEqual(
+        byOracle,
+      );
       found += expected.length;
     }
     // Not vacuous: searches found listings, and not everything.
