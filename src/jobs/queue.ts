@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TaskDefinition } from './task.js';
 import type { DB } from '../db/types.js';
 import { JOBS_CHANNEL, JobWaker } from './wake.js';
+import { TaskSlots } from './slots.js';
 
 export const QUEUE_SCHEMA = 'pgboss';
 
@@ -29,8 +30,10 @@ const IDLE_POLL_SECONDS = 600;
 /** pg-boss moves due cron jobs through a queue of its own, which nothing wakes: its worker polls (default 5 s). */
 const CRON_WORKER_POLL_SECONDS = 15;
 
-/** Jobs one pg-boss worker fetches at once (see startWorkers). */
-const WORKER_BATCH = 16;
+/** Jobs one fetch of a task takes at most, unless the task names its batch size (see startSlots). */
+const FETCH_MAX = 16;
+/** On shutdown, how long running jobs may take to end before they are failed (and run again elsewhere). */
+const DRAIN_MS = 10_000;
 /** Jobs per insert statement in enqueueMany (one JSON parameter, so no parameter limit; keeps statements small). */
 const INSERT_CHUNK = 1000;
 
@@ -69,8 +72,8 @@ export class JobQueue {
   private readonly tasks = new Map<string, TaskDefinition>();
   private started = false;
   private readonly stopping = new AbortController();
-  /** pg-boss worker ids per task, to wake them (`wake`). */
-  private readonly workerIds = new Map<string, string[]>();
+  /** Each task's job slots in this process, to wake them (`wake`). */
+  private readonly slots = new Map<string, TaskSlots>();
   private readonly daemons: Promise<void>[] = [];
   private waker: JobWaker | null = null;
   private unlisten: (() => Promise<void>) | null = null;
@@ -114,7 +117,7 @@ export class JobQueue {
         expireInSeconds: task.expireInSeconds ?? 15 * 60,
       });
       if (!this.options.workers) continue;
-      await this.startWorkers(task, run);
+      this.startSlots(task, run);
       if (task.cron) await this.boss.schedule(task.name, task.cron, {});
       if (task.runAtStart) await this.boss.send(task.name, {});
     }
@@ -130,42 +133,36 @@ export class JobQueue {
   }
 
   /**
-   * pg-boss runs a worker's fetched batch as one unit and waits for its polling interval between fetches, so
-   * one job per worker per interval would cap a task at a few jobs a second. Instead each worker fetches a
-   * batch of up to BATCH jobs, runs them side by side and settles each on its own (a failed job is failed
-   * alone, the rest complete); a full batch fetches again at once. `concurrency` slots make ⌈slots / BATCH⌉
-   * workers, so one slow job holds back at most its own batch.
+   * Each task runs its jobs in slots of their own (slots.ts), not pg-boss's `work()`: that runs a fetched batch as
+   * one unit and fetches nothing more until the whole batch has ended, so one hung job (a webhook receiver that
+   * never answers) held back every job behind it. A job frees its slot when it ends, and a free slot fetches at
+   * once while there may be ready jobs. A task that names its batch size (a push fan-out of many short jobs) gets
+   * `concurrency` × that many slots and fetches that many at once.
    */
-  private async startWorkers(task: TaskDefinition, run: RunJob): Promise<void> {
-    const slots = Math.max(1, (this.options.embedded ? task.embeddedConcurrency : undefined) ?? task.concurrency ?? 1);
-    // A task that names its batch size runs `concurrency` workers of that batch each (a push fan-out).
-    const batchSize = task.batchSize ?? Math.min(slots, WORKER_BATCH);
-    const workers = task.batchSize ? slots : Math.ceil(slots / batchSize);
-    const pollingIntervalSeconds = IDLE_POLL_SECONDS;
-    const ids: string[] = [];
-    this.workerIds.set(task.name, ids);
-    for (let i = 0; i < workers; i++) {
-      let self = '';
-      self = await this.boss.work(task.name, { batchSize, pollingIntervalSeconds }, async (jobs) => {
-        await Promise.all(jobs.map((job) => this.runOne(task, job, run)));
-        if (jobs.length === batchSize) this.boss.notifyWorker(self);
-      });
-      ids.push(self);
-    }
-  }
-
-  private async runOne(task: TaskDefinition, job: PgBoss.Job<unknown>, run: RunJob): Promise<void> {
-    try {
-      if (!Value.Check(task.payload, job.data)) throw new Error(`Invalid payload for job ${task.name} ${job.id}`);
-      await run(task, job.data, this.stopping.signal);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.log.error({ err: error, job: job.id, task: task.name }, 'job failed');
-      // Failed alone: the batch's other jobs are completed by pg-boss when the handler returns.
-      await this.boss
-        .fail(task.name, job.id, { message })
-        .catch((failure: unknown) => this.log.error({ err: failure }, 'could not record a failed job'));
-    }
+  private startSlots(task: TaskDefinition, run: RunJob): void {
+    const concurrency = Math.max(
+      1,
+      (this.options.embedded ? task.embeddedConcurrency : undefined) ?? task.concurrency ?? 1,
+    );
+    const slots = new TaskSlots({
+      name: task.name,
+      slots: task.batchSize ? concurrency * task.batchSize : concurrency,
+      fetchMax: task.batchSize ?? FETCH_MAX,
+      idlePollMs: IDLE_POLL_SECONDS * 1000,
+      fetch: (batchSize) => this.boss.fetch<unknown>(task.name, { batchSize }),
+      run: async (job) => {
+        if (!Value.Check(task.payload, job.data)) throw new Error(`Invalid payload for job ${task.name} ${job.id}`);
+        await run(task, job.data, this.stopping.signal);
+      },
+      complete: (ids) => this.boss.complete(task.name, ids),
+      // One statement per job: pg-boss's types take an output only with a single id.
+      fail: async (ids, message) => {
+        await Promise.all(ids.map((id) => this.boss.fail(task.name, id, { message })));
+      },
+      log: this.log,
+    });
+    this.slots.set(task.name, slots);
+    slots.start();
   }
 
   /** Listens for the notices of ready jobs (wake.ts). */
@@ -188,7 +185,7 @@ export class JobQueue {
 
   /** Makes this process's workers of a task fetch now instead of at their next poll. */
   private wake(name: string): void {
-    for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
+    this.slots.get(name)?.wake();
   }
 
   /** Enqueue inside the caller's transaction (pass `trx`) or on its own (pass `db`). */
@@ -252,7 +249,7 @@ export class JobQueue {
     this.stopping.abort();
     this.waker?.stop();
     await this.unlisten?.();
-    await Promise.all(this.daemons);
+    await Promise.all([...this.daemons, ...[...this.slots.values()].map((slots) => slots.stop(DRAIN_MS))]);
     await this.boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
   }
 }

@@ -18,10 +18,9 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
   /** Also run once (empty payload) whenever a worker process starts: a sweeper catches up after a crash at once. */
   readonly runAtStart?: boolean;
   /**
-   * Jobs each worker fetches at once and runs side by side; with it, `concurrency` workers of this batch run
-   * (default: `concurrency` slots in batches of up to 16, queue.ts). a worker that fetched less than a full batch
-   * waits for the next notice of a ready job (wake.ts), so a task of many short jobs (a push fan-out) wants large
-   * batches.
+   * For a task of many short jobs (a push fan-out): `concurrency` × this many jobs run at once, and one fetch takes
+   * up to this many (default: `concurrency` jobs at once, fetched up to 16 at a time, queue.ts). Each job has a
+   * slot of its own either way (slots.ts): one that is slow holds back no other.
    */
   readonly batchSize?: number;
   /** The same on the embedded database (one session: more jobs at once only queue on it); default `concurrency`. */

@@ -1,0 +1,140 @@
+// Issue 34 row 21: a receiver that accepts the connection and never answers costs only its own deliveries. Brand
+// A's receiver hangs on several attempts at once; brand B's delivery, committed after them, must reach its
+// receiver while every one of A's attempts is still hanging (each waits out the 15 s attempt timeout). The
+// assertion is an order of events, not a time limit: B's arrival before the first hung attempt gives up.
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers/app.js';
+import { brandUser, Receiver } from './webhooks.test-support.js';
+import { ATTEMPT_TIMEOUT_MS } from './deliveries.service.js';
+import { deliverTask } from './webhooks.tasks.js';
+
+/**
+ * Hung attempts at once: more than one, so a queue that ran jobs in batches of workers (ten on PostgreSQL, one
+ * embedded) would have every worker waiting on a hung attempt; fewer than the task's slots on either database.
+ */
+const HUNG = 10;
+
+/** A loopback TCP server that accepts every connection, reads what comes, and never answers. */
+class HungReceiver {
+  readonly sockets = new Set<Socket>();
+  connections = 0;
+  /** Set when a hung connection is closed by the client: an attempt gave up. */
+  firstClosedAt: number | null = null;
+  private readonly closeWaiters: (() => void)[] = [];
+  private readonly server = createServer((socket) => {
+    this.connections++;
+    this.sockets.add(socket);
+    socket.resume();
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      if (this.firstClosedAt === null && !this.stopping) {
+        this.firstClosedAt = performance.now();
+        for (const wake of this.closeWaiters.splice(0)) wake();
+      }
+    });
+  });
+  private stopping = false;
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hang`;
+  }
+
+  /** Resolves when the first hung attempt gives up (its connection closes). */
+  firstClose(): Promise<void> {
+    return this.firstClosedAt !== null ? Promise.resolve() : new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+describe('a hung webhook receiver', () => {
+  const t = useTestApp({ workers: true, env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } });
+  const hung = new HungReceiver();
+  const receiver = new Receiver();
+  beforeAll(async () => {
+    await hung.start();
+    await receiver.start();
+  });
+  afterAll(async () => {
+    await hung.stop();
+    await receiver.stop();
+  });
+
+  const subscribe = async (admin: Awaited<ReturnType<typeof brandUser>>, url: string) => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/brands/${admin.brand}/webhooks`,
+      headers: admin.headers,
+      payload: { topic: 'Contacts', url },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+  };
+  const createContact = async (admin: Awaited<ReturnType<typeof brandUser>>, name: string) => {
+    const contact = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: { ...admin.headers, 'x-rechat-brand': admin.brand },
+      payload: { first_name: name },
+    });
+    expect(contact.statusCode, contact.body).toBe(200);
+  };
+
+  it(
+    'delays no other brand’s delivery: B’s arrives while every attempt to A’s receiver still hangs',
+    { timeout: ATTEMPT_TIMEOUT_MS + 30_000 },
+    async () => {
+      const slots = t.deps.config.embedded ? deliverTask.embeddedConcurrency : deliverTask.concurrency;
+      expect(HUNG).toBeLessThan(slots!);
+      const a = await brandUser(t.deps, { acl: ['Admin', 'CRM'] });
+      const b = await brandUser(t.deps, { acl: ['Admin', 'CRM'] });
+      await subscribe(a, hung.url());
+      await subscribe(b, receiver.url('/b'));
+
+      // Each of A's deliveries is mid-request (its connection accepted) before the next is created.
+      const firstHungAt = performance.now();
+      for (let i = 1; i <= HUNG; i++) {
+        await createContact(a, `Hung ${i}`);
+        // Well before the first hung attempt gives up: the attempts hang side by side, not one after another.
+        await expect.poll(() => hung.connections, { timeout: ATTEMPT_TIMEOUT_MS / 2, interval: 20 }).toBe(i);
+      }
+      const hungTook = performance.now() - firstHungAt;
+
+      const committed = performance.now();
+      await createContact(b, 'Prompt');
+      let check: NodeJS.Timeout | undefined;
+      const arrived = new Promise<string>((resolve) => {
+        check = setInterval(() => {
+          if (receiver.received.some((r) => r.url === '/b')) resolve('arrived');
+        }, 10);
+      });
+      const winner = await Promise.race([arrived, hung.firstClose().then(() => 'a hung attempt gave up first')]);
+      clearInterval(check);
+      const latency = performance.now() - committed;
+      expect(
+        winner,
+        `B arrived ${latency.toFixed(0)} ms after its commit; A's ${HUNG} attempts began within ${hungTook.toFixed(0)} ms`,
+      ).toBe('arrived');
+      expect(hung.sockets.size).toBe(HUNG);
+      // Nothing of A's is recorded yet: its attempts are all still waiting on the receiver.
+      const attemptsOfA = await t.deps.db
+        .selectFrom('webhook_attempts as at')
+        .innerJoin('webhook_deliveries as d', 'd.id', 'at.delivery')
+        .innerJoin('brand_webhooks as w', 'w.id', 'd.webhook')
+        .where('w.brand', '=', a.brand)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(attemptsOfA.n)).toBe(0);
+    },
+  );
+});
