@@ -1,6 +1,6 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--alert-workers 1] [--keep]
+//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--webhook-hanging-rate 2] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--alert-workers 1] [--keep]
 // `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
 // scenarios on them (1,000,000 takes a few minutes to seed).
 // --keep keeps the bench database after the run, and a run with --keep finds it again: seeding is skipped for what
@@ -30,7 +30,7 @@ import { benchEmails } from './emails.bench.js';
 import { benchBrandTriggerPlanning } from './triggers.bench.js';
 import { benchExtmailSync } from './extmail.bench.js';
 import { benchNotifications } from './notifications.bench.js';
-import { benchWebhooks, printWebhookTable } from './webhooks.bench.js';
+import { benchWebhooks, HANGING_RATE, printWebhookTable } from './webhooks.bench.js';
 import { matchEventsTask } from '../src/modules/saved-searches/matching.tasks.js';
 import { benchAlertMatching, benchAlertPipeline, benchSavedSearchList, prepareAlertSearches } from './alerts.bench.js';
 import {
@@ -60,6 +60,8 @@ const { values: args } = parseArgs({
     'stream-samples': { type: 'string', default: '200' },
     'webhook-rate': { type: 'string', default: '1000' },
     'webhook-seconds': { type: 'string', default: '20' },
+    // Events a second to another brand's receiver that never answers, in the "one hanging" scenario.
+    'webhook-hanging-rate': { type: 'string', default: String(HANGING_RATE) },
     'saved-searches': { type: 'string', default: '100000' },
     'alert-events': { type: 'string', default: '10000' },
     // Saved-search mixes measured one after the other (bench/alerts.bench.ts says what each holds).
@@ -246,6 +248,7 @@ try {
       const webhooks = await benchWebhooks(deps, {
         rate: Number(args['webhook-rate']),
         seconds: Number(args['webhook-seconds']),
+        hangingRate: Number(args['webhook-hanging-rate']),
       });
       printWebhookTable(webhooks.figures);
       notes.push(...webhooks.notes);

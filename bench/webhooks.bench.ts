@@ -1,7 +1,9 @@
 // Webhook delivery figures (issue 13): events committed at a steady rate into the outbox, one worker process
 // delivering to a loopback receiver. Measures first attempts per second and the time from each event's
 // commit to its first attempt reaching the receiver (target: ≥ 1,000 deliveries/s, p99 ≤ 1 s), then the same
-// with a second webhook whose receiver fails every request: the good half must keep its rate.
+// with a second webhook whose receiver fails every request: the good half must keep its rate; then with another
+// brand's webhook whose receiver accepts the connection and never answers (each of its attempts hangs for the
+// 15 s attempt timeout): the good deliveries must keep their latency (issue 34 row 21).
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,17 +27,23 @@ export interface WebhookFigures {
   queueP99: number;
 }
 
-/** The loopback receiver: `/good` answers 204, `/bad` 500; records when each delivery's first attempt came. */
+/**
+ * The loopback receiver: `/good` answers 204, `/bad` 500, `/hang` never answers; records when each delivery's
+ * first attempt came.
+ */
 class Receiver {
   readonly firstSeen = new Map<string, number>();
   requests = 0;
+  hung = 0;
   private readonly server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const at = performance.timeOrigin + performance.now();
       this.requests++;
-      if (req.url === '/good') {
+      if (req.url === '/hang') {
+        this.hung++;
+      } else if (req.url === '/good') {
         const { payload } = JSON.parse(Buffer.concat(chunks).toString()) as { payload: { seq: string } };
         if (!this.firstSeen.has(payload.seq)) this.firstSeen.set(payload.seq, at);
         res.writeHead(204).end();
@@ -59,6 +67,12 @@ class Receiver {
   }
 }
 
+/**
+ * Events a second to the receiver that never answers (a brand whose endpoint hangs, as in the issue): each attempt
+ * holds a job slot for the 15 s attempt timeout, so 2/s keeps about 30 slots hung per worker process.
+ */
+export const HANGING_RATE = 2;
+
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
@@ -72,26 +86,29 @@ async function scenario(
   receiver: Receiver,
   name: string,
   paths: string[],
-  options: { rate: number; seconds: number },
+  options: { rate: number; seconds: number; hangingRate?: number },
 ): Promise<WebhookFigures> {
-  const brand = (
-    await deps.db
-      .insertInto('brands')
-      .values({ name: `Webhooks bench ${name}` })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  for (const path of paths) {
-    await deps.db
-      .insertInto('brand_webhooks')
-      .values({
-        brand,
-        topic: 'Deals',
-        url: receiver.url(path),
-        key_sealed: deps.secrets.encrypt(randomBytes(32).toString('hex')),
-      })
-      .execute();
-  }
+  const brandWith = async (brandName: string, brandPaths: string[]) => {
+    const id = (
+      await deps.db.insertInto('brands').values({ name: brandName }).returning('id').executeTakeFirstOrThrow()
+    ).id;
+    for (const path of brandPaths) {
+      await deps.db
+        .insertInto('brand_webhooks')
+        .values({
+          brand: id,
+          topic: 'Deals',
+          url: receiver.url(path),
+          key_sealed: deps.secrets.encrypt(randomBytes(32).toString('hex')),
+        })
+        .execute();
+    }
+    return id;
+  };
+  const brand = await brandWith(`Webhooks bench ${name}`, paths);
+  // Another brand whose receiver never answers, sent `hangingRate` events a second beside the measured ones.
+  const hangingBrand = options.hangingRate ? await brandWith(`Webhooks bench ${name}, hanging`, ['/hang']) : null;
+  let hangingDue = 0;
   const committedAt = new Map<string, number>();
   const perTick = Math.max(1, Math.round(options.rate / 100));
   const ticks = options.seconds * 100;
@@ -105,6 +122,11 @@ async function scenario(
       subject: brand,
       payload: { seq },
     }));
+    if (hangingBrand) {
+      hangingDue += (options.hangingRate ?? 0) / 100;
+      for (; hangingDue >= 1; hangingDue--)
+        events.push({ brand: hangingBrand, topic: 'Deals', event: 'Created', subject: hangingBrand, payload: {} });
+    }
     await deps.db.transaction().execute((trx) => recordEvents(trx, events));
     const at = performance.timeOrigin + performance.now();
     for (const seq of seqs) committedAt.set(seq, at);
@@ -132,8 +154,11 @@ async function scenario(
     join webhook_attempts a on a.delivery = d.id and a.attempt = 1
     where w.brand = ${brand}`.execute(deps.db);
   const span = arrivals.length > 1 ? (arrivals[arrivals.length - 1]! - arrivals[0]!) / 1000 : writeSeconds;
+  const hanging = options.hangingRate
+    ? `, and ${options.hangingRate} events/s to another brand's receiver that never answers`
+    : '';
   return {
-    name: `${name}: ${options.rate} events/s for ${options.seconds} s (written in ${writeSeconds.toFixed(1)} s), ${paths.length} webhook(s)`,
+    name: `${name}: ${options.rate} events/s for ${options.seconds} s (written in ${writeSeconds.toFixed(1)} s), ${paths.length} webhook(s)${hanging}`,
     planned: committedAt.size * paths.length,
     arrived: latencies.length,
     perSecond: latencies.length / Math.max(span, writeSeconds),
@@ -148,7 +173,7 @@ async function scenario(
 
 export async function benchWebhooks(
   deps: Deps,
-  options: { rate: number; seconds: number },
+  options: { rate: number; seconds: number; hangingRate?: number },
 ): Promise<{ figures: WebhookFigures[]; notes: string[] }> {
   const receiver = new Receiver();
   await receiver.start();
@@ -162,7 +187,16 @@ export async function benchWebhooks(
       rate: options.rate / 2,
     });
     figures.push(failing);
-    return { figures, notes: [`webhooks: the receiver answered ${receiver.requests} requests in all`] };
+    // The good deliveries at the full rate, while another brand's receiver hangs on every attempt it gets: the
+    // hung attempts hold only their own job slots (src/jobs/slots.ts), so p99 must stay near the first figure's.
+    const { hangingRate = HANGING_RATE, ...rest } = options;
+    figures.push(await scenario(deps, receiver, 'one hanging', ['/good'], { ...rest, hangingRate }));
+    return {
+      figures,
+      notes: [
+        `webhooks: the receiver answered ${receiver.requests - receiver.hung} requests in all, and left ${receiver.hung} hanging`,
+      ],
+    };
   } finally {
     await receiver.stop();
   }
