@@ -184,6 +184,7 @@ const ROTATE_REFRESH_TOKEN = `
     update refresh_tokens r
        set rotated_at = $2, replaced_by = $5
       from token_families f
+      left join users u on u.id = f."user"
      where r.token_hash = $1
        and r.rotated_at is null
        and r.expires_at > $2
@@ -191,7 +192,7 @@ const ROTATE_REFRESH_TOKEN = `
        and f.client = $3
        and f.revoked_at is null
        and f.expires_at > $2
-       and (f."user" is null or exists (select from users u where u.id = f."user" and u.deleted_at is null))
+       and u.deleted_at is null
     returning r.family, f.expires_at as family_expires_at,
               least($2::timestamptz + make_interval(secs => $6), f.expires_at) as access_expires_at
   ), access_token as (
