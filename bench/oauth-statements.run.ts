@@ -1,8 +1,8 @@
 // Issue 36 item 1: where the bearer check, a refresh and a password login go, statement by statement. A real
-// `gable serve` on PostgreSQL; each flow runs `--requests` times and pg_stat_statements says what the database
+// `gable serve` on PostgreSQL; each flow runs for `--seconds` (a refresh `--refreshes` times) and pg_stat_statements says what the database
 // executed for it (calls, time, buffers, WAL), divided per request, with the CPU of the server and its sessions.
-//   DATABASE_URL=postgres://…/postgres node bin/run-ts.js bench/oauth-statements.run.ts [--requests 2000]
-//     [--passwords 200] [--flows self,refresh,password]
+//   DATABASE_URL=postgres://…/postgres node bin/run-ts.js bench/oauth-statements.run.ts [--seconds 10]
+//     [--refreshes 4000] [--flows self,refresh,password]
 // BENCH_SERVER_NODE_ARGS: Node flags of the server alone (e.g. `--cpu-prof --cpu-prof-dir=DIR` for a profile).
 // The server must load pg_stat_statements (shared_preload_libraries); docs/oauth.md shows how to start one that does
 // beside the usual server without touching it.
@@ -13,93 +13,56 @@ import { migrateToLatest } from '../src/db/migrator.js';
 import { loadConfig } from '../src/config.js';
 import { closeDeps, createDeps } from '../src/deps.js';
 import { freePort } from '../test/helpers/ports.js';
-import { createFoundationFixture, refreshTokens, type FoundationFixture } from './foundation.bench.js';
-import { cpuBetween } from './lib/cpu.js';
+import {
+  benchPasswordGrant,
+  benchRefreshGrant,
+  benchUsersSelf,
+  createFoundationFixture,
+  refreshTokens,
+  type FoundationFixture,
+} from './foundation.bench.js';
 import { DEFAULT_SERVER_URL, dropDatabase, recreateDatabase } from './lib/database.js';
-import { cannon } from './lib/load.js';
-import { meterOf, startProcess } from './lib/processes.js';
+import type { LoadResult } from './lib/load.js';
+import { startProcess } from './lib/processes.js';
 
 const { values: args } = parseArgs({
   options: {
-    requests: { type: 'string', default: '2000' },
-    passwords: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '10' },
+    refreshes: { type: 'string', default: '4000' },
     flows: { type: 'string', default: 'self,refresh,password' },
   },
 });
-const requests = Number(args.requests);
+const seconds = Number(args.seconds);
+const refreshes = Number(args.refreshes);
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
 const DATABASE = 'gable_oauth_statements';
 
 interface Flow {
   key: string;
   name: string;
-  count: number;
-  run(url: string, fixture: FoundationFixture): Promise<unknown>;
+  run(url: string, fixture: FoundationFixture): Promise<LoadResult>;
 }
 
+// The same loads as the foundation suite (bench/foundation.bench.ts), so the figures read side by side.
 const flows: Flow[] = [
   {
     key: 'self',
     name: 'GET /users/self (bearer check + user record)',
-    count: requests,
-    run: (url, fixture) =>
-      cannon({
-        name: 'self',
-        url: `${url}/users/self`,
-        amount: requests,
-        headers: { authorization: `Bearer ${fixture.accessToken}` },
-      }),
+    run: (url, fixture) => benchUsersSelf(url, fixture, seconds),
   },
   {
     key: 'refresh',
     name: 'POST /oauth2/token grant_type=refresh_token',
-    count: requests,
     run: async (url, fixture) => {
-      const pool = await refreshTokens(deps, fixture, requests);
+      const pool = await refreshTokens(deps, fixture, refreshes);
       await reset(); // the pool's own inserts are not the flow's
-      return cannon({
-        name: 'refresh',
-        url: `${url}/oauth2/token`,
-        amount: requests,
-        requests: [
-          {
-            method: 'POST',
-            path: '/oauth2/token',
-            headers: { 'content-type': 'application/json' },
-            setupRequest: (request) => ({
-              ...request,
-              body: JSON.stringify({
-                grant_type: 'refresh_token',
-                refresh_token: pool.pop(),
-                client_id: fixture.clientId,
-                client_secret: fixture.clientSecret,
-              }),
-            }),
-          },
-        ],
-      });
+      return benchRefreshGrant(url, fixture, pool);
     },
   },
   {
     key: 'password',
     name: 'POST /oauth2/token grant_type=password',
-    count: Number(args.passwords),
-    run: (url, fixture) =>
-      cannon({
-        name: 'password',
-        url: `${url}/oauth2/token`,
-        amount: Number(args.passwords),
-        connections: 4,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          grant_type: 'password',
-          username: fixture.email,
-          password: fixture.password,
-          client_id: fixture.clientId,
-          client_secret: fixture.clientSecret,
-        }),
-      }),
+    run: (url, fixture) => benchPasswordGrant(url, fixture, Math.min(seconds, 5)),
   },
 ];
 
@@ -155,22 +118,21 @@ const oneLine = (query: string) => query.replace(/\s+/g, ' ').slice(0, 160);
 
 try {
   const fixture = await createFoundationFixture(deps);
-  await flows[0]!.run(gable.url, fixture); // warm-up: JIT, prepared statements, connections
+  await benchUsersSelf(gable.url, fixture, 2); // warm-up: JIT, prepared statements, connections
   const chosen = new Set(args.flows.split(','));
   for (const flow of flows.filter((f) => chosen.has(f.key))) {
     await reset();
-    const meter = meterOf(gable.url)!;
-    const before = await meter.read();
-    await flow.run(gable.url, fixture);
-    const cpu = cpuBetween(before, await meter.read());
+    const result = await flow.run(gable.url, fixture); // the load meters the server's CPU (bench/lib/load.ts)
+    const count = result.requests;
     const rows = await statements();
     const total = (key: keyof StatementRow) => rows.reduce((sum, row) => sum + Number(row[key]), 0);
-    console.log(`\n### ${flow.name} (${flow.count} requests)\n`);
+    const cpu = result.cpuMs ?? NaN;
+    const server = result.serverCpuMs ?? NaN;
+    console.log(`\n### ${flow.name}: ${count} requests, ${result.rps.toFixed(0)}/s, ${result.errors} not 2xx\n`);
     console.log(
-      `CPU per request: ${(cpu.total / flow.count).toFixed(3)} ms (server ${(cpu.server / flow.count).toFixed(3)}, ` +
-        `database ${((cpu.total - cpu.server) / flow.count).toFixed(3)}); statements per request ` +
-        `${per(total('calls'), flow.count)}, execution ${per(total('total_exec_time'), flow.count)} ms, ` +
-        `WAL ${per(total('wal_records'), flow.count)} records / ${per(total('wal_bytes'), flow.count)} bytes\n`,
+      `CPU per request: ${cpu.toFixed(3)} ms (server ${server.toFixed(3)}, database ${(cpu - server).toFixed(3)}); ` +
+        `statements per request ${per(total('calls'), count)}, execution ${per(total('total_exec_time'), count)} ms, ` +
+        `WAL ${per(total('wal_records'), count)} records / ${per(total('wal_bytes'), count)} bytes\n`,
     );
     console.log(
       '| calls/req | exec ms/call | rows/call | buffers hit/req | dirtied/req | WAL rec/req | WAL B/req | statement |',
@@ -180,9 +142,9 @@ try {
       const calls = Number(row.calls);
       if (calls === 0) continue;
       console.log(
-        `| ${per(calls, flow.count)} | ${(row.total_exec_time / calls).toFixed(3)} | ${per(row.rows, calls)} | ` +
-          `${per(row.shared_blks_hit, flow.count)} | ${per(row.shared_blks_dirtied, flow.count)} | ` +
-          `${per(row.wal_records, flow.count)} | ${per(row.wal_bytes, flow.count)} | \`${oneLine(row.query)}\` |`,
+        `| ${per(calls, count)} | ${(row.total_exec_time / calls).toFixed(3)} | ${per(row.rows, calls)} | ` +
+          `${per(row.shared_blks_hit, count)} | ${per(row.shared_blks_dirtied, count)} | ` +
+          `${per(row.wal_records, count)} | ${per(row.wal_bytes, count)} | \`${oneLine(row.query)}\` |`,
       );
     }
   }
