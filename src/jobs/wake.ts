@@ -17,6 +17,8 @@ export const SAFETY_SWEEP_MS = 60_000;
 const MAX_TIMER_MS = 60 * 60_000;
 
 type Query = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+/** Per task: a job can start now; ms until the first that cannot yet (null: none). */
+type NextStarts = { name: string; ready: boolean; next_in_ms: number | string | null };
 
 export class JobWaker {
   private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
@@ -72,16 +74,22 @@ export class JobWaker {
       const names = [...this.toPlan];
       this.toPlan.clear();
       try {
-        // One partition and one range of its ready-jobs index per task (pg-boss's job_i5: name, start_after).
+        // Two ranges of one partition's ready-jobs index per task (pg-boss's job_i5: name, start_after): whether a
+        // job can start now, and when the first one that cannot yet will. Both, because a ready job must not hide
+        // a delayed one behind it: once the ready one is done, nothing else would say the delayed one is due.
         const { rows } = await this.query({
-          text: `select q.name, extract(epoch from (select min(j.start_after) from ${this.schema}.job j
-                   where j.name = q.name and j.state < 'active') - now()) * 1000 as due_in_ms
+          text: `select q.name,
+                   exists (select 1 from ${this.schema}.job j
+                     where j.name = q.name and j.state < 'active' and j.start_after <= now()) as ready,
+                   extract(epoch from (select min(j.start_after) from ${this.schema}.job j
+                     where j.name = q.name and j.state < 'active' and j.start_after > now()) - now()) * 1000
+                     as next_in_ms
                  from unnest($1::text[]) as q(name)`,
           values: [names],
         });
-        for (const row of rows as { name: string; due_in_ms: number | string | null }[]) {
-          if (row.due_in_ms === null) continue;
-          this.wakeIn(row.name, Number(row.due_in_ms));
+        for (const row of rows as NextStarts[]) {
+          if (row.ready) this.wakeTask(row.name);
+          if (row.next_in_ms !== null) this.wakeIn(row.name, Number(row.next_in_ms));
         }
       } catch (error) {
         // The sweep asks again within a minute.

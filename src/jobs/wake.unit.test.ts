@@ -7,14 +7,18 @@ import { JobWaker, SAFETY_SWEEP_MS } from './wake.js';
 
 const log = { warn: vi.fn() } as unknown as FastifyBaseLogger;
 
-/** A queue whose next start per task the test sets, in ms from now (null: no job). */
-function fakeQueue(dueInMs: Record<string, number | null>) {
+/** A queue whose jobs' starts per task the test sets, in ms from now (≤ 0: ready; null or absent: no job). */
+function fakeQueue(dueInMs: Record<string, number | number[] | null>) {
   const asked: string[][] = [];
   const query = (config: pg.QueryConfig) => {
     const names = (config.values as [string[]])[0];
     asked.push(names);
     return Promise.resolve({
-      rows: names.map((name) => ({ name, due_in_ms: dueInMs[name] ?? null })),
+      rows: names.map((name) => {
+        const starts = [dueInMs[name] ?? []].flat();
+        const later = starts.filter((ms) => ms > 0);
+        return { name, ready: starts.some((ms) => ms <= 0), next_in_ms: later.length ? Math.min(...later) : null };
+      }),
     } as pg.QueryResult);
   };
   return { asked, query };
@@ -40,7 +44,7 @@ describe('JobWaker', () => {
 
   it('asks when a delayed job starts and wakes its task then, not before', async () => {
     const woken: string[] = [];
-    const due: Record<string, number | null> = { a: 5000 };
+    const due: Record<string, number | number[] | null> = { a: 5000 };
     const queue = fakeQueue(due);
     const waker = new JobWaker('pgboss', ['a'], queue.query, (name) => woken.push(name), log);
     waker.onNotice('a later');
@@ -55,9 +59,23 @@ describe('JobWaker', () => {
     waker.stop();
   });
 
+  it('wakes a task for a ready job and still sets the timer of its delayed one', async () => {
+    const woken: string[] = [];
+    const due: Record<string, number | number[] | null> = { a: [-5, 2000] };
+    const queue = fakeQueue(due);
+    const waker = new JobWaker('pgboss', ['a'], queue.query, (name) => woken.push(name), log);
+    waker.onNotice('a later');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(woken).toEqual(['a']);
+    due.a = null; // both are fetched once their time comes
+    await vi.advanceTimersByTimeAsync(2100);
+    expect(woken).toEqual(['a', 'a']);
+    waker.stop();
+  });
+
   it('keeps the earliest timer of a task when notices of later jobs follow', async () => {
     const woken: string[] = [];
-    const due: Record<string, number | null> = { a: 1000 };
+    const due: Record<string, number | number[] | null> = { a: 1000 };
     const queue = fakeQueue(due);
     const waker = new JobWaker('pgboss', ['a'], queue.query, (name) => woken.push(name), log);
     waker.onNotice('a later');
@@ -71,7 +89,7 @@ describe('JobWaker', () => {
 
   it('sweeps every task at start and once a minute, waking those with jobs ready', async () => {
     const woken: string[] = [];
-    const due: Record<string, number | null> = { a: -10, b: null };
+    const due: Record<string, number | number[] | null> = { a: -10, b: null };
     const queue = fakeQueue(due);
     const waker = new JobWaker('pgboss', ['a', 'b'], queue.query, (name) => woken.push(name), log);
     waker.start();
