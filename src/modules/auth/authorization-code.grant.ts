@@ -8,7 +8,7 @@ import { isLiveUser } from './login.repository.js';
 import { oauthErrors } from './oauth-errors.js';
 import type { TokenResponse } from './oauth.schemas.js';
 import { revokeFamily } from './tokens.repository.js';
-import { issueNewFamily, type IssuedTokens } from './tokens.service.js';
+import { issueNewFamily, tokenResponse, type IssuedTokens } from './tokens.service.js';
 
 export const CODE_REUSE_REVOKED_REASON = 'authorization_code_reuse';
 /** RFC 7636 §4.1: 43–128 characters of the unreserved set. */
@@ -58,14 +58,7 @@ export async function authorizationCodeGrant(
   });
   if ('refused' in outcome) throw oauthErrors.invalidGrant(outcome.refused);
   const { tokens, brand } = outcome;
-  return {
-    access_token: tokens.access_token,
-    refresh_token: tokens.refresh_token!,
-    expires_in: tokens.expires_in,
-    code: 'OK',
-    token_type: 'Bearer',
-    brand,
-  };
+  return tokenResponse(tokens, { brand });
 }
 
 /** Null when PKCE is satisfied, else why not. A verifier without a stored challenge is refused (downgrade). */

@@ -2,7 +2,7 @@
 import type { Deps } from '../../platform/deps.js';
 import type { ClientRow } from './clients.repository.js';
 import type { TokenResponse } from './oauth.schemas.js';
-import { issueNewFamily } from './tokens.service.js';
+import { issueNewFamily, tokenResponse } from './tokens.service.js';
 
 export async function clientCredentialsGrant(deps: Deps, client: ClientRow): Promise<TokenResponse> {
   const tokens = await issueNewFamily(deps.db, deps.clock, {
@@ -13,5 +13,5 @@ export async function clientCredentialsGrant(deps: Deps, client: ClientRow): Pro
     mfaValidated: false,
     withRefreshToken: false,
   });
-  return { access_token: tokens.access_token, expires_in: tokens.expires_in, code: 'OK', token_type: 'Bearer' };
+  return tokenResponse(tokens);
 }

@@ -7,7 +7,7 @@ import type { ClientRow } from './clients.repository.js';
 import { findLiveUserByEmail } from './login.repository.js';
 import { oauthErrors } from './oauth-errors.js';
 import type { TokenResponse } from './oauth.schemas.js';
-import { issueNewFamily } from './tokens.service.js';
+import { issueNewFamily, tokenResponse } from './tokens.service.js';
 
 export async function passwordGrant(
   deps: Deps,
@@ -42,12 +42,5 @@ export async function passwordGrant(
     mfaValidated: false,
     withRefreshToken: true,
   });
-  return {
-    access_token: tokens.access_token,
-    refresh_token: tokens.refresh_token!,
-    expires_in: tokens.expires_in,
-    code: 'OK',
-    token_type: 'Bearer',
-    data: await loadUserRecord(deps, user.id),
-  };
+  return tokenResponse(tokens, { data: await loadUserRecord(deps, user.id) });
 }

@@ -19,7 +19,7 @@ import {
   markReplayed,
   revokeFamily,
 } from './tokens.repository.js';
-import { issueInFamily, rotateFreshRefreshToken, type IssuedTokens } from './tokens.service.js';
+import { issueInFamily, rotateFreshRefreshToken, tokenResponse, type IssuedTokens } from './tokens.service.js';
 
 export const REUSE_REVOKED_REASON = 'refresh_token_reuse';
 
@@ -31,13 +31,7 @@ export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshTo
   const tokens =
     (await rotateFreshRefreshToken(deps.database, deps.clock, tokenHash, client.id)) ??
     (await carefulRefresh(deps, client, tokenHash));
-  return {
-    access_token: tokens.access_token,
-    refresh_token: tokens.refresh_token!,
-    expires_in: tokens.expires_in,
-    code: 'OK',
-    token_type: 'Bearer',
-  };
+  return tokenResponse(tokens);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   rotateRefreshToken,
   type NewFamily,
 } from './tokens.repository.js';
+import type { TokenResponse } from './oauth.schemas.js';
 
 export interface IssuedTokens {
   access_token: string;
@@ -21,6 +22,19 @@ export interface IssuedTokens {
   expires_in: number;
   token_type: 'Bearer';
   family: string;
+}
+
+/** The token endpoint's answer to a grant; `extra` is what only that grant adds (the user, the brand). */
+export function tokenResponse(tokens: IssuedTokens, extra: Pick<TokenResponse, 'data' | 'brand'> = {}): TokenResponse {
+  const { access_token, refresh_token, expires_in } = tokens;
+  return {
+    access_token,
+    ...(refresh_token !== undefined ? { refresh_token } : {}),
+    expires_in,
+    code: 'OK',
+    token_type: 'Bearer',
+    ...extra,
+  };
 }
 
 export interface StartFamily extends Omit<NewFamily, 'expiresAt'> {
