@@ -16,6 +16,7 @@ export interface JsonSchema {
   format?: string;
   minimum?: number;
   minLength?: number;
+  maxLength?: number;
   pattern?: string;
   default?: unknown;
   /** An example value (JSON Schema 2020-12 `examples`): the fuzzer mutates it field by field, nested ones too. */
@@ -42,6 +43,9 @@ export interface FuzzCase {
   body?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** A status the answer must have (a refusal a client can rely on), or must not have (a value the route takes). */
+  expectStatus?: number;
+  forbidStatus?: number;
 }
 
 /** Deterministic draws (the project's seeded PRNG): the same seed draws the same cases on every run. */
@@ -101,6 +105,19 @@ export const BAD_JSON_VALUES: { label: string; json: string }[] = [
   { label: 'array of bad uuids', json: '["not-a-uuid", "\\u0000"]' },
   { label: 'deep nesting', json: DEEP },
 ];
+
+/**
+ * The characters of providers' device tokens (FCM: letters, digits, `-_:`; APNs: hex): a path segment of these
+ * is what a client really sends, so the route must take it up to the length its schema states.
+ */
+const TOKEN_ALPHABET = 'APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx_dT9AfVbCxZmNm0:4t8W6cOZ3eXPeeU7iY';
+/** The limit of a path parameter whose schema states none: every id fits (platform/path-segments.ts). */
+const ID_SEGMENT_MAX = 100;
+
+/** A path parameter that takes free text (a token, a key), not a uuid, a date or a value from a list. */
+function takesFreeText(schema: JsonSchema | undefined): boolean {
+  return schema?.type === 'string' && !schema.format && !schema.enum && !schema.pattern && schema.const === undefined;
+}
 
 const MALFORMED_BODIES: FuzzCase['body'][] = ['{"a":', '{', 'nul', '[1,2', '\u0000', '{"a":1}garbage'];
 
@@ -246,7 +263,34 @@ export function casesFor(
     { label: 'oversized header value', url: baseUrl, headers: { 'x-rechat-brand': 'b'.repeat(16_000) } },
     { label: 'foreign brand header', url: baseUrl, headers: { 'x-rechat-brand': fixtures.foreignBrand! } },
     { label: 'malformed brand header', url: baseUrl, headers: { 'x-rechat-brand': 'not-a-uuid' } },
+    // Issue 34 row 1: a parameter as long as its schema allows (an FCM token is ~163 characters, an APNs one up
+    // to 400) is taken, not refused as a segment too long.
+    ...pathParams
+      .filter((param) => takesFreeText(param.schema))
+      .map((param) => {
+        const length = Math.min(param.schema?.maxLength ?? ID_SEGMENT_MAX, 4096);
+        const value = TOKEN_ALPHABET.repeat(Math.ceil(length / TOKEN_ALPHABET.length)).slice(0, length);
+        return {
+          label: `path ${param.name} = as long as its schema allows (${length})`,
+          url: pathWith(path, { ...good, [param.name]: value }),
+          forbidStatus: 414,
+        };
+      }),
   ].map(withBody);
+  const bodyTypes = Object.keys(operation.requestBody?.content ?? {});
+  if (baseBody !== undefined && !bodyTypes.includes('application/x-www-form-urlencoded')) {
+    // Issue 34 row 3: a JSON body under curl's default type, or under none, is refused as such, not read as empty.
+    structural.push(
+      {
+        label: 'JSON body sent as a form (curl --data)',
+        url: baseUrl,
+        body: baseBody,
+        contentType: 'application/x-www-form-urlencoded',
+        expectStatus: 415,
+      },
+      { label: 'JSON body without a content type', url: baseUrl, body: baseBody, expectStatus: 415 },
+    );
+  }
   if (baseBody !== undefined) {
     structural.push(
       ...MALFORMED_BODIES.map((body) => ({

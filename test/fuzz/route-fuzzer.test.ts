@@ -228,6 +228,10 @@ describe('route fuzzer', () => {
     };
     const res = streaming ? await injectSettled(t.app, options) : await t.app.inject(options);
     if (res.statusCode >= 500) return `answered ${res.statusCode}: ${res.body.slice(0, 200)}`;
+    if (fuzzCase.forbidStatus === res.statusCode) return `answered ${res.statusCode}: ${res.body.slice(0, 200)}`;
+    // Who may call the route, and how often, is decided before its body is read: a 401, 403 or 429 may come first.
+    if (fuzzCase.expectStatus !== undefined && ![fuzzCase.expectStatus, 401, 403, 429].includes(res.statusCode))
+      return `answered ${res.statusCode} instead of ${fuzzCase.expectStatus}: ${res.body.slice(0, 200)}`;
     if (res.statusCode < 400) return null;
     if ((await fingerprint()) !== before) return `refused with ${res.statusCode} but changed the database`;
     if (String(res.headers['content-type'] ?? '').startsWith('text/html')) return null; // the authorization pages answer with pages
