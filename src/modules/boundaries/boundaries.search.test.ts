@@ -55,6 +55,35 @@ describe('boundaries search', () => {
     expect(res.statusCode).toBe(401);
   });
 
+  // Issue 34 row 12 asked that a result carry the documented fields only. Spec 2.8 documents each key below,
+  // `searchable` (the text-search vector) among them, so it stays: existing clients may read it. deleted_at is
+  // spec §1 convention 6. Nothing else may leak from the row (a rank, the search arrays, the id of the import).
+  it('answers each result with exactly the fields of spec 2.8 (and deleted_at)', async () => {
+    const page = await search('q=Dal');
+    expect(page.data.length).toBeGreaterThan(0);
+    const documented = [
+      'id',
+      'external_id',
+      'boundary_type',
+      'title',
+      'country',
+      'state',
+      'geometry',
+      'center',
+      'created_at',
+      'updated_at',
+      'aliases',
+      'population',
+      'searchable',
+      'overridden_title',
+      'subtitle',
+      'type',
+      'deleted_at',
+    ].sort();
+    for (const record of page.data) expect(Object.keys(record).sort()).toEqual(documented);
+    expect(page.data[0]!.searchable).toMatch(/'dallas':\d+A/);
+  });
+
   it('matches titles by word prefix, case-insensitively', async () => {
     const page = await search('q=dal&omit[]=boundary.geometry');
     const titles = page.data.map((b) => `${b.title} (${b.state})`);
