@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { Value } from '@sinclair/typebox/value';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import type { TaskDefinition } from './task.js';
+import { slotsOf, type TaskDefinition } from './task.js';
 import type { DB } from '../db/types.js';
 import { JOBS_CHANNEL, JobWaker } from './wake.js';
 import { TaskSlots } from './slots.js';
@@ -140,13 +140,9 @@ export class JobQueue {
    * `concurrency` × that many slots and fetches that many at once.
    */
   private startSlots(task: TaskDefinition, run: RunJob): void {
-    const concurrency = Math.max(
-      1,
-      (this.options.embedded ? task.embeddedConcurrency : undefined) ?? task.concurrency ?? 1,
-    );
     const slots = new TaskSlots({
       name: task.name,
-      slots: task.batchSize ? concurrency * task.batchSize : concurrency,
+      slots: slotsOf(task, this.options.embedded),
       fetchMax: task.batchSize ?? FETCH_MAX,
       idlePollMs: IDLE_POLL_SECONDS * 1000,
       fetch: (batchSize) => this.boss.fetch<unknown>(task.name, { batchSize }),

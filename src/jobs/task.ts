@@ -39,6 +39,18 @@ export interface TaskDefinition<S extends TSchema = TSchema> {
   readonly embeddedChunkRows?: number;
 }
 
+/**
+ * Jobs of this task that run at once in one worker process (slots.ts): its concurrency on this database, times its
+ * batch size where it names one.
+ */
+export function slotsOf(
+  task: Pick<TaskDefinition, 'concurrency' | 'embeddedConcurrency' | 'batchSize'>,
+  embedded = false,
+): number {
+  const concurrency = Math.max(1, (embedded ? task.embeddedConcurrency : undefined) ?? task.concurrency ?? 1);
+  return task.batchSize ? concurrency * task.batchSize : concurrency;
+}
+
 /** The task's declared chunk size on this database; a task whose handler works in chunks must declare one. */
 export function chunkRowsOf(
   task: Pick<TaskDefinition, 'name' | 'chunkRows' | 'embeddedChunkRows'>,

@@ -12,6 +12,7 @@ import { OutboundError } from '../../lib/outbound.js';
 import { parseRetryAfter } from '../../lib/retry-after.js';
 import * as batched from './deliveries.batching.js';
 import * as repo from './deliveries.repository.js';
+import { releaseReceiverSlot, receiverShare, takeReceiverSlot } from './receiver-share.js';
 import { signDelivery } from './signing.js';
 import { BEHIND_PRIORITY, deliverTask } from './webhooks.tasks.js';
 
@@ -19,6 +20,11 @@ export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** Seconds before each retry: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (then the delivery has failed). */
 export const RETRY_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as const;
 export const MAX_ATTEMPTS = RETRY_SCHEDULE.length + 1;
+/**
+ * An attempt over its receiver's share of the slots (receiver-share.ts) runs again this much later (±20 %): about
+ * when a hung attempt ahead of it gives up, without counting as an attempt.
+ */
+export const DEFER_SECONDS = 10;
 /** A webhook whose every attempt failed for this long is disabled. */
 export const FAILING_DISABLE_SECONDS = 5 * 24 * 3600;
 const RESPONSE_CAP_BYTES = 256 * 1024;
@@ -65,19 +71,42 @@ export async function attemptDelivery(
     });
     return;
   }
+  if (!takeReceiverSlot(row.webhook, receiverShare(deps.config.embedded))) {
+    // Queued again behind the healthy receivers' first attempts. Not in a transaction with this job's completion:
+    // a crash between the two runs the attempt twice (same webhook-id), as a killed worker's job does.
+    const startAfter = addSeconds(now, DEFER_SECONDS * (0.8 + 0.4 * Math.random()));
+    await deps.queue.enqueue(
+      deps.db,
+      deliverTask,
+      { delivery: deliveryId, attempt },
+      { startAfter, priority: BEHIND_PRIORITY },
+    );
+    return;
+  }
+  let outcome: Outcome;
+  try {
+    outcome = await sendSigned(deps, row, now, options.timeoutMs ?? ATTEMPT_TIMEOUT_MS);
+  } finally {
+    releaseReceiverSlot(row.webhook);
+  }
+  await record(deps, row.id, row.webhook, attempt, now, outcome);
+}
+
+type AttemptRow = NonNullable<Awaited<ReturnType<typeof batched.deliveryForAttempt>>>;
+
+async function sendSigned(deps: Deps, row: AttemptRow, now: Date, timeoutMs: number): Promise<Outcome> {
   const keys = [Buffer.from(deps.secrets.decrypt(row.key_sealed), 'hex')];
   if (row.previous_key_sealed && row.previous_key_until && row.previous_key_until > now)
     keys.push(Buffer.from(deps.secrets.decrypt(row.previous_key_sealed), 'hex'));
   const headers = signDelivery(keys, row.id, Math.floor(now.getTime() / 1000), row.body);
-  const outcome = await send(
+  return send(
     deps,
     row.url,
     row.body,
     { ...headers, 'content-type': 'application/json', 'user-agent': `${deps.config.appName}-Webhooks/1` },
     now,
-    options.timeoutMs ?? ATTEMPT_TIMEOUT_MS,
+    timeoutMs,
   );
-  await record(deps, row.id, row.webhook, attempt, now, outcome);
 }
 
 async function send(

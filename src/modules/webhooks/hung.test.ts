@@ -1,20 +1,19 @@
 // Issue 34 row 21: a receiver that accepts the connection and never answers costs only its own deliveries. Brand
-// A's receiver hangs on several attempts at once; brand B's delivery, committed after them, must reach its
-// receiver while every one of A's attempts is still hanging (each waits out the 15 s attempt timeout). The
-// assertion is an order of events, not a time limit: B's arrival before the first hung attempt gives up.
+// A's receiver hangs while A sends more events than the deliver task has slots; brand B's delivery, committed
+// after them, must reach its receiver while every one of A's attempts is still hanging (each waits out the 15 s
+// attempt timeout). A's attempts hold at most its share of the slots (receiver-share.ts): the rest are deferred,
+// not parked in slots. The assertion is an order of events, not a time limit: B's arrival before the first hung
+// attempt gives up.
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
+import { slotsOf } from '../../jobs/task.js';
 import { brandUser, Receiver } from './webhooks.test-support.js';
 import { ATTEMPT_TIMEOUT_MS } from './deliveries.service.js';
+import { receiverShare } from './receiver-share.js';
 import { deliverTask } from './webhooks.tasks.js';
-
-/**
- * Hung attempts at once: more than one, so a queue that ran jobs in batches of workers (ten on PostgreSQL, one
- * embedded) would have every worker waiting on a hung attempt; fewer than the task's slots on either database.
- */
-const HUNG = 10;
 
 /** A loopback TCP server that accepts every connection, reads what comes, and never answers. */
 class HungReceiver {
@@ -80,38 +79,58 @@ describe('a hung webhook receiver', () => {
     });
     expect(created.statusCode, created.body).toBe(200);
   };
-  const createContact = async (admin: Awaited<ReturnType<typeof brandUser>>, name: string) => {
-    const contact = await t.app.inject({
-      method: 'POST',
-      url: '/contacts',
-      headers: { ...admin.headers, 'x-rechat-brand': admin.brand },
-      payload: { first_name: name },
-    });
-    expect(contact.statusCode, contact.body).toBe(200);
+  /** One contact per request, so one event and one delivery each; `parallel` requests at a time. */
+  const createContacts = async (admin: Awaited<ReturnType<typeof brandUser>>, names: string[], parallel = 20) => {
+    for (let i = 0; i < names.length; i += parallel) {
+      const answers = await Promise.all(
+        names.slice(i, i + parallel).map((name) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/contacts',
+            headers: { ...admin.headers, 'x-rechat-brand': admin.brand },
+            payload: { first_name: name },
+          }),
+        ),
+      );
+      for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    }
   };
+  /** Attempts queued again for later without having been made: deferred (no attempt has failed yet). */
+  const deferred = async () =>
+    Number(
+      (
+        await sql<{ n: string }>`select count(*) as n from pgboss.job
+          where name = ${deliverTask.name} and state = 'created' and start_after > now()`.execute(t.deps.db)
+      ).rows[0]!.n,
+    );
 
   it(
     'delays no other brand’s delivery: B’s arrives while every attempt to A’s receiver still hangs',
     { timeout: ATTEMPT_TIMEOUT_MS + 30_000 },
     async () => {
-      const slots = t.deps.config.embedded ? deliverTask.embeddedConcurrency : deliverTask.concurrency;
-      expect(HUNG).toBeLessThan(slots!);
+      const slots = slotsOf(deliverTask, t.deps.config.embedded);
+      const share = receiverShare(t.deps.config.embedded);
+      expect(share).toBeLessThan(slots);
       const a = await brandUser(t.deps, { acl: ['Admin', 'CRM'] });
       const b = await brandUser(t.deps, { acl: ['Admin', 'CRM'] });
       await subscribe(a, hung.url());
       await subscribe(b, receiver.url('/b'));
 
-      // Each of A's deliveries is mid-request (its connection accepted) before the next is created.
+      // More events for A than there are slots: without a share, every slot would wait on A's receiver.
+      const events = slots + 2;
       const firstHungAt = performance.now();
-      for (let i = 1; i <= HUNG; i++) {
-        await createContact(a, `Hung ${i}`);
-        // Well before the first hung attempt gives up: the attempts hang side by side, not one after another.
-        await expect.poll(() => hung.connections, { timeout: ATTEMPT_TIMEOUT_MS / 2, interval: 20 }).toBe(i);
-      }
+      await createContacts(
+        a,
+        Array.from({ length: events }, (_, i) => `Hung ${i + 1}`),
+      );
+      // Well before the first hung attempt gives up: its share hangs side by side, the rest wait outside the slots.
+      await expect
+        .poll(async () => [hung.connections, await deferred()], { timeout: ATTEMPT_TIMEOUT_MS / 2, interval: 20 })
+        .toEqual([share, events - share]);
       const hungTook = performance.now() - firstHungAt;
 
       const committed = performance.now();
-      await createContact(b, 'Prompt');
+      await createContacts(b, ['Prompt']);
       let check: NodeJS.Timeout | undefined;
       const arrived = new Promise<string>((resolve) => {
         check = setInterval(() => {
@@ -123,9 +142,9 @@ describe('a hung webhook receiver', () => {
       const latency = performance.now() - committed;
       expect(
         winner,
-        `B arrived ${latency.toFixed(0)} ms after its commit; A's ${HUNG} attempts began within ${hungTook.toFixed(0)} ms`,
+        `B arrived ${latency.toFixed(0)} ms after its commit; A's ${share} attempts began within ${hungTook.toFixed(0)} ms`,
       ).toBe('arrived');
-      expect(hung.sockets.size).toBe(HUNG);
+      expect(hung.sockets.size).toBe(share);
       // Nothing of A's is recorded yet: its attempts are all still waiting on the receiver.
       const attemptsOfA = await t.deps.db
         .selectFrom('webhook_attempts as at')
