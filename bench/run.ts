@@ -1,14 +1,16 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--webhook-hanging-rate 2] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--alert-workers 1] [--keep]
+//   npm run bench -- [--duration 10] [--only startup,foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--webhook-hanging-rate 2] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--alert-workers 1] [--startup-runs 5] [--keep]
 // `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
 // scenarios on them (1,000,000 takes a few minutes to seed).
 // --keep keeps the bench database after the run, and a run with --keep finds it again: seeding is skipped for what
 // it already holds (the alerts suite seeds only missing listings and reuses its saved searches).
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench
 // creates and drops its own database there.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { closeDeps, createDeps, startJobs } from '../src/deps.js';
@@ -31,6 +33,7 @@ import { benchBrandTriggerPlanning } from './triggers.bench.js';
 import { benchExtmailSync } from './extmail.bench.js';
 import { benchNotifications } from './notifications.bench.js';
 import { benchWebhooks, HANGING_RATE, printWebhookTable } from './webhooks.bench.js';
+import { benchStartup, printStartupTable } from './startup.bench.js';
 import { matchEventsTask } from '../src/modules/saved-searches/matching.tasks.js';
 import { benchAlertMatching, benchAlertPipeline, benchSavedSearchList, prepareAlertSearches } from './alerts.bench.js';
 import {
@@ -72,6 +75,8 @@ const { values: args } = parseArgs({
     // Events matched and delivered first, not counted (the worker process's compiled WHEREs warm up).
     'alert-warm-up': { type: 'string', default: '4000' },
     'alert-workers': { type: 'string', default: '1' },
+    // Runs of each start-up scenario (medians): a first start seeds the demo world, so each run takes a while.
+    'startup-runs': { type: 'string', default: '5' },
     'search-requests': { type: 'string', default: '300' },
     // Closed-loop concurrencies of the search scenarios. On a 2-core machine the load generator, Node and
     // PostgreSQL share the cores, so c=4 measures queueing as much as a request's own cost: both are shown.
@@ -90,6 +95,13 @@ const INGEST_COUNT = Math.min(50_000, listingCount);
 const DALLAS = { longitude: -96.797, latitude: 32.7767, km: 30 };
 const only = args.only ? new Set(args.only.split(',')) : null;
 const wants = (suite: string) => !only || only.has(suite);
+
+// The servers run the compiled dist/ (bin/gable.js refuses a stale one): build it first when src/ changed since.
+const built = spawnSync(process.execPath, ['scripts/build.js', '--if-stale'], {
+  cwd: fileURLToPath(new URL('../', import.meta.url)),
+  stdio: 'inherit',
+});
+if (built.status !== 0) throw new Error(`the build failed (exit ${built.status})`);
 
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_SERVER_URL;
 // BENCH_DATABASE: another name when several benches share one PostgreSQL server (each drops and recreates its own).
@@ -146,6 +158,10 @@ try {
       `argon2id verify on both cores (4 in flight): ${verifies.toFixed(0)}/s; the password grant ran at ` +
         `${(passwordGrant.rps / verifies).toFixed(2)}× that rate`,
     );
+  }
+  if (wants('startup')) {
+    // Early, before the suites that load the machine and the bench database.
+    printStartupTable(await benchStartup({ runs: Number(args['startup-runs']), databaseUrl, secretKey }));
   }
   if (wants('boundaries')) {
     const count = await prepareBoundariesBench(deps);
