@@ -12,6 +12,7 @@ import { registerDeprecation } from './platform/deprecation.js';
 import { clientError, frameworkError, registerErrorHandling } from './platform/error-handler.js';
 import { registerMethods } from './platform/methods.js';
 import { registerOpenApi } from './platform/openapi.js';
+import { lazySerializerFactory, lazyValidatorCompiler } from './platform/lazy-compile.js';
 import { LONGEST_PATH_PARAM, registerPathSegmentLimits } from './platform/path-segments.js';
 import { registerRateLimit } from './platform/rate-limit.js';
 import { registerTextGuard } from './platform/text-guard.js';
@@ -42,8 +43,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
+    // Response serializers compiled at each one's first use (platform/lazy-compile.ts), as the validators are.
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(createValidatorCompiler());
+  app.setValidatorCompiler(lazyValidatorCompiler(createValidatorCompiler()));
 
   app.addSchema(ErrorBody);
   // First of the hooks (one, not two: this runs on every request): the request id, and the rest of the request

@@ -10,7 +10,7 @@
 // render: the new document replaces the old one, cookies are cleared, and the HTTP cache is off (request
 // interception disables it), so nothing of one instance reaches the next. A page that failed or timed out is
 // thrown away, and each is replaced after RENDERS_PER_PAGE renders to bound the renderer process's memory.
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BLEED_INCHES, PRINT_SIZES, SOCIAL_SIZES, type Medium } from '../modules/templates/mediums.js';
 import { FONT_HOSTS } from '../modules/templates/url-policy.js';
 import { FontCache, type FetchFont } from './font-cache.js';
@@ -106,8 +106,11 @@ export class Renderer {
   }
 
   private launch(): Promise<Browser> {
-    this.browser ??= chromium
-      .launch({ executablePath: this.options.executablePath, headless: true, args: CHROMIUM_ARGS })
+    // The driver is loaded with the first launch, not with the server: most starts render nothing for a while.
+    this.browser ??= import('playwright-core')
+      .then(({ chromium }) =>
+        chromium.launch({ executablePath: this.options.executablePath, headless: true, args: CHROMIUM_ARGS }),
+      )
       .then((browser) => {
         // A browser that crashed is launched again on the next render; its pooled pages are forgotten.
         browser.on('disconnected', () => {
