@@ -94,6 +94,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes CHROMIUM_PATH only when it names an executable file, and none turns rendering off', () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir, CHROMIUM_PATH: process.execPath }).chromiumPath).toBe(process.execPath);
+    expect(loadConfig({ DATA_DIR: dataDir, CHROMIUM_PATH: 'none' }).chromiumPath).toBeNull();
+    for (const path of ['/etc/passwd', '/usr/bin', join(dataDir, 'no-browser-here')])
+      expect(() => loadConfig({ DATA_DIR: dataDir, CHROMIUM_PATH: path }), path).toThrow(
+        `CHROMIUM_PATH ${path} is not an executable file (or set it to none)`,
+      );
+  });
+
   it('lists every bad variable at once', () => {
     let error: unknown;
     try {

@@ -1,7 +1,7 @@
 // Configuration: the ONLY file that reads process.env (and the `.env` file beside it). Parsed once, every bad
 // variable listed, then frozen. Every variable is listed in docs/configuration.md (a test holds the two together).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseCidr } from './lib/network-guard.js';
 import { parseS3Url, type S3Location } from './files/s3-url.js';
@@ -49,7 +49,7 @@ export interface Config {
   readonly pushApps: readonly string[];
   /** Seconds between heartbeat comments on the live notification stream (keeps proxies from timing it out). */
   readonly streamHeartbeatSeconds: number;
-  /** Chromium for rendering template instances (CHROMIUM_PATH; default /usr/bin/chromium when installed; `none` = off). */
+  /** Chromium for rendering template instances (CHROMIUM_PATH; default: the first of BROWSER_PATHS installed; `none` = off). */
   readonly chromiumPath: string | null;
   /** Longest a render may take before it is abandoned (and retried once). */
   readonly renderTimeoutMs: number;
@@ -104,6 +104,18 @@ export function environment(directory: string = process.cwd(), env: Env = proces
   }
 }
 
+/** Where the distributions' packages put a Chromium or Chrome: Debian, Ubuntu's transitional name, Google's. */
+const BROWSER_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable'];
+
+function isExecutableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export function loadConfig(env: Env = environment(), overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
   const read = (name: string): string | undefined => {
@@ -153,11 +165,9 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
   );
   const chromiumSetting = read('CHROMIUM_PATH');
   const chromiumPath =
-    chromiumSetting === 'none'
-      ? null
-      : (chromiumSetting ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null));
-  if (chromiumSetting && chromiumSetting !== 'none' && !existsSync(chromiumSetting))
-    problems.push(`CHROMIUM_PATH ${chromiumSetting} does not exist (or set it to none)`);
+    chromiumSetting === 'none' ? null : (chromiumSetting ?? BROWSER_PATHS.find(isExecutableFile) ?? null);
+  if (chromiumSetting && chromiumSetting !== 'none' && !isExecutableFile(chromiumSetting))
+    problems.push(`CHROMIUM_PATH ${chromiumSetting} is not an executable file (or set it to none)`);
   const renderTimeoutMs = parseInteger(
     read('RENDER_TIMEOUT_MS') ?? '30000',
     'RENDER_TIMEOUT_MS',

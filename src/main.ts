@@ -1,9 +1,10 @@
 // The `gable` CLI: serve, worker, migrate, seed, import, admin. This file and the register functions it calls are
 // the command table only: each command loads the code it runs (the server, the queue, the services) with
 // import() when it runs, so `gable --help` and a mistyped flag answer at once.
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { readConfig, withDeps } from './cli/context.js';
-import { ConfigError } from './config.js';
+import { EXIT_OPERATOR_ERROR, operatorErrorLine } from './cli/errors.js';
+import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
 import { runAsWork } from './lib/work-context.js';
 import { OperatorChannelUnavailableError } from './platform/operator-channel.js';
@@ -26,7 +27,10 @@ import { registerDoctorCommand } from './cli/doctor.js';
 const program = new Command()
   .name('gable')
   .description('Gable: the real-estate platform API server')
-  .showHelpAfterError();
+  .option('--verbose', 'print the stack trace of an error (anywhere on the command line)')
+  .showHelpAfterError()
+  // A bad flag or argument throws (CommanderError) instead of exiting 1: it exits 2 below, as other input does.
+  .exitOverride();
 
 program
   .command('serve')
@@ -118,17 +122,32 @@ const commandName =
     .slice(0, 2)
     .join(' ') || 'help';
 
+const verbose = process.argv.includes('--verbose');
+const argv = process.argv.filter((word) => word !== '--verbose');
+
+/** The configured database, to name it in an error; null when the configuration itself is what failed. */
+function databaseUrl(): string | null {
+  try {
+    return loadConfig().databaseUrl;
+  } catch {
+    return null;
+  }
+}
+
 try {
-  await runAsWork({ kind: 'command', name: commandName }, () => program.parseAsync(process.argv));
+  await runAsWork({ kind: 'command', name: commandName }, () => program.parseAsync(argv));
 } catch (error) {
-  // Operator mistakes (a locked data directory, a bad argument) get their message, not a stack trace.
-  if (
+  // commander has printed the message (and the usage) already; --help and --version end here too, with 0.
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : EXIT_OPERATOR_ERROR);
+  // Operator mistakes (a locked data directory, a missing file, an unreachable database) get their message, not a
+  // stack trace, unless --verbose asks for it. Anything else is a bug: its stack trace.
+  const refused =
     error instanceof DataDirLockedError ||
     error instanceof OperatorChannelUnavailableError ||
-    error instanceof ConfigError
-  ) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
+    error instanceof ConfigError;
+  const line = refused ? error.message : operatorErrorLine(error, databaseUrl());
+  if (line === null) throw error;
+  if (verbose) console.error(error);
+  console.error(line);
+  process.exit(refused ? 1 : EXIT_OPERATOR_ERROR);
 }

@@ -180,9 +180,11 @@ export async function parseContactsCsv(
   mappings: Map<string, CsvTarget> = new Map(),
 ): Promise<ParsedContacts> {
   const result: ParsedContacts = { contacts: [], problems: [], columns: [] };
-  const parser = createReadStream(file).pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
-  );
+  const source = createReadStream(file);
+  const parser = source.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }));
+  // pipe() does not pass on the file's errors (a missing file): the loop below throws them, instead of the stream
+  // crashing the process with an unhandled 'error' event.
+  source.once('error', (error) => parser.destroy(error));
   for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
     if (result.columns.length === 0) {
       result.columns = record.map((column) => ({

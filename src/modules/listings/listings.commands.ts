@@ -1,4 +1,6 @@
 // `gable seed listings` and `gable import listings FILE`.
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { withDeps } from '../../cli/context.js';
 import { DEFAULT_SEED_MLS } from './listings.seed-defaults.js';
@@ -54,6 +56,8 @@ export function registerListingCommands(seed: Command, importCmd: Command): void
     .option('--mls <name>', 'MLS of every record (otherwise each record carries `mls`)')
     .option('--batch-size <n>', 'records per transaction', positiveInteger, 1000)
     .action(async (file: string, options: { mls?: string; batchSize: number }) => {
+      // A file that cannot be read is said before the database opens (an embedded first open takes seconds).
+      await access(file, constants.R_OK);
       const [{ progressReporter }, { importListingsFile }] = await Promise.all([
         import('../../cli/progress.js'),
         import('./listings.import.js'),
