@@ -22,7 +22,15 @@ import { S3Store } from './files/s3-store.js';
 import { join } from 'node:path';
 import { Renderer } from './render/renderer.js';
 import { fetchFontThrough } from './render/font-cache.js';
-import { ownResponse } from './render/own-files.js';
+import { ownResponse, type DrawnFiles } from './render/own-files.js';
+import { DEMO_LOGOS } from './modules/brands/demo-logos.routes.js';
+import { DEMO_PHOTOS } from './modules/listings/demo-photos.js';
+
+/** The SVGs this server draws, by the paths their routes serve them at: what a rendered page may load of them. */
+export const DRAWN_FILES: DrawnFiles = new Map([
+  ...Object.entries(DEMO_LOGOS).map(([name, svg]) => [`/demo/logos/${name}.svg`, svg] as const),
+  ...Object.entries(DEMO_PHOTOS).map(([name, svg]) => [`/demo/photos/${name}.svg`, svg] as const),
+]);
 
 export interface DepsOptions {
   clock?: Clock;
@@ -55,7 +63,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
         executablePath: config.chromiumPath,
         timeoutMs: config.renderTimeoutMs,
         ownOrigin: config.baseUrl,
-        fetchOwn: (path) => ownResponse(holder.deps as Deps, path),
+        fetchOwn: (path) => ownResponse(holder.deps as Deps, path, DRAWN_FILES),
         fetchFont: (url, headers) => fetchFontThrough((holder.deps as Deps).outbound)(url, headers),
       })
     : null;

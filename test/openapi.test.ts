@@ -16,6 +16,7 @@ import { bearer, createUser, tokenFor } from './helpers/factories.js';
 const HIDDEN: Record<string, string> = {
   'GET /openapi.json': 'the document itself',
   'GET /demo/logos/:name': "the demo brokerage's logo files (its marketing palette points at them)",
+  'GET /demo/photos/:name': "the demo listings' photo files (their gallery_image_urls point at them)",
   'GET /metrics': 'Prometheus text for operators (README)',
   'GET /oauth2/auth/step': 'partner authorization page (HTML, docs/partner-authorization.md)',
   'POST /oauth2/auth/sign-in': 'partner authorization page form',

@@ -16,6 +16,7 @@ import { showingRoutes } from './showings/showings.routes.js';
 import { webRoutes } from '../web/authorize.routes.js';
 import { brandRoutes } from './brands/brands.routes.js';
 import { demoLogoRoutes } from './brands/demo-logos.routes.js';
+import { demoPhotoRoutes } from './listings/demo-photos.routes.js';
 import { operatorStatusRoutes } from './brands/operator-status.routes.js';
 import { savedSearchRoutes } from './saved-searches/saved-searches.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
@@ -41,6 +42,7 @@ export const featureRoutes: FeatureRoutes[] = [
   usersRoutes,
   brandRoutes,
   demoLogoRoutes,
+  demoPhotoRoutes,
   operatorStatusRoutes,
   boundaryRoutes,
   listingSearchRoutes,

@@ -14,7 +14,7 @@ const square = (fill: string, text: string) =>
   `<path d="M60 130 L120 72 L180 130 Z M78 130 V176 H162 V130" fill="none" stroke="${text}" stroke-width="10" stroke-linejoin="round"/>` +
   `<text x="120" y="218" text-anchor="middle" font-family="Georgia, serif" font-size="30" fill="${text}">DR</text></svg>`;
 
-/** Exported for the renderer, which answers a page’s requests for them in-process (src/render/own-files.ts). */
+/** Exported for the renderer, which answers a page’s requests for them in-process (deps.ts DRAWN_FILES). */
 export const DEMO_LOGOS: Record<string, string> = {
   wide: wide('#ffffff', BLUE),
   square: square('#ffffff', BLUE),

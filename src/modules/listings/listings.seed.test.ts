@@ -14,6 +14,8 @@ import { SeededRandom } from './listings.random.js';
 import { seedListings } from './listings.seed.js';
 import { syntheticListing } from './listings.synthetic.js';
 import { seedDemoWorld } from '../users/demo-seed.js';
+import { ownResponse } from '../../render/own-files.js';
+import { DRAWN_FILES } from '../../deps.js';
 import { clientHeaders, sampleListing } from './listings.test-support.js';
 
 const PLACE = {
@@ -160,6 +162,45 @@ describe('gable seed listings / import listings', () => {
 // Issue 34 row 19: the demo world is the demo users plus the synthetic listings of the first start. An agent that
 // belongs to a user is that user in the roster (the WordPress plugin names the user for `list_agent.id`), so its
 // record must say the user's name, email and phone; agents that belong to no user stay synthetic.
+describe('the demo world’s listing photos', () => {
+  const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
+
+  it('are houses this server draws and serves, to the API and to the renderer, where the seed is given an origin', async () => {
+    await seedListings(t.deps, { count: 12, mls: 'PHOTOS', seed: 7, photoOrigin: t.deps.config.baseUrl });
+    await seedListings(t.deps, { count: 3, mls: 'NOPHOTOS', seed: 7 });
+    const rows = await t.deps.db
+      .selectFrom('listings')
+      .select(['mls', 'gallery_image_urls', 'cover_image_url'])
+      .where('mls', 'in', ['PHOTOS', 'NOPHOTOS'])
+      .execute();
+    const own = rows.filter((row) => row.mls === 'PHOTOS');
+    expect(own).toHaveLength(12);
+    const paths = new Set<string>();
+    for (const row of own) {
+      expect(row.gallery_image_urls.length).toBeGreaterThanOrEqual(4);
+      expect(row.cover_image_url).toBe(row.gallery_image_urls[0]);
+      for (const url of row.gallery_image_urls) {
+        expect(new URL(url).origin).toBe(new URL(t.deps.config.baseUrl).origin);
+        paths.add(new URL(url).pathname);
+      }
+    }
+    // Several facades, each served as an SVG, by the API and by the renderer's in-process answer alike.
+    expect(paths.size).toBeGreaterThan(4);
+    for (const path of paths) {
+      const served = await t.app.inject({ url: path });
+      expect(served.statusCode, path).toBe(200);
+      expect(served.headers['content-type']).toContain('image/svg+xml');
+      const rendered = await ownResponse(t.deps, path, DRAWN_FILES);
+      expect(rendered.status).toBe(200);
+      expect(rendered.body.toString()).toBe(served.body);
+    }
+    expect((await t.app.inject({ url: '/demo/photos/house-99.svg' })).statusCode).toBe(404);
+    // Without an origin (`gable seed listings`, the benches), addresses on a reserved domain, as before.
+    for (const row of rows.filter((r) => r.mls === 'NOPHOTOS'))
+      expect(new URL(row.cover_image_url!).hostname).toBe('images.gable.example');
+  });
+});
+
 describe('the demo world’s agents', () => {
   const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
 

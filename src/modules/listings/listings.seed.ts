@@ -29,6 +29,8 @@ export interface SeedOptions {
   /** Batches written at once (PostgreSQL gains from 2; PGlite is one session anyway). */
   concurrency?: number;
   onProgress?: (written: number, total: number) => void;
+  /** Photos served by this origin (the demo world's; listings.synthetic.ts), else addresses nothing serves. */
+  photoOrigin?: string;
 }
 
 export interface SeedOutcome {
@@ -76,6 +78,7 @@ export async function seedListings(deps: IngestDeps, options: SeedOptions): Prom
         agents: muis,
         offices: pool.offices,
         now,
+        ...(options.photoOrigin ? { photoOrigin: options.photoOrigin } : {}),
       }),
     );
     const result = await ingestListings(deps, mls, records, { events: false });
@@ -186,7 +189,7 @@ export const listingsStep: FirstStartStep = {
 };
 
 async function seedListingsOnFirstStart(deps: Deps): Promise<void> {
-  const outcome = await seedListings(deps, { count: FIRST_START_LISTINGS });
+  const outcome = await seedListings(deps, { count: FIRST_START_LISTINGS, photoOrigin: deps.config.baseUrl });
   deps.log.info(
     {
       listings: outcome.created,

@@ -13,6 +13,7 @@ import {
   STREET_SUFFIXES,
 } from './listings.places.js';
 import type { SeededRandom } from './listings.random.js';
+import { demoPhotoPath } from './demo-photos.js';
 
 const DAY = 86_400;
 const STATUSES: { status: ListingStatus; weight: number }[] = [
@@ -45,6 +46,11 @@ export interface SyntheticContext {
   offices: readonly string[];
   /** Epoch seconds of "now": list dates fall in the year before it, open houses around it. */
   now: number;
+  /**
+   * The origin whose demo photos (demo-photos.ts) the listings show: the demo world's own server. Without it,
+   * photo addresses on a reserved domain that nothing serves.
+   */
+  photoOrigin?: string;
 }
 
 /** To a multiple of `step`; a decimal step divides, so 36.271917 does not come out as 36.271916999999995. */
@@ -90,9 +96,10 @@ export function syntheticListing(
   const agent = () => random.pick(context.agents);
   const office = () => random.pick(context.offices);
   const sellingSide = closed || status === 'Pending' || status === 'Active Under Contract';
-  const photos = Array.from(
-    { length: random.integer(4, 12) },
-    (_, i) => `https://images.gable.example/${context.mls}/${context.mlsNumber}/${i + 1}.jpg`,
+  const photos = Array.from({ length: random.integer(4, 12) }, (_, i) =>
+    context.photoOrigin
+      ? new URL(demoPhotoPath(context.mlsNumber, i), context.photoOrigin).toString()
+      : `https://images.gable.example/${context.mls}/${context.mlsNumber}/${i + 1}.jpg`,
   );
   // Drawn in the order the record's fields used to draw them, so a seed keeps giving the same listings.
   const officeExclusive = random.chance(0.02);
