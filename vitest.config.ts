@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/browser/**', 'node_modules/**', '**/*.alone.test.ts'],
+          exclude: ['test/browser/**', 'node_modules/**', '**/*.alone.test.ts', '**/*.docs.test.ts'],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
