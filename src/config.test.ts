@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateVapidKeys } from './config-push.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, withEmbeddedDemoDefaults } from './config.js';
 
 const KEY = 'ab'.repeat(32);
 
@@ -102,6 +102,26 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ DATA_DIR: dataDir, CHROMIUM_PATH: path }), path).toThrow(
         `CHROMIUM_PATH ${path} is not an executable file (or set it to none)`,
       );
+  });
+
+  it('opens loopback to webhooks for the embedded demo alone: not with DATABASE_URL, a public listener or a setting', () => {
+    const dataDir = tempDir();
+    expect(withEmbeddedDemoDefaults(loadConfig({ DATA_DIR: dataDir })).webhookAllowedNetworks).toEqual([
+      '127.0.0.0/8',
+      '::1/128',
+    ]);
+    expect(
+      withEmbeddedDemoDefaults(loadConfig({ DATA_DIR: dataDir, HOST: '::1' })).webhookAllowedNetworks,
+    ).toHaveLength(2);
+    const closed = [
+      { DATA_DIR: dataDir, DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: 'a'.repeat(64) },
+      { DATA_DIR: dataDir, HOST: '0.0.0.0' },
+      { DATA_DIR: dataDir, HOST: '192.168.1.20' },
+    ];
+    for (const env of closed)
+      expect(withEmbeddedDemoDefaults(loadConfig(env)).webhookAllowedNetworks, env.HOST).toEqual([]);
+    const set = { DATA_DIR: dataDir, WEBHOOK_ALLOWED_NETWORKS: '10.1.2.3/32' };
+    expect(withEmbeddedDemoDefaults(loadConfig(set)).webhookAllowedNetworks).toEqual(['10.1.2.3/32']);
   });
 
   it('lists every bad variable at once', () => {

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { parseCidr } from './lib/network-guard.js';
 import { parseS3Url, type S3Location } from './files/s3-url.js';
 import { parsePushConfig, type PushConfig } from './config-push.js';
@@ -102,6 +103,22 @@ export function environment(directory: string = process.cwd(), env: Env = proces
     if (error instanceof EnvFileError) throw new ConfigError([`${path}, ${error.message}`]);
     throw error;
   }
+}
+
+/** Loopback, both families: what the embedded demo opens to webhooks (withEmbeddedDemoDefaults). */
+export const DEMO_LOOPBACK_NETWORKS = ['127.0.0.0/8', '::1/128'] as const;
+
+/**
+ * What `gable serve` on the embedded database opens by itself, so the walk-throughs run without a restart
+ * (decisions §20): webhooks to this machine's loopback (a receiver in another terminal). Only while the API itself
+ * answers on loopback alone, so nobody but this machine's users can point a webhook there; never with
+ * DATABASE_URL; never over a WEBHOOK_ALLOWED_NETWORKS the operator set.
+ */
+export function withEmbeddedDemoDefaults(config: Config): Config {
+  const host = config.host.replace(/^\[|\]$/g, '');
+  const listensOnLoopback = host === 'localhost' || (ipaddr.isValid(host) && ipaddr.parse(host).range() === 'loopback');
+  if (!config.embedded || config.webhookAllowedNetworks.length > 0 || !listensOnLoopback) return config;
+  return { ...config, webhookAllowedNetworks: [...DEMO_LOOPBACK_NETWORKS] };
 }
 
 /** Where the distributions' packages put a Chromium or Chrome: Debian, Ubuntu's transitional name, Google's. */

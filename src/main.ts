@@ -4,7 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { readConfig, withDeps } from './cli/context.js';
 import { EXIT_OPERATOR_ERROR, operatorErrorLine } from './cli/errors.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, withEmbeddedDemoDefaults } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
 import { runAsWork } from './lib/work-context.js';
 import { OperatorChannelUnavailableError } from './platform/operator-channel.js';
@@ -38,7 +38,7 @@ program
     'serve the HTTP API and the partner authorization pages (and run job workers in-process unless WORKERS_IN_PROCESS=false)',
   )
   .action(async () => {
-    const config = readConfig();
+    const config = withEmbeddedDemoDefaults(readConfig());
     const [{ createDeps, startJobs }, { migrateToLatest }, { prepareEmbedded }, { serve }] = await Promise.all([
       import('./deps.js'),
       import('./db/migrator.js'),

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { readConfig } from './context.js';
+import { withEmbeddedDemoDefaults } from '../config.js';
 import type { FileStore } from '../files/store.js';
 
 export function registerDoctorCommand(program: Command): void {
@@ -15,7 +16,8 @@ export function registerDoctorCommand(program: Command): void {
     )
     .option('--json', 'print the rows as JSON')
     .action(async (options: { json?: boolean }) => {
-      const config = readConfig();
+      // What `gable serve` would run with, the embedded demo's own defaults included.
+      const config = withEmbeddedDemoDefaults(readConfig());
       const [
         { openDatabase },
         { DataDirLockedError },
