@@ -28,13 +28,35 @@ const credentialCount = async () =>
     ).n,
   );
 
+describe('GET /extmail/linked', () => {
+  it('says the mailbox is linked, or why not, in a page that escapes what the redirect carried', async () => {
+    const linked = await t.app.inject({ url: '/extmail/linked' });
+    expect(linked.statusCode).toBe(200);
+    expect(linked.headers['content-type']).toContain('text/html');
+    expect(linked.body).toContain('Mailbox linked');
+    const failed = await t.app.inject({
+      url: '/extmail/linked?error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+    });
+    expect(failed.statusCode).toBe(200);
+    expect(failed.body).toContain('The mailbox was not linked');
+    expect(failed.body).toContain('(access_denied)');
+    expect(failed.body).not.toContain('<script>alert(1)</script>');
+    expect(failed.body).toContain('&lt;script&gt;');
+  });
+});
+
 describe('POST /users/self/extmail', () => {
   it('answers the identity platform authorize URL with PKCE and a signed user::brand::redirect::signature state', async () => {
     const owner = await mailboxOwner(t.deps);
     const res = await startLink(t, owner, { body: ['Contacts.Read', 'Mail.Send'] });
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;
-    expect(data).toEqual({ type: 'extmail_auth_link', url: expect.any(String), redirect: 'http://gable.test/' });
+    // No WEB_URL here: the web app is this server, so the browser comes back to its own page for it.
+    expect(data).toEqual({
+      type: 'extmail_auth_link',
+      url: expect.any(String),
+      redirect: 'http://gable.test/extmail/linked',
+    });
     const url = new URL(data.url);
     expect(url.origin + url.pathname).toBe(`${fake.url}/common/oauth2/v2.0/authorize`);
     const q = url.searchParams;
@@ -47,7 +69,7 @@ describe('POST /users/self/extmail', () => {
       ['Contacts.Read', 'Mail.Send', 'User.Read', 'email', 'offline_access', 'openid', 'profile'].sort(),
     );
     const parts = q.get('state')!.split('::');
-    expect(parts.slice(0, 3)).toEqual([owner.user, owner.brand, 'http://gable.test/']);
+    expect(parts.slice(0, 3)).toEqual([owner.user, owner.brand, 'http://gable.test/extmail/linked']);
     expect(parts[3]).toMatch(/^[A-Za-z0-9_-]+\.\d+\.[0-9a-f]{64}$/);
   });
 
@@ -72,6 +94,21 @@ describe('POST /users/self/extmail', () => {
       expect(res.json()).toMatchObject({ code: 'Validation', attributes: { redirect: [expect.any(String)] } });
     }
     expect(await credentialCount()).toBe(before);
+  });
+
+  it('takes a request without a body as one asking for the defaults (a JSON null is still refused)', async () => {
+    const owner = await mailboxOwner(t.deps);
+    const bare = await t.app.inject({ method: 'POST', url: '/users/self/extmail', headers: owner.headers });
+    expect(bare.statusCode, bare.body).toBe(200);
+    const scopes = new URL(bare.json().data.url).searchParams.get('scope')!.split(' ');
+    expect(scopes).toEqual(expect.arrayContaining(['Contacts.Read', 'Mail.Read', 'Mail.Send']));
+    const nullBody = await t.app.inject({
+      method: 'POST',
+      url: '/users/self/extmail',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      payload: 'null',
+    });
+    expect(nullBody.statusCode).toBe(400);
   });
 
   it('refuses unknown scopes and bad bodies with a 400', async () => {

@@ -10,11 +10,18 @@ import {
   AssociationsQuery,
   AuthLink,
   CallbackQuery,
+  LinkedQuery,
   CreateLinkBody,
   CredentialParams,
   CredentialRecord,
 } from './extmail.schemas.js';
-import { createLink, deleteOwnCredential, getOwnCredential, listOwnCredentials } from './extmail.service.js';
+import {
+  createLink,
+  deleteOwnCredential,
+  getOwnCredential,
+  LINKED_PAGE,
+  listOwnCredentials,
+} from './extmail.service.js';
 import { requestSync } from './sync.service.js';
 
 const TAGS = ['External mail'];
@@ -41,6 +48,11 @@ export const extmailRoutes: FeatureRoutes = async (app, { deps }) => {
           '`Contacts.Read`, `Mail.Read`, `Mail.Send` (anything else is a 400). 412 when the server has no Microsoft app configured.',
         body: CreateLinkBody,
         response: { 200: Envelope(AuthLink), ...errorResponses(...AUTHENTICATED_ERRORS, 412) },
+      },
+      // Every field is optional: a request without a body asks for the defaults (a JSON `null` is still refused).
+      preValidation: async (request) => {
+        // The body's static type says object; without a body Fastify leaves it undefined.
+        if ((request.body as unknown) === undefined) request.body = {};
       },
     },
     async (request) => {
@@ -112,6 +124,22 @@ export const extmailRoutes: FeatureRoutes = async (app, { deps }) => {
   );
 
   // A browser page, not the JSON API: hidden from the OpenAPI document like the other web pages (docs/extmail.md).
+  app.get(
+    LINKED_PAGE,
+    { config: { auth: 'none' }, schema: { hide: true, querystring: LinkedQuery } },
+    async (request, reply) => {
+      const { error, error_description: description } = request.query;
+      const page = messagePage({
+        brand: { name: deps.config.appName, poweredBy: null },
+        title: error ? 'The mailbox was not linked' : 'Mailbox linked',
+        message: error
+          ? `${description ?? 'The sign-in did not complete'} (${error}).`
+          : 'Your Microsoft 365 mailbox is linked: its contacts sync in a few minutes. You can close this window.',
+      });
+      return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(page);
+    },
+  );
+
   app.get(
     '/extmail/callback',
     { config: { auth: 'none' }, schema: { hide: true, querystring: CallbackQuery } },

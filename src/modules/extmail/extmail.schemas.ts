@@ -75,6 +75,12 @@ export const AssociationsQuery = Type.Object({
   ),
 });
 
+/** What the callback adds to the redirect when linking failed (the linked page shows it). */
+export const LinkedQuery = Type.Object({
+  error: Type.Optional(Type.String({ maxLength: 200 })),
+  error_description: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+
 export const CallbackQuery = Type.Object({
   state: Type.Optional(Type.String({ maxLength: 4096 })),
   code: Type.Optional(Type.String({ maxLength: 8192 })),

@@ -17,6 +17,17 @@ export function providerOf(deps: Deps): ExtmailProvider {
 
 export const stateSignerOf = (deps: Deps) => new StateSigner(deps.config.secretKey);
 
+/** The page that says a mailbox was linked, or why not (`error`, `error_description` from the callback). */
+export const LINKED_PAGE = '/extmail/linked';
+
+/**
+ * Where the browser goes after linking when the caller names no place: the web app, or, where there is none
+ * (WEB_URL unset: it is this server, which has no page at `/`), this server's own page that says how it went.
+ */
+export function defaultRedirect(config: { webUrl: string; baseUrl: string }): string {
+  return config.webUrl === config.baseUrl ? `${config.baseUrl}${LINKED_PAGE}` : `${config.webUrl}/`;
+}
+
 /** The provider sends the browser here (register it as the app's redirect URI at Microsoft). */
 export const callbackUrl = (deps: Deps) => `${deps.config.baseUrl}/extmail/callback`;
 
@@ -38,7 +49,7 @@ export async function createLink(
   const missing = provider.missingSetting();
   if (missing)
     throw errors.preconditionFailed(`Linking a mailbox is not configured on this server: ${missing} is not set`);
-  const redirect = input.redirect ?? `${deps.config.webUrl}/`;
+  const redirect = input.redirect ?? defaultRedirect(deps.config);
   if (!(await isAllowedRedirect(deps.db, deps.config, actor.client, redirect))) {
     throw errors.invalidField(
       'redirect',
