@@ -3,6 +3,7 @@
 import { createECDH, createPrivateKey } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { VariableName } from './config-variables.js';
 
 export interface VapidConfig {
   /** Uncompressed P-256 public key, base64url (65 bytes): what a browser passes to pushManager.subscribe. */
@@ -74,11 +75,14 @@ const APNS_VARIABLES = [
 ] as const;
 const PER_APP_VARIABLE = new RegExp(`^(${[...VAPID_VARIABLES, ...FCM_VARIABLES, ...APNS_VARIABLES].join('|')})_(.+)$`);
 
-type Read = (name: string) => string | undefined;
+/** Reads any variable, an app's suffixed ones included. */
+type RawRead = (name: string) => string | undefined;
+/** Reads a variable of config-variables.ts by its base name. */
+type Read = (name: VariableName) => string | undefined;
 /** Where a provider's settings come from: `read` a variable by its base name, `name` it in a problem. */
 interface Source {
   read: Read;
-  name: (variable: string) => string;
+  name: (variable: VariableName) => string;
   /** ` of app x` in problems about an app's own settings ('' for the shared ones). */
   of: string;
   /** `_X` for app x ('' for the shared settings). */
@@ -90,7 +94,7 @@ interface Source {
  * otherwise silently fall back to the shared settings).
  */
 export function parsePushConfig(
-  read: Read,
+  read: RawRead,
   variables: readonly string[],
   apps: readonly string[],
   embedded: boolean,

@@ -1,5 +1,6 @@
 // Configuration: the ONLY file that reads process.env (and the `.env` file beside it). Parsed once, every bad
-// variable listed, then frozen. Every variable is listed in docs/configuration.md (a test holds the two together).
+// variable listed, then frozen. A variable is read by a name of config-variables.ts, which docs/configuration.md's
+// table is generated from.
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -8,6 +9,7 @@ import { parseCidr } from './lib/network-guard.js';
 import { parseS3Url, type S3Location } from './files/s3-url.js';
 import { parsePushConfig, type PushConfig } from './config-push.js';
 import { EnvFileError, parseEnvFile } from './lib/env-file.js';
+import type { VariableName } from './config-variables.js';
 
 export interface Config {
   /** TCP port of the HTTP server. */
@@ -135,10 +137,11 @@ function isExecutableFile(path: string): boolean {
 
 export function loadConfig(env: Env = environment(), overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
-  const read = (name: string): string | undefined => {
+  const raw = (name: string): string | undefined => {
     const value = env[name]?.trim();
     return value === '' ? undefined : value;
   };
+  const read = (name: VariableName): string | undefined => raw(name);
 
   const port = parseInteger(read('PORT') ?? '3000', 'PORT', 0, 65535, problems);
   const host = read('HOST') ?? '127.0.0.1';
@@ -231,8 +234,8 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
   );
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
   const push = parsePushConfig(
-    read,
-    Object.keys(env).filter((name) => read(name) !== undefined),
+    raw,
+    Object.keys(env).filter((name) => raw(name) !== undefined),
     pushApps,
     embedded,
     dataDir,

@@ -1,38 +1,32 @@
-// docs/configuration.md lists every variable the configuration reads, and nothing else: the table is checked
-// against the code, in both directions, so a new setting cannot ship undocumented and a removed one cannot linger.
+// docs/configuration.md's table of variables is generated from src/config-variables.ts, the list the configuration
+// code reads from (a name outside it is a type error). These tests hold the three together: the committed table is
+// the generated one, and the list names no variable the code does not read.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { VARIABLES, withVariablesTable } from '../src/config-variables.js';
 
 const source = ['src/config.ts', 'src/config-push.ts'].map((file) => readFileSync(file, 'utf8')).join('\n');
 const docs = readFileSync('docs/configuration.md', 'utf8');
+const listed: string[] = VARIABLES.flatMap((row) => [...row.names]);
 
 /** Names the code reads: `read('NAME')` (config.ts) and `source.read('NAME')`/`own('NAME')` (push, per app too). */
 function readByCode(): Set<string> {
   return new Set([...source.matchAll(/\b(?:read|own)\('([A-Z][A-Z0-9_]*)'\)/g)].map((m) => m[1]!));
 }
 
-/** Names in the first column of the table's rows (a row may list several: `A`, `B`). */
-function documented(): Set<string> {
-  const names = new Set<string>();
-  for (const line of docs.split('\n')) {
-    if (!line.startsWith('| `')) continue;
-    const firstCell = line.split('|')[1]!;
-    for (const m of firstCell.matchAll(/`([A-Z][A-Z0-9_]*)`/g)) names.add(m[1]!);
-  }
-  return names;
-}
-
 describe('docs/configuration.md', () => {
-  it('lists every variable the code reads', () => {
-    const missing = [...readByCode()].filter((name) => !documented().has(name));
-    expect(missing).toEqual([]);
+  it('holds the table generated from src/config-variables.ts (else run `npm run docs:config`)', () => {
+    expect(docs).toEqual(withVariablesTable(docs));
   });
 
-  it('lists no variable the code does not read (examples of per-app names aside)', () => {
+  it('lists every variable the code reads, each once', () => {
+    expect([...readByCode()].filter((name) => !listed.includes(name))).toEqual([]);
+    expect(listed.filter((name, index) => listed.indexOf(name) !== index)).toEqual([]);
+  });
+
+  it('lists no variable the code does not read', () => {
     const read = readByCode();
-    const perApp = /_BROKERAGE_IOS$/; // the documented example of the per-app suffix
-    const stale = [...documented()].filter((name) => !read.has(name) && !perApp.test(name));
-    expect(stale).toEqual([]);
+    expect(listed.filter((name) => !read.has(name))).toEqual([]);
   });
 
   it('reads enough of the code to mean something', () => {
