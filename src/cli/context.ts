@@ -1,4 +1,4 @@
-// Shared set-up of CLI commands: configuration, database (migrated), job queue ready to enqueue. The database,
+// Shared set-up of CLI commands: configuration, database (schema current), job queue ready to enqueue. The database,
 // the queue and the services load when a command opens them (withDeps), not when `gable --help` reads this file.
 import { loadConfig, ConfigError, type Config } from '../config.js';
 import type { Deps } from '../platform/deps.js';
@@ -9,7 +9,10 @@ export interface CommandContextOptions {
   workers?: boolean;
   /** Start the job queue (needed to enqueue; costs a few queries). */
   jobs?: boolean;
-  /** Apply migrations first (default true). */
+  /**
+   * Bring the schema up to date first (default true): on the embedded database it is migrated, on PostgreSQL a
+   * schema that is behind stops the command (prepareSchemaForCommand). `false` for `gable migrate` itself.
+   */
   migrate?: boolean;
 }
 
@@ -31,13 +34,13 @@ export async function withDeps<T>(options: CommandContextOptions, run: (deps: De
   // Beside a running embedded server the command cannot open the database: say so before loading the server's
   // modules (most of a second), not after. createDeps still takes the lock itself.
   if (config.databaseUrl === null) assertUnlocked(dataDirLockFile(config.dataDir));
-  const [{ closeDeps, createDeps, startJobs }, { migrateToLatest }] = await Promise.all([
+  const [{ closeDeps, createDeps, startJobs }, { prepareSchemaForCommand }] = await Promise.all([
     import('../deps.js'),
     import('../db/migrator.js'),
   ]);
   const deps = await createDeps(config, { workers: options.workers ?? false });
   try {
-    if (options.migrate ?? true) await migrateToLatest(deps.db);
+    if (options.migrate ?? true) await prepareSchemaForCommand(deps.db, config.embedded);
     if (options.jobs) await startJobs(deps);
     return await run(deps);
   } finally {

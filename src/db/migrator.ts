@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { MigrationsBehindError } from './migrations-behind.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
@@ -42,11 +43,48 @@ function migratorOf(db: Kysely<any>): Migrator {
   });
 }
 
-/** The migrations this code has that the database has not applied (`gable doctor`), in name order. */
+/**
+ * The migrations this code has that the database has not applied (`gable doctor`, every command), in name order.
+ * Read from the file names and schema_migrations alone: no migration module is loaded to answer it.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
-export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
-  const migrations = await migratorOf(db).getMigrations();
-  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+export async function pendingMigrations(db: Kysely<any>, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+  const names = (await readdir(dir))
+    .filter((f) => MIGRATION_FILE.test(f) && !f.endsWith('.d.ts'))
+    .map((f) => f.replace(MIGRATION_FILE, '$1'))
+    .sort();
+  const applied = new Set(await appliedMigrations(db));
+  return names.filter((name) => !applied.has(name));
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
+async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+  try {
+    const rows = await db.selectFrom('schema_migrations').select('name').execute();
+    return rows.map((row) => String(row.name));
+  } catch (error) {
+    if ((error as { code?: string }).code === UNDEFINED_TABLE) return []; // a database never migrated
+    throw error;
+  }
+}
+
+/** PostgreSQL's SQLSTATE for a relation that does not exist. */
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * What a command does to the schema before its work (decisions §20). The embedded database is one user's, on one
+ * machine: it is brought up to date, as `npm start` does. A PostgreSQL database may be shared with running servers
+ * of another version during an upgrade: only `gable migrate`, `serve` and `worker` change it, and any other command
+ * on a database that is behind stops with one line instead of altering the schema under them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
+export async function prepareSchemaForCommand(db: Kysely<any>, embedded: boolean): Promise<void> {
+  if (embedded) {
+    await migrateToLatest(db);
+    return;
+  }
+  const pending = await pendingMigrations(db);
+  if (pending.length > 0) throw new MigrationsBehindError(pending);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema

@@ -1,0 +1,60 @@
+// What a command does to a schema older than its code (decisions §20): on PostgreSQL it stops with one line naming
+// `gable migrate` and changes nothing; the embedded database is brought up to date.
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
+import { operatorErrorLine } from '../cli/errors.js';
+import { MigrationsBehindError } from './migrations-behind.js';
+import { openDatabase } from './database.js';
+import { pendingMigrations, prepareSchemaForCommand } from './migrator.js';
+
+const t = useTestApp();
+
+async function appliedCount(): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from schema_migrations`.execute(t.deps.db);
+  return rows[0]!.n;
+}
+
+describe('prepareSchemaForCommand', () => {
+  it('lets a command run on a current schema, on either database', async () => {
+    expect(await pendingMigrations(t.deps.db)).toEqual([]);
+    await expect(prepareSchemaForCommand(t.deps.db, false)).resolves.toBeUndefined();
+  });
+
+  it('stops a command on a PostgreSQL schema that is behind, naming gable migrate, and changes nothing', async () => {
+    const { rows } = await sql<{ name: string; timestamp: string }>`
+      select name, timestamp from schema_migrations order by name desc limit 1`.execute(t.deps.db);
+    const { name, timestamp } = rows[0]!;
+    await sql`delete from schema_migrations where name = ${name}`.execute(t.deps.db);
+    try {
+      const before = await appliedCount();
+      const error = await prepareSchemaForCommand(t.deps.db, false).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MigrationsBehindError);
+      expect((error as MigrationsBehindError).pending).toEqual([name]);
+      expect(operatorErrorLine(error, null)).toBe(
+        `the database is one migration behind this version of gable (${name}): run \`gable migrate\``,
+      );
+      expect(await appliedCount()).toBe(before);
+    } finally {
+      await sql`insert into schema_migrations (name, timestamp) values (${name}, ${timestamp})`.execute(t.deps.db);
+    }
+  });
+
+  it('counts every migration of a database never migrated, without creating a table', async () => {
+    const database = await openDatabase({ databaseUrl: null, dataDir: '', pglite: await PGlite.create() });
+    const empty = database.db;
+    try {
+      const error = (await prepareSchemaForCommand(empty, false).catch((e: unknown) => e)) as MigrationsBehindError;
+      expect(error).toBeInstanceOf(MigrationsBehindError);
+      expect(error.pending.length).toBeGreaterThan(40);
+      expect(error.message).toMatch(/^the database is \d+ migrations behind this version of gable \(.+\): run/);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_tables where schemaname = 'public'`.execute(empty);
+      expect(rows[0]!.n).toBe(0);
+    } finally {
+      await database.close();
+    }
+  });
+});
