@@ -19,6 +19,16 @@ describe('walkthroughsOf', () => {
     expect(walkthroughsOf('docs/x.md', page.join('\n'))).toEqual([{ name: 'docs/x.md:4', code: 'echo one\necho two' }]);
   });
 
+  it('reads what a block needs from its mark, and refuses a need it does not know', () => {
+    const page = (mark: string) => [mark, '```sh', 'echo linked', '```'].join('\n');
+    expect(walkthroughsOf('docs/x.md', page('<!-- walkthrough needs: microsoft-fake -->'))).toEqual([
+      { name: 'docs/x.md:3', code: 'echo linked', needs: 'microsoft-fake' },
+    ]);
+    expect(() => walkthroughsOf('docs/x.md', page('<!-- walkthrough needs: a-printer -->'))).toThrow(
+      'docs/x.md:1: unknown need a-printer',
+    );
+  });
+
   it('refuses a mark that is not followed by a shell block, or a block that is not closed', () => {
     expect(() => walkthroughsOf('docs/x.md', [WALKTHROUGH_MARK, 'text'].join('\n'))).toThrow('docs/x.md:1');
     expect(() => walkthroughsOf('docs/x.md', [WALKTHROUGH_MARK, '```sh', 'echo'].join('\n'))).toThrow(

@@ -7,14 +7,6 @@ const port = Number(process.argv[2] ?? '4010');
 const callback = process.argv[3] ?? 'http://127.0.0.1:3000/extmail/callback';
 const fake = new FakeMicrosoft({ redirectUris: [callback] });
 await fake.start(port);
-for (let i = 1; i <= 25; i++) {
-  fake.putContact(fake.account.id, {
-    id: `demo-${i}`,
-    givenName: `Demo${i}`,
-    surname: 'Contact',
-    emailAddresses: [{ address: `demo${i}@example.com` }],
-    mobilePhone: `+1214555${String(1000 + i)}`,
-  });
-}
+fake.seedDemoMailbox(25);
 console.log(`Microsoft fake on ${fake.url} (callback ${callback}). Start the server with:`);
 for (const [key, value] of Object.entries(fake.env())) console.log(`  export ${key}=${value}`);

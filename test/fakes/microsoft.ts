@@ -135,6 +135,19 @@ export class FakeMicrosoft {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  /** Fills the signed-in account's mailbox with `count` demo contacts (`Demo1 Contact`, demo1@example.com, …). */
+  seedDemoMailbox(count = 25): void {
+    for (let i = 1; i <= count; i++) {
+      this.putContact(this.account.id, {
+        id: `demo-${i}`,
+        givenName: `Demo${i}`,
+        surname: 'Contact',
+        emailAddresses: [{ address: `demo${i}@example.com` }],
+        mobilePhone: `+1214555${String(1000 + i)}`,
+      });
+    }
+  }
+
   throttleNext(count: number, status: 429 | 503 = 429, retryAfter = '2'): void {
     this.throttle = { count, status, retryAfter };
   }
