@@ -2,12 +2,13 @@
 // the command table only: each command loads the code it runs (the server, the queue, the services) with
 // import() when it runs, so `gable --help` and a mistyped flag answer at once.
 import { Command, CommanderError } from 'commander';
-import { readConfig, withDeps } from './cli/context.js';
+import { openDeps } from './cli/open-deps.js';
 import { EXIT_OPERATOR_ERROR, operatorErrorLine } from './cli/errors.js';
 import { ConfigError, loadConfig, withEmbeddedDemoDefaults } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
 import { runAsWork } from './lib/work-context.js';
 import { OperatorChannelUnavailableError } from './platform/operator-channel.js';
+import { provideDepsOpener, readConfig, withDeps } from './platform/commands.js';
 import { registerBrandCommands } from './modules/brands/brands.cli.js';
 import { registerUserCommands } from './modules/users/users.cli.js';
 import { registerDemoSeedCommand } from './modules/users/demo-seed.cli.js';
@@ -23,6 +24,9 @@ import { registerMailCommands } from './mail/mail.cli.js';
 import { registerNotifyCommand } from './modules/notifications/notifications.commands.js';
 import { registerAlertCommands } from './modules/saved-searches/alerts.cli.js';
 import { registerDoctorCommand } from './cli/doctor.js';
+
+// The features' commands open the server's dependencies through platform/commands.ts; this is how.
+provideDepsOpener(openDeps);
 
 const program = new Command()
   .name('gable')

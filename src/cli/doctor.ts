@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readConfig } from './context.js';
+import { readConfig } from '../platform/commands.js';
 import { withEmbeddedDemoDefaults } from '../config.js';
 import type { FileStore } from '../files/store.js';
 

@@ -2,7 +2,7 @@
 // While `gable serve` holds the embedded database, they ask that server (runHereOrOnServer).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { readConfig, runHereOrOnServer, withDeps, type CommandDepsRunner } from '../cli/context.js';
+import { readConfig, runHereOrOnServer, withDeps, type CommandDepsRunner } from '../platform/commands.js';
 import type { Deps } from '../platform/deps.js';
 import { errors } from '../errors.js';
 import { reportOperatorErrors } from '../modules/brands/operator-errors.js';

@@ -4,7 +4,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { vi } from 'vitest';
-import type { CommandDepsRunner } from '../../src/cli/context.js';
+import type { CommandDepsRunner } from '../../src/platform/commands.js';
 import type { Deps } from '../../src/platform/deps.js';
 import { TEST_SECRET_KEY } from './app.js';
 

@@ -1,6 +1,6 @@
 // `gable admin client create|list`: OAuth clients are made by operators, never through the API (decisions §2).
 import type { Command } from 'commander';
-import { print, withDeps, type CommandDepsRunner } from '../../cli/context.js';
+import { print, withDeps, type CommandDepsRunner } from '../../platform/commands.js';
 import type { ClientKind } from '../../db/types.js';
 import type { createOAuthClient } from './clients.service.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.

@@ -1,7 +1,7 @@
 // `gable seed boundaries` and `gable import boundaries FILE --type TYPE …`.
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { withDeps } from '../../cli/context.js';
+import { withDeps } from '../../platform/commands.js';
 import { BOUNDARY_TYPES, type BoundaryType } from './boundaries.types.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 
@@ -15,7 +15,7 @@ export function registerBoundaryCommands(seed: Command, importCmd: Command): voi
     )
     .action(async () => {
       const [{ progressReporter }, { seedShippedBoundaries }] = await Promise.all([
-        import('../../cli/progress.js'),
+        import('../../lib/progress.js'),
         import('./boundaries.loader.js'),
       ]);
       await withDeps({}, async (deps) => {
@@ -47,7 +47,7 @@ export function registerBoundaryCommands(seed: Command, importCmd: Command): voi
         options: { type: BoundaryType; titleField?: string; idField?: string; country?: string; state?: string },
       ) => {
         const [{ progressReporter }, { parseBoundaryFile }, { loadBoundaries }] = await Promise.all([
-          import('../../cli/progress.js'),
+          import('../../lib/progress.js'),
           import('./boundaries.import.js'),
           import('./boundaries.loader.js'),
         ]);

@@ -1,6 +1,6 @@
 // `gable admin brand create|list` and `gable admin member add|remove`.
 import type { Command } from 'commander';
-import { withDeps } from '../../cli/context.js';
+import { withDeps } from '../../platform/commands.js';
 import { ACL_WORDS, BRAND_TYPES } from './brands.words.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 import { reportOperatorErrors } from './operator-errors.js';

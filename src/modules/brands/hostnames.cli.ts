@@ -1,6 +1,6 @@
 // `gable admin brand set-hosts BRAND_ID HOST…` and `gable admin brand hosts BRAND_ID`: white-label host names.
 import type { Command } from 'commander';
-import { print, withDeps } from '../../cli/context.js';
+import { print, withDeps } from '../../platform/commands.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 
 /** Adds the host-name commands under `admin brand`, creating that group unless another module already did. */

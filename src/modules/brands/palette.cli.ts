@@ -1,7 +1,7 @@
 // `gable admin brand palette BRAND [--set key=value …] [--unset key …]`: an operator's view and edit of a brand's
 // marketing palette (decisions §19). Without changes it prints the palette the brand shows (inherited keys too).
 import type { Command } from 'commander';
-import { withDeps, type CommandDepsRunner } from '../../cli/context.js';
+import { withDeps, type CommandDepsRunner } from '../../platform/commands.js';
 import { errors } from '../../errors.js';
 import { reportOperatorErrors } from './operator-errors.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.

@@ -1,6 +1,6 @@
 // `gable import contacts FILE.csv --brand BRAND [--map column=field …]`.
 import type { Command } from 'commander';
-import { withDeps } from '../../cli/context.js';
+import { withDeps } from '../../platform/commands.js';
 import { AppError } from '../../errors.js';
 import { isUuid } from '../../lib/uuid.js';
 import { CSV_TARGETS } from './contacts.csv-targets.js';
@@ -59,7 +59,7 @@ export function registerContactCommands(importCmd: Command): void {
         return;
       }
       const [{ progressReporter }, { importContacts }] = await Promise.all([
-        import('../../cli/progress.js'),
+        import('../../lib/progress.js'),
         import('./contacts.service.js'),
       ]);
       await withDeps({}, async (deps) => {

@@ -2,7 +2,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { withDeps } from '../../cli/context.js';
+import { withDeps } from '../../platform/commands.js';
 import { DEFAULT_SEED_MLS } from './listings.seed-defaults.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 
@@ -29,7 +29,7 @@ export function registerListingCommands(seed: Command, importCmd: Command): void
     .option('--seed <n>', 'PRNG seed', positiveInteger, 1)
     .action(async (options: { count: number; within?: string; mls: string; seed: number }) => {
       const [{ progressReporter }, { seedListings }] = await Promise.all([
-        import('../../cli/progress.js'),
+        import('../../lib/progress.js'),
         import('./listings.seed.js'),
       ]);
       await withDeps({}, async (deps) => {
@@ -59,7 +59,7 @@ export function registerListingCommands(seed: Command, importCmd: Command): void
       // A file that cannot be read is said before the database opens (an embedded first open takes seconds).
       await access(file, constants.R_OK);
       const [{ progressReporter }, { importListingsFile }] = await Promise.all([
-        import('../../cli/progress.js'),
+        import('../../lib/progress.js'),
         import('./listings.import.js'),
       ]);
       await withDeps({ jobs: true }, async (deps) => {

@@ -1,13 +1,9 @@
 // `gable admin mls set|list`: the MLS registry behind a listing's `mls_info` (docs/listings.md).
 import type { Command } from 'commander';
-import { print, withDeps } from '../../cli/context.js';
-import type { Deps } from '../../platform/deps.js';
+import { print, withDeps, type CommandDepsRunner } from '../../platform/commands.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
 import type { MlsRegistryRow } from './mls-registry.repository.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
-
-/** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
-export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;
 
 const view = (row: MlsRegistryRow) => ({
   mls: row.mls,

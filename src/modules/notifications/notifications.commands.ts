@@ -3,7 +3,7 @@
 // holds DATA_DIR, the command has that server send it (operator action `notify`, platform/operator-channel.ts),
 // so it reaches the streams open on it at once.
 import type { Command } from 'commander';
-import { runHereOrOnServer, withDeps, type CommandDepsRunner } from '../../cli/context.js';
+import { runHereOrOnServer, withDeps, type CommandDepsRunner } from '../../platform/commands.js';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { OperatorAction } from '../../platform/operator-channel.js';

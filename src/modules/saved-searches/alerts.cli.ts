@@ -1,6 +1,6 @@
 // `gable alerts preview SEARCH_ID`: what the next digest of each linked contact would contain (docs/saved-searches.md).
 import type { Command } from 'commander';
-import { withDeps, type CommandDepsRunner } from '../../cli/context.js';
+import { withDeps, type CommandDepsRunner } from '../../platform/commands.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { SearchPreview } from './delivery.preview.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.

@@ -1,6 +1,6 @@
 // `gable seed templates`: the shipped template library on any server (an embedded one gets it on first start).
 import type { Command } from 'commander';
-import { withDeps } from '../../cli/context.js';
+import { withDeps } from '../../platform/commands.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 
 export function registerTemplateCommands(seedCmd: Command): void {

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readConfig, withDeps } from '../../cli/context.js';
+import { readConfig, withDeps } from '../../platform/commands.js';
 import { DataDirLockedError } from '../../db/lock.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
 import type { DemoWorld } from './demo-seed.js';

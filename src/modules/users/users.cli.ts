@@ -1,6 +1,6 @@
 // `gable admin user create|set-password`.
 import type { Command } from 'commander';
-import { withDeps } from '../../cli/context.js';
+import { withDeps } from '../../platform/commands.js';
 import { errors } from '../../errors.js';
 import { reportOperatorErrors } from '../brands/operator-errors.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.

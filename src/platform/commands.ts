@@ -1,9 +1,11 @@
-// Shared set-up of CLI commands: configuration, database (schema current), job queue ready to enqueue. The database,
-// the queue and the services load when a command opens them (withDeps), not when `gable --help` reads this file.
+// What a feature's `gable` commands use to run (issue 29: modules sit below the composition that builds them).
+// A command opens the server's dependencies with `withDeps`; how they are opened — the database, the queue, every
+// service — is the composition's business (cli/open-deps.ts), provided once by main.ts before any command runs.
+// So a module declares its commands without importing the composition root, and `--help` loads none of it.
 import { loadConfig, ConfigError, type Config } from '../config.js';
-import type { Deps } from '../platform/deps.js';
-import { assertUnlocked, dataDirLockFile, DataDirLockedError } from '../db/lock.js';
-import { callOperatorChannel, OperatorChannelUnavailableError } from '../platform/operator-channel.js';
+import type { Deps } from './deps.js';
+import { DataDirLockedError } from '../db/lock.js';
+import { callOperatorChannel, OperatorChannelUnavailableError } from './operator-channel.js';
 
 export interface CommandContextOptions {
   workers?: boolean;
@@ -15,6 +17,25 @@ export interface CommandContextOptions {
    */
   migrate?: boolean;
 }
+
+/** Opens everything a command needs, runs it, and always closes what it opened. */
+export type DepsOpener = <T>(options: CommandContextOptions, run: (deps: Deps) => Promise<T>) => Promise<T>;
+
+let opener: DepsOpener | null = null;
+
+/** Called by main.ts, once, with the composition's way of opening the dependencies. */
+export function provideDepsOpener(open: DepsOpener): void {
+  opener = open;
+}
+
+/** Opens everything a command needs (the opener main.ts provided), runs `run`, and always closes what it opened. */
+export function withDeps<T>(options: CommandContextOptions, run: (deps: Deps) => Promise<T>): Promise<T> {
+  if (!opener) throw new Error('withDeps: no opener provided (main.ts calls provideDepsOpener before commands run)');
+  return opener(options, run);
+}
+
+/** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
+export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;
 
 export function readConfig(): Config {
   try {
@@ -28,34 +49,11 @@ export function readConfig(): Config {
   }
 }
 
-/** Opens everything a command needs, runs it, and always closes what it opened. */
-export async function withDeps<T>(options: CommandContextOptions, run: (deps: Deps) => Promise<T>): Promise<T> {
-  const config = readConfig();
-  // Beside a running embedded server the command cannot open the database: say so before loading the server's
-  // modules (most of a second), not after. createDeps still takes the lock itself.
-  if (config.databaseUrl === null) assertUnlocked(dataDirLockFile(config.dataDir));
-  const [{ closeDeps, createDeps, startJobs }, { prepareSchemaForCommand }] = await Promise.all([
-    import('../deps.js'),
-    import('../db/migrator.js'),
-  ]);
-  const deps = await createDeps(config, { workers: options.workers ?? false });
-  try {
-    if (options.migrate ?? true) await prepareSchemaForCommand(deps.db, config.embedded);
-    if (options.jobs) await startJobs(deps);
-    return await run(deps);
-  } finally {
-    await closeDeps(deps);
-  }
-}
-
 /** Prints a value as JSON or as indented key: value lines. */
 export function print(value: unknown, json: boolean): void {
   if (json) console.log(JSON.stringify(value, null, 2));
   else console.log(value);
 }
-
-/** How a command gets its dependencies: `withDeps` (configuration from the environment); tests pass their own. */
-export type CommandDepsRunner = (run: (deps: Deps) => Promise<void>) => Promise<void>;
 
 /**
  * Runs a command's work on the database, or, when a running embedded server holds DATA_DIR, runs the same work
