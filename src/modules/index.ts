@@ -2,6 +2,7 @@
 import type { FeatureRoutes } from '../platform/feature.js';
 import type { OperatorActions } from '../platform/operator-channel.js';
 import { notifyOperatorAction } from './notifications/notifications.commands.js';
+import { clientCreateOperatorAction, clientListOperatorAction } from './auth/clients.operator.js';
 import { usersRoutes } from './users/users.routes.js';
 import { oauthRoutes } from './auth/oauth.routes.js';
 import { mfaRoutes } from './mfa/mfa.routes.js';
@@ -75,6 +76,8 @@ export const featureRoutes: FeatureRoutes[] = [
  */
 export const operatorActions: OperatorActions = {
   notify: notifyOperatorAction,
+  'client.create': clientCreateOperatorAction,
+  'client.list': clientListOperatorAction,
   'mail.list': mailListOperatorAction,
   'mail.show': mailShowOperatorAction,
 };

@@ -1,8 +1,9 @@
 // `gable admin client create|list`: OAuth clients are made by operators, never through the API (decisions §2).
 import type { Command } from 'commander';
-import { print, withDeps, type CommandDepsRunner } from '../../platform/commands.js';
+import { print, runHereOrOnServer, withDeps, type CommandDepsRunner } from '../../platform/commands.js';
 import type { ClientKind } from '../../db/types.js';
-import type { createOAuthClient } from './clients.service.js';
+import { reportOperatorErrors } from '../brands/operator-errors.js';
+import type { CreatedClient, NewClient } from './clients.service.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 
 const KINDS: readonly ClientKind[] = ['first_party', 'partner', 'public'];
@@ -57,40 +58,29 @@ export function registerClientCommands(
         return;
       }
       const weakSecret = options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret);
-      const [{ createOAuthClient }, { clientIdTaken }] = await Promise.all([
-        import('./clients.service.js'),
-        import('./clients.repository.js'),
-      ]);
-      await withCommandDeps(async (deps) => {
-        if (options.clientId && (await clientIdTaken(deps.db, options.clientId))) {
+      const client: NewClient = {
+        name: options.name,
+        kind: options.kind as ClientKind,
+        redirectUris: options.redirectUri,
+        ...(options.clientId ? { clientId: options.clientId } : {}),
+        ...(options.clientSecret ? { clientSecret: options.clientSecret, ...(weakSecret ? { weakSecret } : {}) } : {}),
+      };
+      await reportOperatorErrors(async () => {
+        const { createClientAsOperator } = await import('./clients.operator.js');
+        const created = await runHereOrOnServer(
+          withCommandDeps,
+          (deps) => createClientAsOperator(deps, client),
+          'client.create',
+          client,
+        );
+        if (created.weak_secret)
           console.error(
-            `A client with client_id ${options.clientId} exists already (deleted clients keep their id); nothing was written`,
+            `Warning: the secret of ${created.client_id} is weak (${options.clientSecret!.length} characters; generated ones have 32). ` +
+              'It was imported as it is and the client is marked weak_secret (gable admin client list); only its ' +
+              'redirect URIs protect it. Replace it with a generated secret when the partner can.',
           );
-          process.exitCode = 1;
-          return;
-        }
-        try {
-          const created = await createOAuthClient(deps.db, {
-            name: options.name,
-            kind: options.kind as ClientKind,
-            redirectUris: options.redirectUri,
-            ...(options.clientId ? { clientId: options.clientId } : {}),
-            ...(options.clientSecret ? { clientSecret: options.clientSecret, weakSecret } : {}),
-          });
-          if (created.weak_secret)
-            console.error(
-              `Warning: the secret of ${created.client_id} is weak (${options.clientSecret!.length} characters; generated ones have 32). ` +
-                'It was imported as it is and the client is marked weak_secret (gable admin client list); only its ' +
-                'redirect URIs protect it. Replace it with a generated secret when the partner can.',
-            );
-          if (options.json) print(created, true);
-          else console.log(describeCreated(created));
-        } catch (error) {
-          // assertRedirectUri explains a bad redirect URI in plain words: print that, not a stack trace.
-          if (!(error instanceof Error) || !error.message.startsWith('Redirect URI')) throw error;
-          console.error(error.message);
-          process.exitCode = 1;
-        }
+        if (options.json) print(created, true);
+        else console.log(describeCreated(created));
       });
     });
 
@@ -99,9 +89,9 @@ export function registerClientCommands(
     .description('list OAuth clients (secrets are never shown)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const { listClients } = await import('./clients.repository.js');
-      await withCommandDeps(async (deps) => {
-        const clients = await listClients(deps.db);
+      const { listClientsAsOperator } = await import('./clients.operator.js');
+      await reportOperatorErrors(async () => {
+        const clients = await runHereOrOnServer(withCommandDeps, listClientsAsOperator, 'client.list', {});
         if (options.json) return print(clients, true);
         if (clients.length === 0) return void console.log('no OAuth clients');
         for (const c of clients) {
@@ -140,7 +130,7 @@ function createProblem(options: CreateOptions): string | null {
   return null;
 }
 
-function describeCreated(created: Awaited<ReturnType<typeof createOAuthClient>>): string {
+function describeCreated(created: CreatedClient): string {
   return [
     `client_id:     ${created.client_id}`,
     `client_secret: ${created.client_secret ?? '(none: public client, use PKCE)'}`,

@@ -181,6 +181,35 @@ describe('gable notify while gable serve holds the embedded database', () => {
     ]);
   });
 
+  it('gable admin client create and list run through the running server', { timeout: 60_000 }, async () => {
+    const create = (clientId: string) =>
+      runGable(
+        ['admin', 'client', 'create', '--kind', 'partner', '--name', 'WordPress plugin', '--json']
+          .concat(['--client-id', clientId, '--client-secret', 'the-plugin-secret-0123456789'])
+          .concat(['--redirect-uri', 'https://wp.example.com/wp-admin/admin.php?page=rechat-setting']),
+        env(),
+      );
+    const created = await create('wp-plugin-live-01');
+    expect(created.stderr).toContain('ran in that server');
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      client_id: 'wp-plugin-live-01',
+      client_secret: 'the-plugin-secret-0123456789',
+      kind: 'partner',
+      weak_secret: false,
+    });
+    const listed = await runGable(['admin', 'client', 'list'], env());
+    expect(listed.stderr).toContain('ran in that server');
+    expect(listed.stdout).toContain('wp-plugin-live-01  partner  WordPress plugin');
+    const again = await create('wp-plugin-live-01').then(
+      () => null,
+      (error: Failure) => error,
+    );
+    expect([again?.code, again?.stderr.trim().split('\n').at(-1)]).toEqual([
+      1,
+      'error: A client with client_id wp-plugin-live-01 exists already (deleted clients keep their id); nothing was written',
+    ]);
+  });
+
   it('prints the server’s refusal of a mistake as one line, exit code 1', { timeout: 60_000 }, async () => {
     const failure = await runGable(['notify', 'nobody@example.com', '--message', 'x'], env()).then(
       () => null,

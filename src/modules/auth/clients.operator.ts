@@ -1,0 +1,56 @@
+// `gable admin client create|list` as work that the command runs on the database, or that a running embedded
+// server runs for it through its operator channel (platform/operator-channel.ts): registering a partner's client
+// does not need `npm start` stopped. A mistake comes back as an AppError, printed as one line.
+import { errors } from '../../errors.js';
+import type { ClientKind } from '../../db/types.js';
+import type { Deps } from '../../platform/deps.js';
+import type { OperatorAction } from '../../platform/operator-channel.js';
+import { clientIdTaken, listClients } from './clients.repository.js';
+import { createOAuthClient, GRANTS_BY_KIND, type CreatedClient, type NewClient } from './clients.service.js';
+
+/** Creates the client, refusing an id that exists already (deleted clients keep theirs) and writing nothing then. */
+export async function createClientAsOperator(deps: Deps, client: NewClient): Promise<CreatedClient> {
+  if (client.clientId !== undefined && (await clientIdTaken(deps.db, client.clientId)))
+    throw errors.conflict(
+      `A client with client_id ${client.clientId} exists already (deleted clients keep their id); nothing was written`,
+    );
+  try {
+    return await createOAuthClient(deps.db, client);
+  } catch (error) {
+    // assertRedirectUri explains a bad redirect URI in plain words.
+    if (error instanceof Error && error.message.startsWith('Redirect URI')) throw errors.badRequest(error.message);
+    throw error;
+  }
+}
+
+export type ListedClient = Awaited<ReturnType<typeof listClients>>[number];
+
+export function listClientsAsOperator(deps: Deps): Promise<ListedClient[]> {
+  return listClients(deps.db);
+}
+
+/** The body the command sends: a NewClient, checked again here (the channel is another process's input). */
+function parseNewClient(body: unknown): NewClient {
+  const { name, kind, redirectUris, clientId, clientSecret, weakSecret } = (body ?? {}) as Record<string, unknown>;
+  const optionalText = (value: unknown) => value === undefined || typeof value === 'string';
+  if (typeof name !== 'string' || !name.trim()) throw errors.invalidField('name', 'must be a non-empty string');
+  if (typeof kind !== 'string' || !Object.hasOwn(GRANTS_BY_KIND, kind))
+    throw errors.invalidField('kind', `must be one of ${Object.keys(GRANTS_BY_KIND).join(', ')}`);
+  if (!Array.isArray(redirectUris) || !redirectUris.every((uri) => typeof uri === 'string'))
+    throw errors.invalidField('redirectUris', 'must be an array of strings');
+  if (!optionalText(clientId) || !optionalText(clientSecret) || !(weakSecret === undefined || weakSecret === true))
+    throw errors.badRequest('clientId and clientSecret must be strings, weakSecret true when given');
+  return {
+    name,
+    kind: kind as ClientKind,
+    redirectUris: redirectUris as string[],
+    ...(clientId !== undefined ? { clientId: clientId as string } : {}),
+    ...(clientSecret !== undefined ? { clientSecret: clientSecret as string } : {}),
+    ...(weakSecret === true ? { weakSecret: true } : {}),
+  };
+}
+
+export const clientCreateOperatorAction: OperatorAction = (deps, body) =>
+  createClientAsOperator(deps, parseNewClient(body));
+
+export const clientListOperatorAction: OperatorAction = (deps) => listClientsAsOperator(deps);
