@@ -1,9 +1,8 @@
 // All SQL of file records.
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../db/types.js';
-import type { FilesTable } from '../modules/templates/templates.tables.js';
 
-export type FileRow = Selectable<FilesTable>;
+export type FileRow = Selectable<DB['files']>;
 
 export type NewFile = Pick<FileRow, 'brand' | 'path' | 'name' | 'mime' | 'created_by'> & {
   size: number;

@@ -8,7 +8,7 @@ import { errors } from '../errors.js';
 import { deriveKey, safeEqual } from '../lib/crypto.js';
 import { emailKey } from '../modules/contacts/contacts.input.js';
 import * as repo from './mail.repository.js';
-import type { MailEventKind } from './mail.tables.js';
+import type { MailEventKind } from './mail.columns.js';
 import { soleRecipient } from './tracking.service.js';
 
 /** A signed request older (or newer) than this is refused: a captured request cannot be replayed later. */

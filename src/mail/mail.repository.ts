@@ -1,9 +1,11 @@
 // All SQL of the mail ledger.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { DB } from '../db/types.js';
-import type { MailEventKind, MailMessagesTable, MailState } from './mail.tables.js';
+import { narrowed } from '../db/narrow.js';
+import type { DB, Narrowed } from '../db/types.js';
+import type { MailEventKind, MailState } from './mail.columns.js';
 
-export type MailRow = Selectable<MailMessagesTable>;
+/** A message as read: its headers and state typed (mail.columns.ts). */
+export type MailRow = Narrowed<Selectable<DB['mail_messages']>, { headers: Record<string, string>; state: MailState }>;
 
 export interface NewMailRow {
   id: string;
@@ -43,7 +45,9 @@ export async function insertMessages(db: Kysely<DB>, rows: NewMailRow[]): Promis
 }
 
 export async function findMessage(db: Kysely<DB>, id: string): Promise<MailRow | undefined> {
-  return db.selectFrom('mail_messages').selectAll().where('id', '=', id).executeTakeFirst();
+  return narrowed<MailRow | undefined>(
+    await db.selectFrom('mail_messages').selectAll().where('id', '=', id).executeTakeFirst(),
+  );
 }
 
 /**
@@ -52,18 +56,23 @@ export async function findMessage(db: Kysely<DB>, id: string): Promise<MailRow |
  * not run out). A lease that ran out means the job holding it died: the message is sent again, same Message-ID.
  */
 export async function claimForSending(db: Kysely<DB>, id: string, at: Date, until: Date): Promise<MailRow | undefined> {
-  return db
-    .updateTable('mail_messages')
-    .set({ state: 'sending', attempts: sql`attempts + 1`, claimed_until: until, updated_at: at })
-    .where('id', '=', id)
-    .where((eb) =>
-      eb.or([
-        eb('state', '=', 'queued'),
-        eb.and([eb('state', '=', 'sending'), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)])]),
-      ]),
-    )
-    .returningAll()
-    .executeTakeFirst();
+  return narrowed<MailRow | undefined>(
+    await db
+      .updateTable('mail_messages')
+      .set({ state: 'sending', attempts: sql`attempts + 1`, claimed_until: until, updated_at: at })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([
+          eb('state', '=', 'queued'),
+          eb.and([
+            eb('state', '=', 'sending'),
+            eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]),
+          ]),
+        ]),
+      )
+      .returningAll()
+      .executeTakeFirst(),
+  );
 }
 
 /**
@@ -129,7 +138,7 @@ export async function listMessages(db: Kysely<DB>, options: { limit: number; cam
     .orderBy('id', 'desc')
     .limit(options.limit);
   if (options.campaign) query = query.where('campaign', '=', options.campaign);
-  return query.execute();
+  return narrowed<MailRow[]>(await query.execute());
 }
 
 export interface CampaignCounts {
@@ -196,11 +205,15 @@ export async function findByMessageIds(
   messageIds: string[],
 ): Promise<Pick<MailRow, 'id' | 'campaign' | 'message_id' | 'to_addresses' | 'cc_addresses' | 'bcc_addresses'>[]> {
   if (messageIds.length === 0) return [];
-  return db
-    .selectFrom('mail_messages')
-    .select(['id', 'campaign', 'message_id', 'to_addresses', 'cc_addresses', 'bcc_addresses'])
-    .where('message_id', 'in', messageIds)
-    .execute();
+  return narrowed<
+    Pick<MailRow, 'id' | 'campaign' | 'message_id' | 'to_addresses' | 'cc_addresses' | 'bcc_addresses'>[]
+  >(
+    await db
+      .selectFrom('mail_messages')
+      .select(['id', 'campaign', 'message_id', 'to_addresses', 'cc_addresses', 'bcc_addresses'])
+      .where('message_id', 'in', messageIds)
+      .execute(),
+  );
 }
 
 /** Remembers that an address asked to stop the brand's marketing mail. */
@@ -251,7 +264,7 @@ export async function campaignEventCounters(db: Kysely<DB>, campaigns: string[])
       failed: 0,
       complained: 0,
     };
-    counts[row.kind] = row.n;
+    counts[row.kind as MailEventKind] = row.n;
     result.set(row.campaign!, counts);
   }
   return result;

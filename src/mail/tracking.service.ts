@@ -8,7 +8,7 @@ import { errors } from '../errors.js';
 import { emailKey } from '../modules/contacts/contacts.input.js';
 import { unsubscribeContactsIn } from '../modules/contacts/contacts.service.js';
 import * as repo from './mail.repository.js';
-import type { MailEventKind } from './mail.tables.js';
+import type { MailEventKind } from './mail.columns.js';
 import { isWebUrl, verifyLinkToken, type LinkPurpose } from './tracking.js';
 
 type TrackingDeps = Pick<Deps, 'db' | 'clock' | 'config'>;

@@ -4,6 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Kysely } from 'kysely';
+import { narrowed } from '../db/narrow.js';
 import type { DB } from '../db/types.js';
 import { isUuid } from '../lib/uuid.js';
 
@@ -65,12 +66,14 @@ export async function parseAuthorizationRequest(db: Kysely<DB>, query: Query): P
       'The application that sent you here did not identify itself (client_id is missing or repeated).',
     );
   }
-  const client = await db
-    .selectFrom('oauth_clients')
-    .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants'])
-    .where('client_id', '=', clientId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const client = narrowed<AuthorizationClient | undefined>(
+    await db
+      .selectFrom('oauth_clients')
+      .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants'])
+      .where('client_id', '=', clientId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst(),
+  );
   if (!client)
     return page(
       'Unknown application',

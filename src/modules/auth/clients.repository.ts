@@ -1,7 +1,7 @@
 // SQL of OAuth clients: lookups for client authentication and the operator listing.
 import type { Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
-import type { DB } from '../../db/types.js';
+import type { ClientKind, DB, Narrowed } from '../../db/types.js';
 
 function liveClientQuery(db: Kysely<DB>, clientId: string) {
   return db
@@ -18,7 +18,10 @@ export const findLiveClient = preparedQuery<[string], ClientRow>(
   liveClientQuery,
 );
 
-export type ClientRow = NonNullable<Awaited<ReturnType<ReturnType<typeof liveClientQuery>['executeTakeFirst']>>>;
+export type ClientRow = Narrowed<
+  NonNullable<Awaited<ReturnType<ReturnType<typeof liveClientQuery>['executeTakeFirst']>>>,
+  { kind: ClientKind }
+>;
 
 export function listClients(db: Kysely<DB>) {
   return db

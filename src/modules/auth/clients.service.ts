@@ -60,7 +60,7 @@ export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Prom
     })
     .returning(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'weak_secret'])
     .executeTakeFirstOrThrow();
-  return { ...row, client_secret: secret };
+  return { ...row, kind: client.kind, client_secret: secret };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/database.js';
-import type { DB } from '../../db/types.js';
+import type { ClientKind, DB, Narrowed } from '../../db/types.js';
 import { userRowQuery, type UserRow } from '../users/index.js';
 
 export interface NewFamily {
@@ -113,7 +113,10 @@ export function bearerQuery(db: Kysely<DB>, tokenHash: Buffer) {
 
 /** The access token's family, client and user, for bearer authentication on every request (prepared: hot path). */
 export const findBearer = preparedQuery<[Buffer], BearerRow>('auth.find-bearer', [Buffer.alloc(32)], bearerQuery);
-export type BearerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof bearerQuery>['executeTakeFirst']>>>;
+export type BearerRow = Narrowed<
+  NonNullable<Awaited<ReturnType<ReturnType<typeof bearerQuery>['executeTakeFirst']>>>,
+  { client_kind: ClientKind }
+>;
 
 /**
  * The bearer row and the caller's user record row in ONE round trip, for routes that present the caller

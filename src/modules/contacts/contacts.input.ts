@@ -4,7 +4,7 @@
 import type { ErrorAttributes } from '../../errors.js';
 import { DEFAULT_PHONE_REGION, EMAIL, normalizeDate, normalizePhone } from '../../lib/contact-values.js';
 import type { ContactInput } from './contacts.schemas.js';
-import type { ContactAddress } from './contacts.tables.js';
+import type { ContactAddress } from './contacts.columns.js';
 
 export { DEFAULT_PHONE_REGION, EMAIL, normalizeDate, normalizePhone };
 export const DEFAULT_SOURCE_TYPE = 'ExplicitlyCreated';

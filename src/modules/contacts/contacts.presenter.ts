@@ -7,7 +7,7 @@ import { epochSeconds } from '../../lib/clock.js';
 import { partnerNameOf } from './contacts.derive.js';
 import type { ContactRow } from './contacts.repository.js';
 import { ADDRESS_KEYS, type ContactRecord } from './contacts.schemas.js';
-import type { ContactAddress } from './contacts.tables.js';
+import type { ContactAddress } from './contacts.columns.js';
 
 export function presentContact(row: ContactRow): ContactRecord {
   const { emails, phone_numbers } = row;

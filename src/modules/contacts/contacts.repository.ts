@@ -1,13 +1,14 @@
 // All SQL of contacts. Writers go through contactColumns() so derived columns are written with every change.
 import { sql, type Compilable, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DB } from '../../db/types.js';
+import type { ContactAddress } from './contacts.columns.js';
+import { narrowed } from '../../db/narrow.js';
+import type { DB, Narrowed } from '../../db/types.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { bearerQuery, type BearerRow } from '../auth/index.js';
 import { reachOf, type ReachColumns } from '../brands/access.js';
 import { displayNameOf, emailKeysOf, nextTouchOf, searchLexemes, sortFieldOf } from './contacts.derive.js';
 import type { ContactFields } from './contacts.input.js';
 import type { ContactOrderKey } from './contacts.schemas.js';
-import type { ContactsTable } from './contacts.tables.js';
 
 export const CONTACT_COLUMNS = [
   'id',
@@ -52,9 +53,13 @@ export const CONTACT_COLUMNS = [
   'created_at',
   'updated_at',
   'deleted_at',
-] as const satisfies readonly (keyof ContactsTable)[];
+] as const satisfies readonly (keyof DB['contacts'])[];
 
-export type ContactRow = Pick<Selectable<ContactsTable>, (typeof CONTACT_COLUMNS)[number]>;
+/** A contact as read: its addresses typed (contacts.columns.ts); every write stores an array. */
+export type ContactRow = Narrowed<
+  Pick<Selectable<DB['contacts']>, (typeof CONTACT_COLUMNS)[number]>,
+  { address: ContactAddress[] }
+>;
 
 /** The stored fields of a row, as contacts.input.ts works on them. */
 export function fieldsOf(row: ContactRow): ContactFields {
@@ -123,7 +128,7 @@ export async function insertContacts(db: Kysely<DB>, contacts: NewContact[]): Pr
       )
       .returning(CONTACT_COLUMNS)
       .execute();
-    rows.push(...inserted);
+    rows.push(...narrowed<ContactRow[]>(inserted));
   }
   return rows;
 }
@@ -157,7 +162,7 @@ export async function findContact(
 ): Promise<ContactRow | undefined> {
   let query = db.selectFrom('contacts').select(CONTACT_COLUMNS).where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return narrowed<ContactRow | undefined>(await query.executeTakeFirst());
 }
 
 /**
@@ -237,23 +242,27 @@ export async function brandsOfLiveContacts(db: Kysely<DB>, ids: string[]): Promi
 /** Live contacts among `ids`, in no particular order. */
 export async function findLiveContacts(db: Kysely<DB>, ids: string[]): Promise<ContactRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('contacts')
-    .select(CONTACT_COLUMNS)
-    .where(sql<boolean>`id = any(${ids}::uuid[])`)
-    .where('deleted_at', 'is', null)
-    .execute();
+  return narrowed<ContactRow[]>(
+    await db
+      .selectFrom('contacts')
+      .select(CONTACT_COLUMNS)
+      .where(sql<boolean>`id = any(${ids}::uuid[])`)
+      .where('deleted_at', 'is', null)
+      .execute(),
+  );
 }
 
 /** Live contacts among `ids`, locked for the change that follows. */
 export async function findContactsForUpdate(db: Kysely<DB>, ids: string[]): Promise<ContactRow[]> {
-  return db
-    .selectFrom('contacts')
-    .select(CONTACT_COLUMNS)
-    .where(sql<boolean>`id = any(${ids}::uuid[])`)
-    .where('deleted_at', 'is', null)
-    .forUpdate()
-    .execute();
+  return narrowed<ContactRow[]>(
+    await db
+      .selectFrom('contacts')
+      .select(CONTACT_COLUMNS)
+      .where(sql<boolean>`id = any(${ids}::uuid[])`)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .execute(),
+  );
 }
 
 /** Live contacts of the brand carrying this address (lower-cased key) among their emails. */
@@ -275,12 +284,14 @@ export async function updateContact(
   reason: string,
   at: Date,
 ): Promise<ContactRow> {
-  return db
-    .updateTable('contacts')
-    .set({ ...contactColumns(fields), updated_for: reason, updated_at: at })
-    .where('id', '=', id)
-    .returning(CONTACT_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return narrowed<ContactRow>(
+    await db
+      .updateTable('contacts')
+      .set({ ...contactColumns(fields), updated_for: reason, updated_at: at })
+      .where('id', '=', id)
+      .returning(CONTACT_COLUMNS)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function softDeleteContacts(
@@ -289,13 +300,15 @@ export async function softDeleteContacts(
   reason: string,
   at: Date,
 ): Promise<ContactRow[]> {
-  return db
-    .updateTable('contacts')
-    .set({ deleted_at: at, deleted_for: reason, updated_at: at })
-    .where(sql<boolean>`id = any(${ids}::uuid[])`)
-    .where('deleted_at', 'is', null)
-    .returning(CONTACT_COLUMNS)
-    .execute();
+  return narrowed<ContactRow[]>(
+    await db
+      .updateTable('contacts')
+      .set({ deleted_at: at, deleted_for: reason, updated_at: at })
+      .where(sql<boolean>`id = any(${ids}::uuid[])`)
+      .where('deleted_at', 'is', null)
+      .returning(CONTACT_COLUMNS)
+      .execute(),
+  );
 }
 
 export interface ContactFilter {
@@ -365,13 +378,15 @@ export async function listContacts(db: Kysely<DB>, page: ContactPage): Promise<C
       : sql`(${column} + interval '0')`;
   // Only last_touch has nulls (never touched): last in both directions, like its two indexes.
   const nulls = sql.raw(page.order === 'last_touch' ? ' nulls last' : '');
-  return filtered(db, page)
-    .select(CONTACT_COLUMNS)
-    .orderBy(sql`${key} ${direction}${nulls}`)
-    .orderBy('id', page.descending ? 'desc' : 'asc')
-    .offset(page.start)
-    .limit(page.limit)
-    .execute();
+  return narrowed<ContactRow[]>(
+    await filtered(db, page)
+      .select(CONTACT_COLUMNS)
+      .orderBy(sql`${key} ${direction}${nulls}`)
+      .orderBy('id', page.descending ? 'desc' : 'asc')
+      .offset(page.start)
+      .limit(page.limit)
+      .execute(),
+  );
 }
 
 export interface ContactPageRequest extends ContactFilter {
@@ -477,17 +492,19 @@ export async function findContactByKey(
     'emailKey' in by
       ? sql<boolean>`email_keys @> array[${by.emailKey}]::text[]`
       : sql<boolean>`phone_numbers @> array[${by.phone}]::text[]`;
-  return db
-    .selectFrom('contacts')
-    .select(CONTACT_COLUMNS)
-    .where('brand', '=', brand)
-    .where('deleted_at', 'is', null)
-    .where(match)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1)
-    .forUpdate()
-    .executeTakeFirst();
+  return narrowed<ContactRow | undefined>(
+    await db
+      .selectFrom('contacts')
+      .select(CONTACT_COLUMNS)
+      .where('brand', '=', brand)
+      .where('deleted_at', 'is', null)
+      .where(match)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .forUpdate()
+      .executeTakeFirst(),
+  );
 }
 
 /** Serialises writers of the same (brand, key) until the transaction ends: two leads of one person make one contact. */

@@ -1,9 +1,8 @@
 // SQL of lead channels (the contact side of a lead is in contacts.repository.ts).
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { LeadChannelsTable } from './contacts.tables.js';
 
-export type LeadChannelRow = Selectable<LeadChannelsTable>;
+export type LeadChannelRow = Selectable<DB['lead_channels']>;
 
 export async function insertChannel(
   db: Kysely<DB>,

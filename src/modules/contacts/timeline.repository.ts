@@ -1,9 +1,14 @@
 // SQL of a contact's timeline.
 import type { Kysely, Selectable } from 'kysely';
-import type { DB } from '../../db/types.js';
-import type { ActivityListing, ContactActivitiesTable } from './contacts.tables.js';
+import { narrowed } from '../../db/narrow.js';
+import type { DB, Narrowed } from '../../db/types.js';
+import type { ActivityListing } from './contacts.columns.js';
 
-export type ActivityRow = Selectable<ContactActivitiesTable>;
+/** An activity as read: what it is about typed (contacts.columns.ts). */
+export type ActivityRow = Narrowed<
+  Selectable<DB['contact_activities']>,
+  { listing: ActivityListing | null; lead: Record<string, unknown> | null; search: Record<string, unknown> | null }
+>;
 
 export interface NewActivity {
   contact: string;
@@ -20,11 +25,18 @@ export interface NewActivity {
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
 export async function insertActivity(db: Kysely<DB>, activity: NewActivity): Promise<ActivityRow> {
-  return db
-    .insertInto('contact_activities')
-    .values({ ...activity, listing: json(activity.listing), lead: json(activity.lead), search: json(activity.search) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return narrowed<ActivityRow>(
+    await db
+      .insertInto('contact_activities')
+      .values({
+        ...activity,
+        listing: json(activity.listing),
+        lead: json(activity.lead),
+        search: json(activity.search),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** Newest first; ties (one request recording several) by id, so pages never overlap. */
@@ -34,15 +46,17 @@ export async function listActivities(
   start: number,
   limit: number,
 ): Promise<ActivityRow[]> {
-  return db
-    .selectFrom('contact_activities')
-    .selectAll()
-    .where('contact', '=', contact)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(start)
-    .limit(limit)
-    .execute();
+  return narrowed<ActivityRow[]>(
+    await db
+      .selectFrom('contact_activities')
+      .selectAll()
+      .where('contact', '=', contact)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(start)
+      .limit(limit)
+      .execute(),
+  );
 }
 
 export async function countActivities(db: Kysely<DB>, contact: string): Promise<number> {

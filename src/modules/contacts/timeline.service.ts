@@ -14,7 +14,7 @@ import { isCleanText } from './contacts.input.js';
 import { presentContact } from './contacts.presenter.js';
 import * as contacts from './contacts.repository.js';
 import { reachableContact, type ChangeReason } from './contacts.service.js';
-import type { ActivityListing } from './contacts.tables.js';
+import type { ActivityListing } from './contacts.columns.js';
 import * as repo from './timeline.repository.js';
 import type { ActivityListingInput, ActivityRecord, RecordActivityBody } from './timeline.schemas.js';
 

@@ -1,7 +1,7 @@
 // The closed catalogue of a deal's context keys and their types (docs/deals.md). A context value is a number,
 // an ISO date (YYYY-MM-DD) or a text; an unknown key or a value of the wrong type is a 400.
 import type { ErrorAttributes } from '../../errors.js';
-import type { DealContext } from './deals.tables.js';
+import type { DealContext } from './deals.columns.js';
 
 export type ContextType = 'number' | 'date' | 'text';
 

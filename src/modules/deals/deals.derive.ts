@@ -1,7 +1,7 @@
 // What is computed from a deal's fields on every write, so it is never stale: the title (when none was given)
 // and the lexemes of `POST /deals/filter` `query` (title, address, role names).
 import { lexemesOf } from '../../lib/search-words.js';
-import type { DealContext, DealRoleValue } from './deals.tables.js';
+import type { DealContext, DealRoleValue } from './deals.columns.js';
 
 export interface DealFields {
   deal_type: string;

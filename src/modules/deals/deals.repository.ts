@@ -1,10 +1,11 @@
 // All SQL of deals. Writers go through dealColumns() so the derived title and search lexemes change with
 // every write.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { DB } from '../../db/types.js';
+import type { DealContext, DealRoleValue } from './deals.columns.js';
+import { narrowed } from '../../db/narrow.js';
+import type { DB, Narrowed } from '../../db/types.js';
 import { dealLexemes, titleOf, type DealFields } from './deals.derive.js';
 import type { DealOrderKey } from './deals.schemas.js';
-import type { DealsTable } from './deals.tables.js';
 
 export const DEAL_COLUMNS = [
   'id',
@@ -21,9 +22,13 @@ export const DEAL_COLUMNS = [
   'created_at',
   'updated_at',
   'deleted_at',
-] as const satisfies readonly (keyof DealsTable)[];
+] as const satisfies readonly (keyof DB['deals'])[];
 
-export type DealRow = Pick<Selectable<DealsTable>, (typeof DEAL_COLUMNS)[number]>;
+/** A deal as read: its context and roles typed (deals.columns.ts). */
+export type DealRow = Narrowed<
+  Pick<Selectable<DB['deals']>, (typeof DEAL_COLUMNS)[number]>,
+  { context: DealContext; roles: DealRoleValue[] }
+>;
 
 export function fieldsOf(row: DealRow): DealFields {
   return {
@@ -54,11 +59,13 @@ export async function insertDeal(
   fields: DealFields,
   at: Date,
 ): Promise<DealRow> {
-  return db
-    .insertInto('deals')
-    .values({ ...dealColumns(fields), brand, created_by: createdBy, created_at: at, updated_at: at })
-    .returning(DEAL_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return narrowed<DealRow>(
+    await db
+      .insertInto('deals')
+      .values({ ...dealColumns(fields), brand, created_by: createdBy, created_at: at, updated_at: at })
+      .returning(DEAL_COLUMNS)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** Many deals of one brand in one statement per 1,000 (the benchmark's fill; no events). */
@@ -87,25 +94,29 @@ export async function findDeal(
 ): Promise<DealRow | undefined> {
   let query = db.selectFrom('deals').select(DEAL_COLUMNS).where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return narrowed<DealRow | undefined>(await query.executeTakeFirst());
 }
 
 export async function updateDeal(db: Kysely<DB>, id: string, fields: DealFields, at: Date): Promise<DealRow> {
-  return db
-    .updateTable('deals')
-    .set({ ...dealColumns(fields), updated_at: at })
-    .where('id', '=', id)
-    .returning(DEAL_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return narrowed<DealRow>(
+    await db
+      .updateTable('deals')
+      .set({ ...dealColumns(fields), updated_at: at })
+      .where('id', '=', id)
+      .returning(DEAL_COLUMNS)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function softDeleteDeal(db: Kysely<DB>, id: string, at: Date): Promise<DealRow> {
-  return db
-    .updateTable('deals')
-    .set({ deleted_at: at, updated_at: at })
-    .where('id', '=', id)
-    .returning(DEAL_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return narrowed<DealRow>(
+    await db
+      .updateTable('deals')
+      .set({ deleted_at: at, updated_at: at })
+      .where('id', '=', id)
+      .returning(DEAL_COLUMNS)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export interface DealFilter {
@@ -184,13 +195,15 @@ interface DealPage {
 
 async function filterDeals(db: Kysely<DB>, filter: DealFilter, page: DealPage): Promise<DealRow[]> {
   const direction = sql.raw(page.descending ? 'desc nulls last' : 'asc nulls last');
-  return filtered(db, filter)
-    .select(DEAL_COLUMNS)
-    .orderBy(sql`${ORDER_SQL[page.order]} ${direction}`)
-    .orderBy('id', page.descending ? 'desc' : 'asc')
-    .offset(page.start)
-    .limit(page.limit)
-    .execute();
+  return narrowed<DealRow[]>(
+    await filtered(db, filter)
+      .select(DEAL_COLUMNS)
+      .orderBy(sql`${ORDER_SQL[page.order]} ${direction}`)
+      .orderBy('id', page.descending ? 'desc' : 'asc')
+      .offset(page.start)
+      .limit(page.limit)
+      .execute(),
+  );
 }
 
 async function countDeals(db: Kysely<DB>, filter: DealFilter): Promise<number> {

@@ -28,7 +28,7 @@ import {
   type StatusGroup,
   type UpdateDealBody,
 } from './deals.schemas.js';
-import type { DealContext, DealRoleValue } from './deals.tables.js';
+import type { DealContext, DealRoleValue } from './deals.columns.js';
 
 function throwIfInvalid(attributes: ErrorAttributes): void {
   const [field, messages] = Object.entries(attributes)[0] ?? [];

@@ -2,7 +2,7 @@
 // injection), html size in bytes, templates that parse, the field each recipient type needs, NUL characters.
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { isCleanText } from '../contacts/contacts.input.js';
-import type { CampaignRecipients, RecipientSpec } from './emails.tables.js';
+import type { CampaignRecipients, RecipientSpec } from './emails.columns.js';
 import { MAX_HEADERS, MAX_HTML_BYTES, type Recipient } from './emails.schemas.js';
 import { templateProblem } from './personalise.js';
 import type { CampaignFields } from './emails.repository.js';

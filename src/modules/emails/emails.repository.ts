@@ -1,9 +1,14 @@
 // All SQL of email campaigns, and the lookups that resolve their recipients.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { DB } from '../../db/types.js';
-import type { CampaignRecipients, EmailCampaignsTable } from './emails.tables.js';
+import { narrowed } from '../../db/narrow.js';
+import type { DB, Narrowed } from '../../db/types.js';
+import type { CampaignRecipients } from './emails.columns.js';
 
-export type CampaignRow = Selectable<EmailCampaignsTable>;
+/** A campaign as read: its headers, recipients and failure typed (emails.columns.ts). */
+export type CampaignRow = Narrowed<
+  Selectable<DB['email_campaigns']>,
+  { headers: Record<string, string>; recipients: CampaignRecipients; failure: { code: string; message: string } | null }
+>;
 
 export interface CampaignFields {
   subject: string;
@@ -38,11 +43,13 @@ export async function insertCampaign(
   quota: QuotaColumns,
   at: Date,
 ): Promise<CampaignRow> {
-  return db
-    .insertInto('email_campaigns')
-    .values({ ...columns(fields), ...quota, brand, created_by: createdBy, created_at: at, updated_at: at })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return narrowed<CampaignRow>(
+    await db
+      .insertInto('email_campaigns')
+      .values({ ...columns(fields), ...quota, brand, created_by: createdBy, created_at: at, updated_at: at })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function findCampaign(
@@ -52,13 +59,13 @@ export async function findCampaign(
 ): Promise<CampaignRow | undefined> {
   let query = db.selectFrom('email_campaigns').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return narrowed<CampaignRow | undefined>(await query.executeTakeFirst());
 }
 
 /** Campaigns by id, deleted ones too (a trigger shows the template it used). */
 export async function campaignsByIds(db: Kysely<DB>, ids: string[]): Promise<CampaignRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('email_campaigns').selectAll().where('id', 'in', ids).execute();
+  return narrowed<CampaignRow[]>(await db.selectFrom('email_campaigns').selectAll().where('id', 'in', ids).execute());
 }
 
 export async function updateCampaign(
@@ -68,12 +75,14 @@ export async function updateCampaign(
   quota: QuotaColumns,
   at: Date,
 ): Promise<CampaignRow> {
-  return db
-    .updateTable('email_campaigns')
-    .set({ ...columns(fields), ...quota, updated_at: at })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return narrowed<CampaignRow>(
+    await db
+      .updateTable('email_campaigns')
+      .set({ ...columns(fields), ...quota, updated_at: at })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** Makes an unsent campaign a trigger's template: never sent on its own, not counted against the quota. */
@@ -131,17 +140,19 @@ export async function listCampaigns(
   start: number,
   limit: number,
 ): Promise<CampaignRow[]> {
-  return db
-    .selectFrom('email_campaigns')
-    .selectAll()
-    .where('brand', '=', brand)
-    .where('deleted_at', 'is', null)
-    .where('template', '=', false)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(start)
-    .limit(limit)
-    .execute();
+  return narrowed<CampaignRow[]>(
+    await db
+      .selectFrom('email_campaigns')
+      .selectAll()
+      .where('brand', '=', brand)
+      .where('deleted_at', 'is', null)
+      .where('template', '=', false)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(start)
+      .limit(limit)
+      .execute(),
+  );
 }
 
 export interface RecipientContact {

@@ -11,7 +11,7 @@ import { queueMessages, type OutgoingMessage } from '../../mail/mail.service.js'
 import { subtreeIds } from '../brands/access.js';
 import { emailKey } from '../contacts/contacts.input.js';
 import * as repo from './emails.repository.js';
-import type { RecipientSpec } from './emails.tables.js';
+import type { RecipientSpec } from './emails.columns.js';
 import { compile, oneLine, textOf } from './personalise.js';
 import { executeCampaignTask } from './emails.tasks.js';
 import { sendingCredential } from '../extmail/send.js';

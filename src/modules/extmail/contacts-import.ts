@@ -6,6 +6,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
+import { narrowed } from '../../db/narrow.js';
 import { recordEvents } from '../../events/outbox.js';
 import { replanTriggersOfContacts } from '../triggers/planner.js';
 import { emailKey, EMPTY_CONTACT, type ContactFields } from '../contacts/contacts.input.js';
@@ -26,14 +27,16 @@ export interface PageResult {
 /** Applies the page and stores the cursor; null when the credential was deleted or revoked meanwhile. */
 export async function applyContactsPage(deps: Deps, credentialId: string, page: DeltaPage): Promise<PageResult | null> {
   return deps.db.transaction().execute(async (trx) => {
-    const credential = await trx
-      .selectFrom('extmail_credentials')
-      .selectAll()
-      .where('id', '=', credentialId)
-      .where('deleted_at', 'is', null)
-      .where('revoked', '=', false)
-      .forUpdate()
-      .executeTakeFirst();
+    const credential = narrowed<CredentialRow | undefined>(
+      await trx
+        .selectFrom('extmail_credentials')
+        .selectAll()
+        .where('id', '=', credentialId)
+        .where('deleted_at', 'is', null)
+        .where('revoked', '=', false)
+        .forUpdate()
+        .executeTakeFirst(),
+    );
     if (!credential) return null;
     const now = deps.clock.now();
     const removed = await applyRemovals(trx, deps, credential, page.removed);
@@ -122,7 +125,7 @@ async function applyChanges(
       .forUpdate()
       .execute();
     // Oldest last, so it wins each key it shares with a newer contact.
-    for (const { email_keys, ...row } of matches) {
+    for (const { email_keys, ...row } of narrowed<(contacts.ContactRow & { email_keys: string[] })[]>(matches)) {
       const target: Target = { row, fields: contacts.fieldsOf(row), remoteIds: [] };
       for (const key of email_keys) byKey.set(key, target);
     }

@@ -1,9 +1,14 @@
 // SQL of linked mailboxes (extmail_credentials) and consumed link states.
 import type { Kysely, Selectable } from 'kysely';
-import type { DB } from '../../db/types.js';
-import type { ExtmailCredentialsTable } from './extmail.tables.js';
+import type { SyncStatus } from './extmail.columns.js';
+import { narrowed } from '../../db/narrow.js';
+import type { DB, Narrowed } from '../../db/types.js';
 
-export type CredentialRow = Selectable<ExtmailCredentialsTable>;
+/** A credential as read: its scopes and sync status typed (extmail.columns.ts). */
+export type CredentialRow = Narrowed<
+  Selectable<DB['extmail_credentials']>,
+  { scope: string[] | null; scope_summary: string[] | null; sync_status: SyncStatus | null }
+>;
 
 /** Marks a state nonce used; false when it already was (a replayed callback). Forgets long-expired nonces. */
 export async function consumeStateNonce(db: Kysely<DB>, nonce: string, expiresAt: Date, now: Date): Promise<boolean> {
@@ -46,40 +51,42 @@ export async function upsertCredential(db: Kysely<DB>, fields: CredentialUpsert,
     scope: JSON.stringify(fields.scope),
     scope_summary: JSON.stringify(fields.scope_summary),
   };
-  return db
-    .insertInto('extmail_credentials')
-    .values({ ...values, revoked: false, created_at: now, updated_at: now })
-    .onConflict((oc) =>
-      oc
-        .columns(['user', 'brand', 'provider', 'remote_id'])
-        .where('deleted_at', 'is', null)
-        .doUpdateSet({
-          email: values.email,
-          resource_name: values.resource_name,
-          display_name: values.display_name,
-          first_name: values.first_name,
-          last_name: values.last_name,
-          photo: values.photo,
-          scope: values.scope,
-          scope_summary: values.scope_summary,
-          access_token_sealed: values.access_token_sealed,
-          // A relink without a new refresh token keeps the one there is.
-          refresh_token_sealed: (eb) =>
-            eb.fn.coalesce(eb.val(values.refresh_token_sealed), eb.ref('extmail_credentials.refresh_token_sealed')),
-          access_expires_at: values.access_expires_at,
-          revoked: false,
-          updated_at: now,
-        }),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return narrowed<CredentialRow>(
+    await db
+      .insertInto('extmail_credentials')
+      .values({ ...values, revoked: false, created_at: now, updated_at: now })
+      .onConflict((oc) =>
+        oc
+          .columns(['user', 'brand', 'provider', 'remote_id'])
+          .where('deleted_at', 'is', null)
+          .doUpdateSet({
+            email: values.email,
+            resource_name: values.resource_name,
+            display_name: values.display_name,
+            first_name: values.first_name,
+            last_name: values.last_name,
+            photo: values.photo,
+            scope: values.scope,
+            scope_summary: values.scope_summary,
+            access_token_sealed: values.access_token_sealed,
+            // A relink without a new refresh token keeps the one there is.
+            refresh_token_sealed: (eb) =>
+              eb.fn.coalesce(eb.val(values.refresh_token_sealed), eb.ref('extmail_credentials.refresh_token_sealed')),
+            access_expires_at: values.access_expires_at,
+            revoked: false,
+            updated_at: now,
+          }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** The user's live credentials (of one brand when `brand` is given), oldest first. */
 export async function listCredentials(db: Kysely<DB>, user: string, brand: string | null): Promise<CredentialRow[]> {
   let query = db.selectFrom('extmail_credentials').selectAll().where('user', '=', user).where('deleted_at', 'is', null);
   if (brand) query = query.where('brand', '=', brand);
-  return query.orderBy('created_at').orderBy('id').execute();
+  return narrowed<CredentialRow[]>(await query.orderBy('created_at').orderBy('id').execute());
 }
 
 export async function findCredential(
@@ -89,22 +96,24 @@ export async function findCredential(
 ): Promise<CredentialRow | undefined> {
   let query = db.selectFrom('extmail_credentials').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return narrowed<CredentialRow | undefined>(await query.executeTakeFirst());
 }
 
 /** Soft delete; the tokens go (a deleted credential can never act again). */
 export async function softDeleteCredential(db: Kysely<DB>, id: string, now: Date): Promise<CredentialRow | undefined> {
-  return db
-    .updateTable('extmail_credentials')
-    .set({
-      deleted_at: now,
-      updated_at: now,
-      access_token_sealed: null,
-      refresh_token_sealed: null,
-      access_expires_at: null,
-    })
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+  return narrowed<CredentialRow | undefined>(
+    await db
+      .updateTable('extmail_credentials')
+      .set({
+        deleted_at: now,
+        updated_at: now,
+        access_token_sealed: null,
+        refresh_token_sealed: null,
+        access_expires_at: null,
+      })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst(),
+  );
 }

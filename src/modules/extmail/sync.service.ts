@@ -5,6 +5,7 @@
 // revoked and tells the user; other failures are recorded and retried by the queue.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
+import { narrowed } from '../../db/narrow.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../../platform/auth.js';
@@ -31,12 +32,14 @@ export async function queueSyncIn(
   const leaseValid =
     row.sync_started_at !== null && now.getTime() - row.sync_started_at.getTime() < LEASE_SECONDS * 1000;
   if (!startAfter && (row.sync_status === 'queued' || (row.sync_status === 'running' && leaseValid))) return row;
-  const queued = await trx
-    .updateTable('extmail_credentials')
-    .set({ sync_status: 'queued', sync_queued_at: now, updated_at: now })
-    .where('id', '=', row.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const queued = narrowed<CredentialRow>(
+    await trx
+      .updateTable('extmail_credentials')
+      .set({ sync_status: 'queued', sync_queued_at: now, updated_at: now })
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
   await deps.queue.enqueue(trx, syncTask, { credential: row.id }, startAfter ? { startAfter } : {});
   return queued;
 }
@@ -59,21 +62,23 @@ export async function requestSync(deps: Deps, actor: Actor, id: string): Promise
 /** One run of the sync of a credential (the job handler). */
 export async function runSync(deps: Deps, credentialId: string, stopping: AbortSignal): Promise<void> {
   const now = deps.clock.now();
-  const claimed = await deps.db
-    .updateTable('extmail_credentials')
-    .set({ sync_status: 'running', sync_started_at: now, sync_error: null })
-    .where('id', '=', credentialId)
-    .where('deleted_at', 'is', null)
-    .where('revoked', '=', false)
-    .where((eb) =>
-      eb.or([
-        eb('sync_status', 'is', null),
-        eb('sync_status', '!=', 'running'),
-        eb('sync_started_at', '<', new Date(now.getTime() - LEASE_SECONDS * 1000)),
-      ]),
-    )
-    .returningAll()
-    .executeTakeFirst();
+  const claimed = narrowed<CredentialRow | undefined>(
+    await deps.db
+      .updateTable('extmail_credentials')
+      .set({ sync_status: 'running', sync_started_at: now, sync_error: null })
+      .where('id', '=', credentialId)
+      .where('deleted_at', 'is', null)
+      .where('revoked', '=', false)
+      .where((eb) =>
+        eb.or([
+          eb('sync_status', 'is', null),
+          eb('sync_status', '!=', 'running'),
+          eb('sync_started_at', '<', new Date(now.getTime() - LEASE_SECONDS * 1000)),
+        ]),
+      )
+      .returningAll()
+      .executeTakeFirst(),
+  );
   if (!claimed) return; // deleted, revoked, or another run holds the lease
   const provider = providerOf(deps);
   const session = new GraphSession(deps, provider, claimed);
@@ -217,13 +222,15 @@ export async function queueDueSyncs(deps: Deps, limit = 200): Promise<number> {
   let queued = 0;
   for (const { id } of rows) {
     await deps.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('extmail_credentials')
-        .selectAll()
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .forUpdate()
-        .executeTakeFirst();
+      const row = narrowed<CredentialRow | undefined>(
+        await trx
+          .selectFrom('extmail_credentials')
+          .selectAll()
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .forUpdate()
+          .executeTakeFirst(),
+      );
       if (!row || row.revoked) return;
       const stale = {
         ...row,

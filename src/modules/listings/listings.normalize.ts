@@ -1,10 +1,10 @@
 // A validated input record → the flat row the upsert writes, with the derived columns computed once here
 // (slot arrays, bathroom and parking totals, addresses, open_house_until) and a hash of the whole record.
 import { createHash } from 'node:crypto';
+import type { DB } from '../../db/types.js';
 import { toDate, type ListingInput } from './listings.input.js';
 import type { Selectable } from 'kysely';
 import { AGENT_SLOTS, OFFICE_SLOTS, PROPERTY_FLAGS } from './listings.schemas.js';
-import type { ListingsTable } from './listings.tables.js';
 
 type Slot = (typeof AGENT_SLOTS)[number] | (typeof OFFICE_SLOTS)[number];
 type Flag = (typeof PROPERTY_FLAGS)[number];
@@ -23,7 +23,7 @@ type AddressColumn =
 
 /** The JSON row read by `jsonb_to_recordset` in listings.writes.ts: timestamps as ISO strings. */
 export type ListingWrite = Record<Slot | Flag, string | boolean | null> &
-  Pick<Selectable<ListingsTable>, AddressColumn> & {
+  Pick<Selectable<DB['listings']>, AddressColumn> & {
     mls: string;
     mls_number: string;
     status: string;

@@ -2,9 +2,9 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { epochSecondsOf } from '../../db/expressions.js';
-import type { DB } from '../../db/types.js';
+import { narrowed } from '../../db/narrow.js';
+import type { DB, Narrowed } from '../../db/types.js';
 import { AGENT_RECORD_COLUMNS, type AgentRow } from '../users/agents.record.js';
-import type { ListingsTable, MlsRegistryTable } from './listings.tables.js';
 
 /** Every column the record shows: not the tsvectors (large, internal) nor the source hash. */
 export const LISTING_COLUMNS = [
@@ -70,7 +70,7 @@ export const LISTING_COLUMNS = [
   'created_at',
   'updated_at',
   'deleted_at',
-] as const satisfies readonly (keyof ListingsTable)[];
+] as const satisfies readonly (keyof DB['listings'])[];
 
 /** An open house as the listing row carries it: times already in epoch seconds (computed in SQL). */
 export interface OpenHouseRow {
@@ -79,7 +79,7 @@ export interface OpenHouseRow {
   description: string | null;
 }
 /** What an MLS registry row shows in `mls_info`. */
-export type MlsInfoRow = Pick<Selectable<MlsRegistryTable>, 'mls' | 'name' | 'disclaimer' | 'logo_url'>;
+export type MlsInfoRow = Pick<Selectable<DB['mls_registry']>, 'mls' | 'name' | 'disclaimer' | 'logo_url'>;
 
 /**
  * Related records embedded in the same statement (sub-selects per row: no extra round trip). Each is selected only
@@ -91,7 +91,11 @@ export interface ListingEmbeds {
   mlsInfo?: boolean;
 }
 
-export type ListingRow = Pick<Selectable<ListingsTable>, (typeof LISTING_COLUMNS)[number]> & {
+/** A listing as read: its features typed; open houses, and the embeds asked for. */
+export type ListingRow = Narrowed<
+  Pick<Selectable<DB['listings']>, (typeof LISTING_COLUMNS)[number]>,
+  { features: Record<string, string[]> }
+> & {
   open_houses: OpenHouseRow[];
   /** Present (agent or null) only when embedded: the agent of the slot, found by (mls, mls_unique_id). */
   list_agent?: AgentRow | null;
@@ -170,5 +174,5 @@ export async function findListingRows(db: Kysely<DB>, ids: string[], embed: List
     )
     .where(sql<boolean>`id = any(${ids}::uuid[])`)
     .where('deleted_at', 'is', null);
-  return selectEmbeds(query, embed).execute();
+  return narrowed<ListingRow[]>(await selectEmbeds(query, embed).execute());
 }

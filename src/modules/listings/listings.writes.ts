@@ -4,7 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { ListingWrite, OpenHouseWrite } from './listings.normalize.js';
-import type { ListingEventType } from './listings.tables.js';
+import type { ListingEventType } from './listings.columns.js';
 
 /** Columns copied as they are from the JSON row, with their SQL types. */
 const PLAIN_COLUMNS: [keyof ListingWrite, string][] = [

@@ -1,9 +1,8 @@
 // SQL of the MLS registry (what a listing's `mls_info` shows). Functions take Kysely or a transaction.
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { MlsRegistryTable } from './listings.tables.js';
 
-export type MlsRegistryRow = Selectable<MlsRegistryTable>;
+export type MlsRegistryRow = Selectable<DB['mls_registry']>;
 
 export interface MlsRegistryChanges {
   name?: string;

@@ -1,11 +1,12 @@
 // The notification record (spec §2.10) of feed rows: one batch of user records for the objects and one query for
 // the listing subjects of a page.
 import type { Kysely } from 'kysely';
+import { narrowed } from '../../db/narrow.js';
 import type { DB } from '../../db/types.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { loadListingRecords } from '../listings/listings.presenter.js';
 import type { ListingRecord } from '../listings/listings.schemas.js';
-import { userRowQuery } from '../users/index.js';
+import { userRowQuery, type UserRow } from '../users/index.js';
 import { toUserRecord } from '../users/users.service.js';
 import type { UserRecord } from '../users/users.schemas.js';
 import type { FeedRow } from './notifications.repository.js';
@@ -28,7 +29,9 @@ export async function loadEmbeddedRecords(
   now: Date,
 ): Promise<{ users: Map<string, UserRecord>; listings: Map<string, ListingRecord> }> {
   const [users, listings] = await Promise.all([
-    Promise.all(userIds.map((id) => userRowQuery(db, id).executeTakeFirst())),
+    Promise.all(
+      userIds.map(async (id) => narrowed<UserRow | undefined>(await userRowQuery(db, id).executeTakeFirst())),
+    ),
     loadListingRecords(db, listingIds, now),
   ]);
   return {

@@ -2,13 +2,14 @@
 // caller's transaction.
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { unnestRows } from '../../db/arrays.js';
-import type { DB } from '../../db/types.js';
-import type { NotificationsTable } from './notifications.tables.js';
+import { narrowed } from '../../db/narrow.js';
+import type { DB, Narrowed } from '../../db/types.js';
 
 /** The channel of the live stream (PostgreSQL LISTEN/NOTIFY); notifications.stream.ts listens to it. */
 export const STREAM_CHANNEL = 'gable_notifications';
 
-export type NotificationRow = Selectable<NotificationsTable>;
+/** A notification as read: its data typed. */
+export type NotificationRow = Narrowed<Selectable<DB['notifications']>, { data: Record<string, unknown> | null }>;
 export type NewNotification = Omit<NotificationRow, 'id' | 'updated_at' | 'deleted_at' | 'data' | 'record_head'> & {
   data: Record<string, unknown> | null;
 };
@@ -22,11 +23,13 @@ export interface FeedRow extends NotificationRow {
 }
 
 export async function insertNotification(db: Kysely<DB>, row: NewNotification): Promise<NotificationRow> {
-  return db
-    .insertInto('notifications')
-    .values({ ...row, data: row.data === null ? null : JSON.stringify(row.data), updated_at: row.created_at })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return narrowed<NotificationRow>(
+    await db
+      .insertInto('notifications')
+      .values({ ...row, data: row.data === null ? null : JSON.stringify(row.data), updated_at: row.created_at })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** The columns a notification is written with, and their types (for unnestRows). */
@@ -135,7 +138,9 @@ function feedQuery(db: Kysely<DB>, user: string) {
 
 /** The recipient's feed after a position, oldest first (stream resumption). */
 export async function feedAfter(db: Kysely<DB>, user: string, seq: number, limit: number): Promise<FeedRow[]> {
-  return feedQuery(db, user).where('r.seq', '>', seq).orderBy('r.seq', 'asc').limit(limit).execute();
+  return narrowed<FeedRow[]>(
+    await feedQuery(db, user).where('r.seq', '>', seq).orderBy('r.seq', 'asc').limit(limit).execute(),
+  );
 }
 
 /** The recipient's newest feed position (0 for an empty feed). */
@@ -149,7 +154,7 @@ export async function latestSeq(db: Kysely<DB>, user: string): Promise<number> {
 }
 
 export async function findFeedRow(db: Kysely<DB>, user: string, id: string): Promise<FeedRow | undefined> {
-  return feedQuery(db, user).where('n.id', '=', id).executeTakeFirst();
+  return narrowed<FeedRow | undefined>(await feedQuery(db, user).where('n.id', '=', id).executeTakeFirst());
 }
 
 /**

@@ -3,7 +3,7 @@
 // per-process state (an FCM access token, an APNs JWT and HTTP/2 session), so there is one per Deps and credentials.
 import { providersOf, type ApnsConfig, type FcmConfig, type VapidConfig } from '../../config-push.js';
 import type { Deps } from '../../platform/deps.js';
-import type { PushProvider } from './notifications.tables.js';
+import type { PushProvider } from './notifications.columns.js';
 import type { PushMessage } from './push.message.js';
 import { ApnsSender } from './push.apns.js';
 import { FcmSender } from './push.fcm.js';

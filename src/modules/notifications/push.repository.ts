@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { lockFeeds } from './notifications.repository.js';
-import type { PushProvider, PushStatus } from './notifications.tables.js';
+import type { PushProvider, PushStatus } from './notifications.columns.js';
 
 export interface PushTarget {
   id: string;
@@ -14,7 +14,10 @@ export interface PushTarget {
 /** The devices of `users` (in `app`, or every app when null). */
 export async function devicesOf(db: Kysely<DB>, users: string[], app: string | null): Promise<PushTarget[]> {
   if (users.length === 0) return [];
-  let query = db.selectFrom('notification_tokens').select(['id', 'user', 'app', 'provider']).where('user', 'in', users);
+  let query = db
+    .selectFrom('notification_tokens')
+    .select(['id', 'user', 'app', (eb) => eb.ref('provider').$castTo<PushProvider>().as('provider')])
+    .where('user', 'in', users);
   if (app !== null) query = query.where('app', '=', app);
   return query.orderBy('created_at').execute();
 }
@@ -37,7 +40,11 @@ export async function insertDeliveries(
   return db
     .insertInto('push_deliveries')
     .values(rows.map((row) => ({ ...row, created_at: at, updated_at: at })))
-    .returning(['id', 'status', 'provider'])
+    .returning([
+      'id',
+      (eb) => eb.ref('status').$castTo<PushStatus>().as('status'),
+      (eb) => eb.ref('provider').$castTo<PushProvider>().as('provider'),
+    ])
     .execute();
 }
 
@@ -56,7 +63,7 @@ export async function deliveriesForAttempt(db: Kysely<DB>, ids: readonly string[
       'd.id',
       'd.notification',
       'd.user',
-      'd.provider',
+      (eb) => eb.ref('d.provider').$castTo<PushProvider>().as('provider'),
       'd.app',
       'd.status',
       'd.attempts',

@@ -6,7 +6,7 @@ import { hashToken } from '../../lib/crypto.js';
 import { queuedJobs } from '../../../test/helpers/jobs.js';
 import type { FakeApns } from '../../../test/fakes/apns.js';
 import type { FakeFcm } from '../../../test/fakes/fcm.js';
-import type { PushProvider } from './notifications.tables.js';
+import type { PushProvider } from './notifications.columns.js';
 import { upsertToken } from './tokens.repository.js';
 
 export { generateVapidKeys as vapidKeys } from '../../config-push.js';

@@ -2,7 +2,7 @@
 // belongs to when the client does not say: a Web Push subscription JSON → webpush, 64 hex characters → apns,
 // anything else → fcm. A channel that its provider could never accept is a 400 now, not a dead push later.
 import { errors } from '../../errors.js';
-import type { PushProvider } from './notifications.tables.js';
+import type { PushProvider } from './notifications.columns.js';
 
 export const MAX_CHANNEL_BYTES = 4096;
 

@@ -1,7 +1,7 @@
 // All SQL of device tokens. The channel is stored encrypted; `channel_hash` is its SHA-256 (lib/crypto hashToken).
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { PushProvider } from './notifications.tables.js';
+import type { PushProvider } from './notifications.columns.js';
 
 export interface NewToken {
   user: string;

@@ -1,10 +1,9 @@
 // All SQL of print campaigns.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { PrintCampaignsTable } from '../templates/templates.tables.js';
 import type { PrintCampaignOrderKey } from './print-campaigns.schemas.js';
 
-export type CampaignRow = Selectable<PrintCampaignsTable>;
+export type CampaignRow = Selectable<DB['print_campaigns']>;
 
 export async function insertCampaign(
   db: Kysely<DB>,

@@ -101,7 +101,7 @@ describe('delivering saved-search matches', () => {
       subject: '4521 Maple Ave, Dallas, TX — new for “Dallas homes”',
     });
     expect(mail!.headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
-    expect(mail!.headers['List-Unsubscribe']).toMatch(
+    expect((mail!.headers as Record<string, string>)['List-Unsubscribe']).toMatch(
       /^<http:\/\/gable\.test\/saved-searches\/unsubscribe\?search=.+&contact=.+&token=[0-9a-f]{64}>$/,
     );
     for (const part of [mail!.html!, mail!.text_body!]) {
@@ -188,7 +188,7 @@ describe('delivering saved-search matches', () => {
     const search = await save({ contacts: [contact], frequency: 'Instant' });
     await ingest([sampleListing('U-1')]);
     const [mail] = await mailsTo(contact);
-    const url = new URL(mail!.headers['List-Unsubscribe']!.slice(1, -1));
+    const url = new URL((mail!.headers as Record<string, string>)['List-Unsubscribe']!.slice(1, -1));
     const path = `${url.pathname}${url.search}`;
     const frequency = async () =>
       (

@@ -5,7 +5,7 @@ import { arrayLiteral, unnestRows } from '../../db/arrays.js';
 import { uuidV7 } from '../../lib/uuid.js';
 import type { DB } from '../../db/types.js';
 import type { SearchCriteria } from '../listings/search/search.schemas.js';
-import type { StoredCriteria } from './saved-searches.tables.js';
+import type { StoredCriteria } from './saved-searches.columns.js';
 
 export interface Schedule {
   frequency: string;

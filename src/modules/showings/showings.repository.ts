@@ -1,9 +1,8 @@
 // All SQL of showings.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { ShowingsTable } from './showings.tables.js';
 
-export type ShowingRow = Selectable<ShowingsTable>;
+export type ShowingRow = Selectable<DB['showings']>;
 export type ShowingFields = Pick<
   ShowingRow,
   'contact' | 'agent' | 'start_time' | 'end_time' | 'status' | 'notes' | 'feedback'

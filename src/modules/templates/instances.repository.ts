@@ -1,9 +1,8 @@
 // All SQL of template instances, and the records a template reads (the user).
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { TemplateInstancesTable } from './templates.tables.js';
 
-export type InstanceRow = Selectable<TemplateInstancesTable>;
+export type InstanceRow = Selectable<DB['template_instances']>;
 
 export type NewInstance = Pick<
   InstanceRow,

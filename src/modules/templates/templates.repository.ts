@@ -1,9 +1,8 @@
 // All SQL of templates.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { TemplatesTable } from './templates.tables.js';
 
-export type TemplateRow = Selectable<TemplatesTable>;
+export type TemplateRow = Selectable<DB['templates']>;
 
 export interface TemplateFilter {
   /** Brand ids whose own templates are visible (a brand and its ancestors); global ones always are. */

@@ -1,10 +1,12 @@
 // All SQL of brand triggers: the settings, exclusions, and the contacts a sweep sends to.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { DB } from '../../db/types.js';
+import { narrowed } from '../../db/narrow.js';
+import type { DB, Narrowed } from '../../db/types.js';
 import { arrayLiteral } from '../../db/arrays.js';
-import type { BrandTriggersTable, TriggerEventType } from './triggers.tables.js';
+import type { TriggerEventType } from './triggers.columns.js';
 
-export type BrandTriggerRow = Selectable<BrandTriggersTable>;
+/** A brand trigger as read: its event typed (triggers.columns.ts). */
+export type BrandTriggerRow = Narrowed<Selectable<DB['brand_triggers']>, { event_type: TriggerEventType }>;
 
 export interface BrandTriggerSettings {
   user: string;
@@ -22,24 +24,28 @@ export async function upsertBrandTrigger(
   settings: BrandTriggerSettings,
   at: Date,
 ): Promise<BrandTriggerRow> {
-  return db
-    .insertInto('brand_triggers')
-    .values({
-      brand,
-      event_type: eventType,
-      ...settings,
-      enabled: true,
-      swept_until: at,
-      created_at: at,
-      updated_at: at,
-    })
-    .onConflict((oc) => oc.columns(['brand', 'event_type']).doUpdateSet({ ...settings, updated_at: at }))
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return narrowed<BrandTriggerRow>(
+    await db
+      .insertInto('brand_triggers')
+      .values({
+        brand,
+        event_type: eventType,
+        ...settings,
+        enabled: true,
+        swept_until: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.columns(['brand', 'event_type']).doUpdateSet({ ...settings, updated_at: at }))
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function listBrandTriggers(db: Kysely<DB>, brand: string): Promise<BrandTriggerRow[]> {
-  return db.selectFrom('brand_triggers').selectAll().where('brand', '=', brand).orderBy('event_type').execute();
+  return narrowed<BrandTriggerRow[]>(
+    await db.selectFrom('brand_triggers').selectAll().where('brand', '=', brand).orderBy('event_type').execute(),
+  );
 }
 
 export async function findBrandTrigger(
@@ -48,19 +54,23 @@ export async function findBrandTrigger(
   where: { id: string } | { eventType: TriggerEventType },
 ): Promise<BrandTriggerRow | undefined> {
   const query = db.selectFrom('brand_triggers').selectAll().where('brand', '=', brand);
-  return ('id' in where ? query.where('id', '=', where.id) : query.where('event_type', '=', where.eventType))
-    .forUpdate()
-    .executeTakeFirst();
+  return narrowed<BrandTriggerRow | undefined>(
+    await ('id' in where ? query.where('id', '=', where.id) : query.where('event_type', '=', where.eventType))
+      .forUpdate()
+      .executeTakeFirst(),
+  );
 }
 
 /** Enabling sweeps from `at`: what fired while it was off is not sent late. */
 export async function setEnabled(db: Kysely<DB>, id: string, enabled: boolean, at: Date): Promise<BrandTriggerRow> {
-  return db
-    .updateTable('brand_triggers')
-    .set(enabled ? { enabled, swept_until: at, updated_at: at } : { enabled, updated_at: at })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return narrowed<BrandTriggerRow>(
+    await db
+      .updateTable('brand_triggers')
+      .set(enabled ? { enabled, swept_until: at, updated_at: at } : { enabled, updated_at: at })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function addExclusion(db: Kysely<DB>, brandTrigger: string, contact: string, at: Date): Promise<void> {
@@ -97,18 +107,20 @@ export async function nextToSweep(
   db: Kysely<DB>,
   now: Date,
 ): Promise<(BrandTriggerRow & { timezone: string }) | undefined> {
-  return db
-    .selectFrom('brand_triggers as b')
-    .innerJoin('users as u', 'u.id', 'b.user')
-    .selectAll('b')
-    .select('u.timezone')
-    .where('b.enabled', '=', true)
-    .where('b.swept_until', '<', now)
-    .orderBy('b.swept_until')
-    .limit(1)
-    .forUpdate('b')
-    .skipLocked()
-    .executeTakeFirst();
+  return narrowed<(BrandTriggerRow & { timezone: string }) | undefined>(
+    await db
+      .selectFrom('brand_triggers as b')
+      .innerJoin('users as u', 'u.id', 'b.user')
+      .selectAll('b')
+      .select('u.timezone')
+      .where('b.enabled', '=', true)
+      .where('b.swept_until', '<', now)
+      .orderBy('b.swept_until')
+      .limit(1)
+      .forUpdate('b')
+      .skipLocked()
+      .executeTakeFirst(),
+  );
 }
 
 export async function setSweptUntil(db: Kysely<DB>, id: string, at: Date): Promise<void> {

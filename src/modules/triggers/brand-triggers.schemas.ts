@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EpochSeconds, Nullable, Uuid } from '../../platform/schemas.js';
 import { MAX_WAIT_SECONDS } from './triggers.schemas.js';
-import { TRIGGER_EVENT_TYPES } from './triggers.tables.js';
+import { TRIGGER_EVENT_TYPES } from './triggers.columns.js';
 
 const EventType = Type.Union(TRIGGER_EVENT_TYPES.map((t) => Type.Literal(t)));
 

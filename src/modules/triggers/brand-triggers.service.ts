@@ -11,7 +11,7 @@ import { findContact } from '../contacts/index.js';
 import { addContentProblems, throwIfProblems } from '../emails/emails.input.js';
 import * as repo from './brand-triggers.repository.js';
 import type { BrandTriggerRecord, PutBrandTriggerBody } from './brand-triggers.schemas.js';
-import type { TriggerEventType } from './triggers.tables.js';
+import type { TriggerEventType } from './triggers.columns.js';
 
 function present(row: repo.BrandTriggerRow, exclusions: string[]): BrandTriggerRecord {
   return {

@@ -12,7 +12,7 @@ import { notify } from '../notifications/notify.js';
 import { nextFireTime } from './fire-time.js';
 import { MISSING_DATE, ruleOf, scheduleExecution, stillFiresAt } from './planner.js';
 import * as repo from './triggers.repository.js';
-import type { TriggerFailure } from './triggers.tables.js';
+import type { TriggerFailure } from './triggers.columns.js';
 
 const NO_EMAIL: TriggerFailure = { code: 'NoEmail', message: 'The contact has no email address' };
 const UNSUBSCRIBED: TriggerFailure = {

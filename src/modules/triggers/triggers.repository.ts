@@ -1,9 +1,14 @@
 // All SQL of triggers.
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { DB } from '../../db/types.js';
-import type { TriggerEventType, TriggerFailure, TriggersTable } from './triggers.tables.js';
+import { narrowed } from '../../db/narrow.js';
+import type { DB, Narrowed } from '../../db/types.js';
+import type { TriggerAction, TriggerEventType, TriggerFailure } from './triggers.columns.js';
 
-export type TriggerRow = Selectable<TriggersTable>;
+/** A trigger as read: its event, action and failure typed (triggers.columns.ts). */
+export type TriggerRow = Narrowed<
+  Selectable<DB['triggers']>,
+  { event_type: TriggerEventType; action: TriggerAction; failure: TriggerFailure | null }
+>;
 
 export interface TriggerFields {
   user: string;
@@ -23,11 +28,13 @@ export interface NewTrigger extends TriggerFields {
 }
 
 export async function insertTrigger(db: Kysely<DB>, trigger: NewTrigger, at: Date): Promise<TriggerRow> {
-  return db
-    .insertInto('triggers')
-    .values({ ...trigger, action: 'schedule_email', created_at: at, updated_at: at })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return narrowed<TriggerRow>(
+    await db
+      .insertInto('triggers')
+      .values({ ...trigger, action: 'schedule_email', created_at: at, updated_at: at })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function findTrigger(
@@ -37,21 +44,23 @@ export async function findTrigger(
 ): Promise<TriggerRow | undefined> {
   let query = db.selectFrom('triggers').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
   if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return narrowed<TriggerRow | undefined>(await query.executeTakeFirst());
 }
 
 export async function updateTrigger(
   db: Kysely<DB>,
   id: string,
-  set: Updateable<TriggersTable>,
+  set: Updateable<DB['triggers']>,
   at: Date,
 ): Promise<TriggerRow> {
-  return db
-    .updateTable('triggers')
-    .set({ ...set, updated_at: at })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return narrowed<TriggerRow>(
+    await db
+      .updateTable('triggers')
+      .set({ ...set, updated_at: at })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /**
@@ -151,17 +160,17 @@ const pending = (db: Kysely<DB>) =>
 /** Pending triggers of these contacts, locked: a contact's date changed (or it was deleted). */
 export async function pendingOfContacts(db: Kysely<DB>, contacts: string[]): Promise<PlanningRow[]> {
   if (contacts.length === 0) return [];
-  return pending(db).where('t.contact', 'in', contacts).forUpdate('t').execute();
+  return narrowed<PlanningRow[]>(await pending(db).where('t.contact', 'in', contacts).forUpdate('t').execute());
 }
 
 /** Pending triggers of a user, locked: their time zone changed. */
 export async function pendingOfUser(db: Kysely<DB>, user: string): Promise<PlanningRow[]> {
-  return pending(db).where('t.user', '=', user).forUpdate('t').execute();
+  return narrowed<PlanningRow[]>(await pending(db).where('t.user', '=', user).forUpdate('t').execute());
 }
 
 /** One trigger with its planning data, locked (the execution job). */
 export async function planningRow(db: Kysely<DB>, id: string): Promise<PlanningRow | undefined> {
-  return pending(db).where('t.id', '=', id).forUpdate('t').executeTakeFirst();
+  return narrowed<PlanningRow | undefined>(await pending(db).where('t.id', '=', id).forUpdate('t').executeTakeFirst());
 }
 
 export interface TriggerFilter {
@@ -192,7 +201,9 @@ export async function listTriggers(
   start: number,
   limit: number,
 ): Promise<TriggerRow[]> {
-  return filtered(db, filter).selectAll().orderBy('effective_at').orderBy('id').offset(start).limit(limit).execute();
+  return narrowed<TriggerRow[]>(
+    await filtered(db, filter).selectAll().orderBy('effective_at').orderBy('id').offset(start).limit(limit).execute(),
+  );
 }
 
 /**
@@ -201,22 +212,24 @@ export async function listTriggers(
  */
 export async function currentOfContacts(db: Kysely<DB>, contacts: string[]): Promise<TriggerRow[]> {
   if (contacts.length === 0) return [];
-  return db
-    .selectFrom('triggers as t')
-    .selectAll('t')
-    .where('t.contact', 'in', contacts)
-    .where('t.deleted_at', 'is', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('triggers as n')
-            .select('n.id')
-            .whereRef('n.scheduled_after', '=', 't.id')
-            .where('n.deleted_at', 'is', null),
+  return narrowed<TriggerRow[]>(
+    await db
+      .selectFrom('triggers as t')
+      .selectAll('t')
+      .where('t.contact', 'in', contacts)
+      .where('t.deleted_at', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('triggers as n')
+              .select('n.id')
+              .whereRef('n.scheduled_after', '=', 't.id')
+              .where('n.deleted_at', 'is', null),
+          ),
         ),
-      ),
-    )
-    .orderBy('t.effective_at')
-    .orderBy('t.id')
-    .execute();
+      )
+      .orderBy('t.effective_at')
+      .orderBy('t.id')
+      .execute(),
+  );
 }

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid, optionalNullable } from '../../platform/schemas.js';
 import { EmailCampaignRecord } from '../emails/emails.schemas.js';
-import { TRIGGER_ACTIONS, TRIGGER_EVENT_TYPES } from './triggers.tables.js';
+import { TRIGGER_ACTIONS, TRIGGER_EVENT_TYPES } from './triggers.columns.js';
 
 /** A year either way: further, "the next occurrence" of a yearly date would be ambiguous. */
 export const MAX_WAIT_SECONDS = 365 * 86400;

@@ -14,7 +14,7 @@ import { ruleOf, scheduleExecution, stillFiresAt } from './planner.js';
 import { presentTriggers } from './triggers.presenter.js';
 import * as repo from './triggers.repository.js';
 import type { CreateTriggerBody, FilterTriggersQuery, TriggerRecord, UpdateTriggerBody } from './triggers.schemas.js';
-import type { TriggerEventType } from './triggers.tables.js';
+import type { TriggerEventType } from './triggers.columns.js';
 
 /** The contact's date of the event: a live contact of the brand (else 404) that has it (else 400). */
 async function contactDate(

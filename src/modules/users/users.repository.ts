@@ -3,7 +3,7 @@ import { sql, type Expression, type Kysely, type Updateable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { epochSecondsOf } from '../../db/expressions.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { DB, UsersTable } from '../../db/types.js';
+import type { DB, Narrowed } from '../../db/types.js';
 
 /**
  * The user row for the wire record, in ONE query: the newest live membership (fallback for active_brand) and
@@ -11,9 +11,9 @@ import type { DB, UsersTable } from '../../db/types.js';
  * only whether a password exists. Prepared: planning the sub-selects costs several times their execution
  * (docs/adr/0004).
  */
-export const findUserRow = preparedQuery(
+export const findUserRow = preparedQuery<[string], UserRow>(
   'users.find-user-row',
-  ['00000000-0000-0000-0000-00000000beef'] as [string],
+  ['00000000-0000-0000-0000-00000000beef'],
   (db, userId: string) => userRowQuery(db, userId),
 );
 
@@ -120,10 +120,14 @@ export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string 
     .where('u.deleted_at', 'is', null);
 }
 
-export type UserRow = NonNullable<Awaited<ReturnType<ReturnType<typeof userRowQuery>['executeTakeFirst']>>>;
+/** A user as read: `features` is a JSON array (spec 2.1). */
+export type UserRow = Narrowed<
+  NonNullable<Awaited<ReturnType<ReturnType<typeof userRowQuery>['executeTakeFirst']>>>,
+  { features: unknown[] | null }
+>;
 
 export type ProfileChanges = Pick<
-  Updateable<UsersTable>,
+  Updateable<DB['users']>,
   | 'first_name'
   | 'last_name'
   | 'username'

@@ -2,9 +2,8 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { OutboxPosition } from '../../events/outbox.js';
-import type { WebhookAttemptsTable, WebhookDeliveriesTable } from './webhooks.tables.js';
 
-export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type DeliveryRow = Selectable<DB['webhook_deliveries']>;
 
 /**
  * The fan-out position, locked for this transaction. Undefined when another worker holds it: that one is
@@ -84,7 +83,7 @@ const INSERT_CHUNK = 5000;
 
 export async function insertDeliveries(
   db: Kysely<DB>,
-  rows: Insertable<WebhookDeliveriesTable>[],
+  rows: Insertable<DB['webhook_deliveries']>[],
 ): Promise<{ id: string; webhook: string }[]> {
   const inserted: { id: string; webhook: string }[] = [];
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
@@ -126,7 +125,7 @@ export async function deliveriesForAttempt(db: Kysely<DB>, ids: readonly string[
 }
 export type AttemptRow = Awaited<ReturnType<typeof deliveriesForAttempt>>[number];
 
-export async function insertAttempt(db: Kysely<DB>, row: Insertable<WebhookAttemptsTable>): Promise<void> {
+export async function insertAttempt(db: Kysely<DB>, row: Insertable<DB['webhook_attempts']>): Promise<void> {
   await db.insertInto('webhook_attempts').values(row).execute();
 }
 

@@ -1,7 +1,6 @@
 // SQL of the delivery log, replays, pings, key rotation and the attempt purge.
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { WebhookAttemptsTable, WebhookDeliveriesTable } from './webhooks.tables.js';
 
 export async function listDeliveries(db: Kysely<DB>, webhook: string, start: number, limit: number) {
   const base = db.selectFrom('webhook_deliveries').where('webhook', '=', webhook);
@@ -22,7 +21,7 @@ export async function listDeliveries(db: Kysely<DB>, webhook: string, start: num
 export async function attemptsOf(
   db: Kysely<DB>,
   deliveries: readonly string[],
-): Promise<Selectable<WebhookAttemptsTable>[]> {
+): Promise<Selectable<DB['webhook_attempts']>[]> {
   if (deliveries.length === 0) return [];
   return db.selectFrom('webhook_attempts').selectAll().where('delivery', 'in', deliveries).orderBy('attempt').execute();
 }
@@ -31,7 +30,7 @@ export async function findDelivery(
   db: Kysely<DB>,
   webhook: string,
   id: string,
-): Promise<Selectable<WebhookDeliveriesTable> | undefined> {
+): Promise<Selectable<DB['webhook_deliveries']> | undefined> {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -50,8 +49,8 @@ export async function reopenDelivery(db: Kysely<DB>, id: string, at: Date): Prom
 
 export async function insertDelivery(
   db: Kysely<DB>,
-  row: Insertable<WebhookDeliveriesTable>,
-): Promise<Selectable<WebhookDeliveriesTable>> {
+  row: Insertable<DB['webhook_deliveries']>,
+): Promise<Selectable<DB['webhook_deliveries']>> {
   return db.insertInto('webhook_deliveries').values(row).returningAll().executeTakeFirstOrThrow();
 }
 

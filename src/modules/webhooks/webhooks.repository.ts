@@ -1,11 +1,10 @@
 // All SQL of brand webhooks (the record and its keys). Deliveries: deliveries.repository.ts.
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { BrandWebhooksTable } from './webhooks.tables.js';
 
-export type WebhookRow = Selectable<BrandWebhooksTable>;
+export type WebhookRow = Selectable<DB['brand_webhooks']>;
 
-export async function insertWebhook(db: Kysely<DB>, values: Insertable<BrandWebhooksTable>): Promise<WebhookRow> {
+export async function insertWebhook(db: Kysely<DB>, values: Insertable<DB['brand_webhooks']>): Promise<WebhookRow> {
   return db.insertInto('brand_webhooks').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
