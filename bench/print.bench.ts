@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../src/platform/deps.js';
 import { libraryHtml, seedTemplateLibrary, TEMPLATE_LIBRARY } from '../src/modules/templates/templates.library.js';
 import { renderTemplate } from '../src/modules/templates/template-language.js';
-import type { Medium } from '../src/modules/templates/mediums.js';
+import type { Medium } from '../src/render/mediums.js';
 import type { FoundationFixture } from './foundation.bench.js';
 import { closedLoop, type LoadResult } from './lib/load.js';
 

@@ -2,7 +2,7 @@
 // refuses names it has no handler for, and startup creates a pg-boss queue per task. Job types are declared in
 // the modules' `*.tasks.ts` (services import those to enqueue); their handlers in `*.handlers.ts`, imported here
 // only, so no service imports the code that runs it back.
-import type { Daemon, HandledTask } from './jobs/task.js';
+import type { Daemon, HandledTask } from './jobs/handler.js';
 import { AUTH_HANDLERS } from './modules/auth/auth.handlers.js';
 import { PLATFORM_HANDLERS } from './platform/platform.handlers.js';
 import { WEBHOOKS_HANDLERS } from './modules/webhooks/webhooks.handlers.js';

@@ -1,8 +1,8 @@
 // A job type: its name, payload schema (checked when enqueued and again when run) and options. A `*.tasks.ts` file
 // declares job types and imports no service, so a service can import it to enqueue without a cycle; what runs
-// each job is attached beside it in a `*.handlers.ts` (handleTask), which only the registry imports.
-import type { Static, TSchema } from '@sinclair/typebox';
-import type { Deps } from '../platform/deps.js';
+// each job is attached beside it in a `*.handlers.ts` (handleTask, handler.ts), which only the registry imports.
+// This file names no Deps, so the queue (which Deps holds) can import it without a cycle.
+import type { TSchema } from '@sinclair/typebox';
 
 export interface TaskDefinition<S extends TSchema = TSchema> {
   readonly name: string;
@@ -61,40 +61,6 @@ export function chunkRowsOf(
   return rows;
 }
 
-/**
- * A loop that runs for the life of a worker process (e.g. a pump woken by NOTIFY), next to the job workers.
- * It must return soon after `stopping` aborts; the queue waits for it before releasing the pool.
- */
-export interface Daemon {
-  readonly name: string;
-  run(deps: Deps, stopping: AbortSignal): Promise<void>;
-}
-
 export function defineTask<S extends TSchema>(definition: TaskDefinition<S>): TaskDefinition<S> {
   return definition;
-}
-
-/**
- * Runs one job (what it returns, e.g. a service's counts, is not kept). `stopping` aborts when the process shuts down: a handler that loops (a pump) ends its run early
- * and leaves the rest to the next run, so shutdown never closes the pool under a running job.
- */
-export type TaskHandler<S extends TSchema> = (
-  deps: Deps,
-  payload: Static<S>,
-  stopping: AbortSignal,
-) => Promise<unknown>;
-
-/** A job type with what runs it: the registry's entries (payloads of every type, checked again at run time). */
-export interface HandledTask {
-  readonly task: TaskDefinition;
-  run(deps: Deps, payload: unknown, stopping: AbortSignal): Promise<void>;
-}
-
-export function handleTask<S extends TSchema>(task: TaskDefinition<S>, handler: TaskHandler<S>): HandledTask {
-  return {
-    task,
-    async run(deps, payload, stopping) {
-      await handler(deps, payload as Static<S>, stopping);
-    },
-  };
 }

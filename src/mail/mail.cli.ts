@@ -2,10 +2,15 @@
 // While `gable serve` holds the embedded database, they ask that server (runHereOrOnServer).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { readConfig, runHereOrOnServer, withDeps, type CommandDepsRunner } from '../platform/commands.js';
+import {
+  readConfig,
+  runHereOrOnServer,
+  withDeps,
+  type CommandDepsRunner,
+  reportOperatorErrors,
+} from '../platform/commands.js';
 import type { Deps } from '../platform/deps.js';
 import { errors } from '../errors.js';
-import { reportOperatorErrors } from '../modules/brands/operator-errors.js';
 import type { OperatorAction } from '../platform/operator-channel.js';
 import { isUuid } from '../lib/uuid.js';
 import type { MailRow } from './mail.repository.js';

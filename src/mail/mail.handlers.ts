@@ -1,5 +1,5 @@
 // What runs the mail jobs (mail.tasks.ts).
-import { handleTask } from '../jobs/task.js';
+import { handleTask } from '../jobs/handler.js';
 import { recoverStalledMessages, sendQueuedMessages } from './mail.service.js';
 import { recoverMailTask, sendMailTask } from './mail.tasks.js';
 

@@ -3,6 +3,7 @@
 // service — is the composition's business (cli/open-deps.ts), provided once by main.ts before any command runs.
 // So a module declares its commands without importing the composition root, and `--help` loads none of it.
 import { loadConfig, ConfigError, type Config } from '../config.js';
+import { AppError } from '../errors.js';
 import type { Deps } from './deps.js';
 import { DataDirLockedError } from '../db/lock.js';
 import { callOperatorChannel, OperatorChannelUnavailableError } from './operator-channel.js';
@@ -85,4 +86,18 @@ export async function runHereOrOnServer<T>(
     }
   }
   return result!.value;
+}
+
+/**
+ * Runs a command's work, printing a mistake the work refused (an unknown id, a duplicate email, a bad ACL word: an
+ * AppError below 500) as one readable line with exit code 1; anything else is a bug and keeps its stack trace.
+ */
+export async function reportOperatorErrors(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.http >= 500) throw error;
+    console.error(`error: ${error.message}`);
+    process.exitCode = 1;
+  }
 }

@@ -1,5 +1,5 @@
 // What runs the platform's jobs (platform.tasks.ts).
-import { handleTask } from '../jobs/task.js';
+import { handleTask } from '../jobs/handler.js';
 import { purgeRateLimitWindowsTask } from './platform.tasks.js';
 import { purgeRateLimitWindows } from './rate-limit.js';
 

@@ -4,7 +4,7 @@
 // render waited for the browser's name lookup to fail. A failure is remembered for a short while, so an offline
 // server tries again now and then instead of on every render.
 import type { OutboundHttp } from '../lib/outbound.js';
-import type { OwnResponse } from './renderer.js';
+import type { OwnResponse } from './own-response.js';
 
 /** How long a file is kept: Google serves stylesheets for a day and font files as immutable. */
 const KEEP_MS = 24 * 60 * 60 * 1000;

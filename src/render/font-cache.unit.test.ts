@@ -1,7 +1,7 @@
 // The renderer's font cache: one fetch per file for every render, failures remembered for a minute, bounded.
 import { describe, expect, it } from 'vitest';
 import { FontCache, type FetchFont } from './font-cache.js';
-import type { OwnResponse } from './renderer.js';
+import type { OwnResponse } from './own-response.js';
 
 const CSS: OwnResponse = {
   status: 200,

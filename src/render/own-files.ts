@@ -4,7 +4,7 @@
 import type { Deps } from '../platform/deps.js';
 import { openFileUrl } from '../files/files.service.js';
 import { isUuid } from '../lib/uuid.js';
-import type { OwnResponse } from './renderer.js';
+import type { OwnResponse } from './own-response.js';
 
 /** SVGs this server draws and serves, by path. */
 export type DrawnFiles = ReadonlyMap<string, string>;

@@ -3,7 +3,7 @@
 // data: URLs. The renderer itself still loads nothing from the network but this server's files and the font
 // hosts (decisions §18); a photo that cannot be fetched stays a remote URL, which the renderer blocks and the
 // instance's render_note reports.
-import { FONT_HOSTS } from '../modules/templates/url-policy.js';
+import { FONT_HOSTS } from './url-policy.js';
 import { OutboundError, type OutboundHttp } from '../lib/outbound.js';
 
 /** `src="…"` / `src='…'` attributes and CSS `url(…)` naming an http(s) address. */

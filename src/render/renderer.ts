@@ -11,9 +11,10 @@
 // interception disables it), so nothing of one instance reaches the next. A page that failed or timed out is
 // thrown away, and each is replaced after RENDERS_PER_PAGE renders to bound the renderer process's memory.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { BLEED_INCHES, PRINT_SIZES, SOCIAL_SIZES, type Medium } from '../modules/templates/mediums.js';
-import { FONT_HOSTS } from '../modules/templates/url-policy.js';
+import { BLEED_INCHES, PRINT_SIZES, SOCIAL_SIZES, type Medium } from './mediums.js';
+import { FONT_HOSTS } from './url-policy.js';
 import { FontCache, type FetchFont } from './font-cache.js';
+import type { OwnResponse } from './own-response.js';
 
 /**
  * Chromium's flags on a closed network (as the browser test suite starts it). The host rule makes every name and
@@ -34,12 +35,6 @@ const CHROMIUM_ARGS = [
 const CSS_DPI = 96;
 const MAX_PAGES = 2;
 const RENDERS_PER_PAGE = 50;
-
-export interface OwnResponse {
-  status: number;
-  contentType: string;
-  body: Buffer;
-}
 
 export interface RendererOptions {
   executablePath: string;

@@ -1,8 +1,13 @@
 // `gable admin client create|list`: OAuth clients are made by operators, never through the API (decisions §2).
 import type { Command } from 'commander';
-import { print, runHereOrOnServer, withDeps, type CommandDepsRunner } from '../../platform/commands.js';
+import {
+  print,
+  runHereOrOnServer,
+  withDeps,
+  type CommandDepsRunner,
+  reportOperatorErrors,
+} from '../../platform/commands.js';
 import type { ClientKind } from '../../db/types.js';
-import { reportOperatorErrors } from '../brands/operator-errors.js';
 import type { CreatedClient, NewClient } from './clients.service.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 

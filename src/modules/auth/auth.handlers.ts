@@ -1,5 +1,5 @@
 // What runs the auth module's jobs (auth.tasks.ts).
-import { handleTask } from '../../jobs/task.js';
+import { handleTask } from '../../jobs/handler.js';
 import { purgeExpiredTokensTask } from './auth.tasks.js';
 import { purgeExpiredTokens } from './tokens.purge.js';
 

@@ -1,9 +1,8 @@
 // `gable admin brand create|list` and `gable admin member add|remove`.
 import type { Command } from 'commander';
-import { withDeps } from '../../platform/commands.js';
+import { withDeps, reportOperatorErrors } from '../../platform/commands.js';
 import { ACL_WORDS, BRAND_TYPES } from './brands.words.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
-import { reportOperatorErrors } from './operator-errors.js';
 
 /** The `admin brand` group, shared with other modules' brand commands (whoever registers first creates it). */
 function brandGroup(admin: Command): Command {

@@ -1,9 +1,8 @@
 // `gable admin brand palette BRAND [--set key=value …] [--unset key …]`: an operator's view and edit of a brand's
 // marketing palette (decisions §19). Without changes it prints the palette the brand shows (inherited keys too).
 import type { Command } from 'commander';
-import { withDeps, type CommandDepsRunner } from '../../platform/commands.js';
+import { withDeps, type CommandDepsRunner, reportOperatorErrors } from '../../platform/commands.js';
 import { errors } from '../../errors.js';
-import { reportOperatorErrors } from './operator-errors.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 
 export function registerPaletteCommand(

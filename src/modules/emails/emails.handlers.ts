@@ -1,5 +1,6 @@
 // What runs the email campaign jobs (emails.tasks.ts).
-import { chunkRowsOf, handleTask } from '../../jobs/task.js';
+import { chunkRowsOf } from '../../jobs/task.js';
+import { handleTask } from '../../jobs/handler.js';
 import { executeCampaign } from './emails.send.js';
 import { executeCampaignTask } from './emails.tasks.js';
 

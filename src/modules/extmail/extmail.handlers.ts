@@ -1,5 +1,5 @@
 // What runs the external mail jobs (extmail.tasks.ts).
-import { handleTask } from '../../jobs/task.js';
+import { handleTask } from '../../jobs/handler.js';
 import { syncDueTask, syncTask } from './extmail.tasks.js';
 import { queueDueSyncs, runSync } from './sync.service.js';
 

@@ -1,5 +1,6 @@
 // What runs the listings jobs (listings.tasks.ts).
-import { chunkRowsOf, handleTask } from '../../jobs/task.js';
+import { chunkRowsOf } from '../../jobs/task.js';
+import { handleTask } from '../../jobs/handler.js';
 import { refreshOtherVersions } from './listings.stored-record.js';
 import { refreshRecordsTask } from './listings.tasks.js';
 

@@ -1,7 +1,6 @@
 // `gable admin mls set|list`: the MLS registry behind a listing's `mls_info` (docs/listings.md).
 import type { Command } from 'commander';
-import { print, withDeps, type CommandDepsRunner } from '../../platform/commands.js';
-import { reportOperatorErrors } from '../brands/operator-errors.js';
+import { print, withDeps, type CommandDepsRunner, reportOperatorErrors } from '../../platform/commands.js';
 import type { MlsRegistryRow } from './mls-registry.repository.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 

@@ -3,11 +3,10 @@
 // holds DATA_DIR, the command has that server send it (operator action `notify`, platform/operator-channel.ts),
 // so it reaches the streams open on it at once.
 import type { Command } from 'commander';
-import { runHereOrOnServer, withDeps, type CommandDepsRunner } from '../../platform/commands.js';
+import { runHereOrOnServer, withDeps, type CommandDepsRunner, reportOperatorErrors } from '../../platform/commands.js';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import type { OperatorAction } from '../../platform/operator-channel.js';
-import { reportOperatorErrors } from '../brands/operator-errors.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 
 export interface TestNotification {

@@ -1,5 +1,5 @@
 // What runs the notifications jobs (push.tasks.ts).
-import { handleTask } from '../../jobs/task.js';
+import { handleTask } from '../../jobs/handler.js';
 import { attemptPush } from './push.service.js';
 import { pushTask } from './push.tasks.js';
 

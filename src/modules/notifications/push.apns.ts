@@ -14,11 +14,9 @@ import type { Clock } from '../../lib/clock.js';
 import { bareHost } from '../../lib/network-guard.js';
 import { OutboundError, type OutboundHttp } from '../../lib/outbound.js';
 import { parseRetryAfter } from '../../lib/retry-after.js';
-import { outboundFailure } from './push.fcm.js';
 import { signJwt } from './push.jwt.js';
 import type { PushMessage } from './push.message.js';
-import { retryOrFail, type PushResult, type PushSender } from './push.providers.js';
-import { PUSH_TIMEOUT_MS } from './push.webpush.js';
+import { outboundFailure, PUSH_TIMEOUT_MS, retryOrFail, type PushResult, type PushSender } from './push.sender.js';
 
 const TOKEN_LIFETIME_MS = 50 * 60 * 1000;
 const MAX_ANSWER_BYTES = 16 * 1024;

@@ -9,8 +9,7 @@ import { OutboundError, type OutboundHttp, type OutboundResponse } from '../../l
 import { parseRetryAfter } from '../../lib/retry-after.js';
 import { signJwt } from './push.jwt.js';
 import type { PushMessage } from './push.message.js';
-import { retryOrFail, type PushResult, type PushSender } from './push.providers.js';
-import { PUSH_TIMEOUT_MS } from './push.webpush.js';
+import { outboundFailure, PUSH_TIMEOUT_MS, retryOrFail, type PushResult, type PushSender } from './push.sender.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 /** An access token is renewed this long before its expiry. */
@@ -165,12 +164,4 @@ function errorCodes(text: string): string[] {
   } catch {
     return [];
   }
-}
-
-export function outboundFailure(error: OutboundError): PushResult {
-  const permanent = error.kind === 'invalid_url' || error.kind === 'refused_address';
-  const text = `${error.kind}: ${error.message}`;
-  return permanent
-    ? { outcome: 'failed', status: null, error: text }
-    : { outcome: 'retry', status: null, error: text, retryAfter: null };
 }

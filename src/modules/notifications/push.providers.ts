@@ -4,24 +4,10 @@
 import { providersOf, type ApnsConfig, type FcmConfig, type VapidConfig } from '../../config-push.js';
 import type { Deps } from '../../platform/deps.js';
 import type { PushProvider } from './notifications.columns.js';
-import type { PushMessage } from './push.message.js';
 import { ApnsSender } from './push.apns.js';
 import { FcmSender } from './push.fcm.js';
 import { WebPushSender } from './push.webpush.js';
-
-export type PushResult =
-  | { outcome: 'sent'; status: number }
-  /** Try again later: 429, 5xx, a network failure. `retryAfter` (seconds) when the provider said. */
-  | { outcome: 'retry'; status: number | null; error: string; retryAfter: number | null }
-  /** The provider says the device is gone: delete the token. */
-  | { outcome: 'dead_token'; status: number; error: string }
-  /** Will never work as sent (a 4xx that is not about the device, a refused address). */
-  | { outcome: 'failed'; status: number | null; error: string };
-
-export interface PushSender {
-  send(channel: string, message: PushMessage): Promise<PushResult>;
-  close?(): Promise<void>;
-}
+import type { PushSender } from './push.sender.js';
 
 /** The credentials `app` pushes with to `provider` (its own or the shared ones, ADR 0032); null = not configured. */
 function credentialsOf(config: Deps['config'], provider: PushProvider, app: string): object | null {
@@ -66,10 +52,4 @@ export async function closeSenders(deps: Deps): Promise<void> {
   const byCredentials = senders.get(deps);
   senders.delete(deps);
   for (const sender of byCredentials?.values() ?? []) await sender.close?.();
-}
-
-/** Shared by the providers: an HTTP answer that is neither success nor about the device. */
-export function retryOrFail(status: number, retryAfter: number | null, error: string): PushResult {
-  if (status === 429 || status >= 500) return { outcome: 'retry', status, error, retryAfter };
-  return { outcome: 'failed', status, error };
 }

@@ -8,9 +8,8 @@ import { systemClock, type Clock } from '../../lib/clock.js';
 import { OutboundError, type OutboundHttp } from '../../lib/outbound.js';
 import { parseRetryAfter } from '../../lib/retry-after.js';
 import type { PushMessage } from './push.message.js';
-import { retryOrFail, type PushResult, type PushSender } from './push.providers.js';
+import { PUSH_TIMEOUT_MS, retryOrFail, type PushResult, type PushSender } from './push.sender.js';
 
-export const PUSH_TIMEOUT_MS = 15_000;
 /** Lifetime of a VAPID JWT (RFC 8292 allows up to 24 h); one is signed per push service and reused meanwhile. */
 export const VAPID_JWT_SECONDS = 12 * 3600;
 /** A cached JWT is replaced this long before it expires, so no push carries one about to expire. */

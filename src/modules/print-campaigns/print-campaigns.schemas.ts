@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid, orderPattern } from '../../platform/schemas.js';
 import { InstanceRecord } from '../templates/instances.schemas.js';
-import { MEDIUMS } from '../templates/mediums.js';
+import { MEDIUMS } from '../../render/mediums.js';
 import { MediumText } from '../templates/templates.schemas.js';
 
 export const PRINT_CAMPAIGN_ORDER_KEYS = ['created_at', 'updated_at'] as const;

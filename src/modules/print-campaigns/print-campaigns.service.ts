@@ -8,7 +8,7 @@ import type { Actor } from '../../platform/auth.js';
 import { requireAccess } from '../brands/access.js';
 import { findInstance, findInstances } from '../templates/index.js';
 import { presentInstances } from '../templates/instances.service.js';
-import { checkMediums } from '../templates/mediums.js';
+import { checkMediums } from '../../render/mediums.js';
 import * as repo from './print-campaigns.repository.js';
 import {
   PRINT_CAMPAIGN_ORDER_KEYS,

@@ -1,5 +1,6 @@
 // What runs the saved-search jobs (matching.tasks.ts, delivery.tasks.ts).
-import { chunkRowsOf, handleTask } from '../../jobs/task.js';
+import { chunkRowsOf } from '../../jobs/task.js';
+import { handleTask } from '../../jobs/handler.js';
 import { deliverMatches, runDueDigests } from './delivery.service.js';
 import { deliverMatchesTask, digestsTask } from './delivery.tasks.js';
 import { matchEvents } from './matching.service.js';

@@ -8,7 +8,7 @@ import { storeFile, storePreview } from '../../files/files.service.js';
 import { canRender } from '../../render/renderer.js';
 import { inlineRemoteImages } from '../../render/remote-images.js';
 import { findInstance, setRendered, updateRender } from './instances.repository.js';
-import { isMedium } from './mediums.js';
+import { isMedium } from '../../render/mediums.js';
 import { findTemplate } from './templates.repository.js';
 
 export const NO_RENDERER_NOTE =

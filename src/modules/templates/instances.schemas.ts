@@ -4,7 +4,7 @@ import { FileRecord } from '../../files/files.schemas.js';
 import { EpochSeconds, ExpansionQuery, Nullable, PagingQuery, Uuid } from '../../platform/schemas.js';
 import { MediumText, TemplateRecord } from './templates.schemas.js';
 import { MAX_HTML_BYTES } from './template-html.js';
-import { MEDIUMS } from './mediums.js';
+import { MEDIUMS } from '../../render/mediums.js';
 
 export const MAX_RECORDS_PER_INSTANCE = 50;
 

@@ -9,7 +9,7 @@ import type { Actor } from '../../platform/auth.js';
 import { requireAccess } from '../brands/access.js';
 import * as repo from './instances.repository.js';
 import type { CreateInstanceBody, InstanceRecord, ListInstancesQuery } from './instances.schemas.js';
-import { checkMediums } from './mediums.js';
+import { checkMediums } from '../../render/mediums.js';
 import { MAX_HTML_BYTES, sanitizeHtml } from './template-html.js';
 import { templateContext } from './template-context.js';
 import { renderTemplate } from './template-language.js';

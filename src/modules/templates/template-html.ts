@@ -1,13 +1,13 @@
 // The HTML sanitiser of templates and template instances (docs/templates.md). A template is a whole page that a
 // browser on the server renders, so it may style itself (<style>, style="…") but may not run anything (no
 // scripts, no event handlers, no frames, objects or forms), may not load fonts except from the allow-listed font
-// hosts, and may not name file: URLs or private addresses (url-policy.ts). The work is done by sanitize-html (an
+// hosts, and may not name file: URLs or private addresses (render/url-policy.ts). The work is done by sanitize-html (an
 // allow-list of tags and attributes, ADR 0011-print-sanitize-html); CSS, which it passes through untouched, is
 // cleaned here. Template-language markup (`{{ … }}`, `{% … %}`) is set aside before cleaning and put back after,
 // so that the cleaner neither mangles it nor lets it hide anything: what it produces is cleaned again after
 // rendering (sanitizeHtml without `template`).
 import sanitize from 'sanitize-html';
-import { isAllowedUrl, type UrlOptions, type UrlUse } from './url-policy.js';
+import { isAllowedUrl, type UrlOptions, type UrlUse } from '../../render/url-policy.js';
 
 const TAGS = [
   'html',
@@ -100,7 +100,7 @@ const URL_ATTRIBUTES: Record<string, UrlUse> = {
 /** Largest HTML accepted anywhere (a template, a client's edited instance): 2 MiB. */
 export const MAX_HTML_BYTES = 2 * 1024 * 1024;
 
-/** `template`: `{{ … }}` / `{% … %}` are kept, and a URL may be a lone expression. `ownOrigin`: see url-policy.ts. */
+/** `template`: `{{ … }}` / `{% … %}` are kept, and a URL may be a lone expression. `ownOrigin`: see render/url-policy.ts. */
 type CleanOptions = UrlOptions;
 
 function cleanSrcset(value: string, options: UrlOptions): boolean {

@@ -1,7 +1,7 @@
 // The template sanitiser and URL policy: what may not get through, and what a good template keeps.
 import { describe, expect, it } from 'vitest';
 import { sanitizeHtml } from './template-html.js';
-import { isAllowedUrl, isPrivateHost } from './url-policy.js';
+import { isAllowedUrl, isPrivateHost } from '../../render/url-policy.js';
 import { renderTemplate, variablesOf } from './template-language.js';
 
 describe('sanitizeHtml', () => {

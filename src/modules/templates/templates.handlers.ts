@@ -1,5 +1,5 @@
 // What runs the template jobs (instances.tasks.ts).
-import { handleTask } from '../../jobs/task.js';
+import { handleTask } from '../../jobs/handler.js';
 import { renderInstance } from './instances.render.js';
 import { renderInstanceTask } from './instances.tasks.js';
 

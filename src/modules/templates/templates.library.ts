@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
-import type { Medium } from './mediums.js';
+import type { Medium } from '../../render/mediums.js';
 import { countLibraryTemplates, upsertLibraryTemplate } from './templates.repository.js';
 import { prepareTemplateHtml } from './templates.service.js';
 

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EpochSeconds, Nullable, PagingQuery, Uuid } from '../../platform/schemas.js';
 import { MAX_HTML_BYTES } from './template-html.js';
-import { MEDIUMS } from './mediums.js';
+import { MEDIUMS } from '../../render/mediums.js';
 
 const MEDIUM_NOTE = `One of ${MEDIUMS.join(', ')}`;
 export const MediumText = Type.Unsafe<string>({ type: 'string', enum: [...MEDIUMS], description: MEDIUM_NOTE });

@@ -7,7 +7,7 @@ import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import type { Actor } from '../../platform/auth.js';
 import { brandReach, requireAccess } from '../brands/access.js';
-import { checkMediums } from './mediums.js';
+import { checkMediums } from '../../render/mediums.js';
 import { MAX_HTML_BYTES, sanitizeHtml } from './template-html.js';
 import { inputsOf, variablesOf } from './template-language.js';
 import * as repo from './templates.repository.js';

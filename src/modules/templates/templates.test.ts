@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
-import { MEDIUMS, PRINT_SIZES } from './mediums.js';
+import { MEDIUMS, PRINT_SIZES } from '../../render/mediums.js';
 import { TEMPLATE_LIBRARY, seedTemplateLibrary, templateLibraryStep } from './templates.library.js';
 import { marketer } from './templates.test-support.js';
 

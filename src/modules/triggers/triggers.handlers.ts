@@ -1,5 +1,6 @@
 // What runs the trigger jobs (triggers.tasks.ts).
-import { chunkRowsOf, handleTask } from '../../jobs/task.js';
+import { chunkRowsOf } from '../../jobs/task.js';
+import { handleTask } from '../../jobs/handler.js';
 import { sweepBrandTriggers } from './brand-triggers.sweep.js';
 import { executeTrigger } from './execute.js';
 import { executeTriggerTask, sweepBrandTriggersTask } from './triggers.tasks.js';

@@ -4,9 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readConfig, withDeps } from '../../platform/commands.js';
+import { readConfig, withDeps, reportOperatorErrors } from '../../platform/commands.js';
 import { DataDirLockedError } from '../../db/lock.js';
-import { reportOperatorErrors } from '../brands/operator-errors.js';
 import type { DemoWorld } from './demo-seed.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 

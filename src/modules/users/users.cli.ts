@@ -1,8 +1,7 @@
 // `gable admin user create|set-password`.
 import type { Command } from 'commander';
-import { withDeps } from '../../platform/commands.js';
+import { withDeps, reportOperatorErrors } from '../../platform/commands.js';
 import { errors } from '../../errors.js';
-import { reportOperatorErrors } from '../brands/operator-errors.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 
 interface PasswordOptions {

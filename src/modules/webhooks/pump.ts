@@ -3,7 +3,8 @@
 // 30 s anyway, so a lost notification costs latency, never an event; a listener that lost its connection sweeps
 // as soon as it listens again. (An idle server costs next to nothing: issue 36.)
 // Pumps of several processes are safe together: the position lock lets one fan out at a time.
-import { chunkRowsOf, type Daemon } from '../../jobs/task.js';
+import { chunkRowsOf } from '../../jobs/task.js';
+import { type Daemon } from '../../jobs/handler.js';
 import { fanOutStep } from './fanout.js';
 import { listen } from '../../db/listener.js';
 import { fanOutTask } from './webhooks.tasks.js';

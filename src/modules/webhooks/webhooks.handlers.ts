@@ -1,5 +1,6 @@
 // What runs the webhook jobs (webhooks.tasks.ts).
-import { chunkRowsOf, handleTask } from '../../jobs/task.js';
+import { chunkRowsOf } from '../../jobs/task.js';
+import { handleTask } from '../../jobs/handler.js';
 import { attemptDelivery } from './deliveries.service.js';
 import { fanOutOnce } from './fanout.js';
 import { purgeOldAttempts } from './log.service.js';

@@ -5,7 +5,7 @@
 // template, a URL that is a template expression (`{{ listing.cover_image_url }}`): it is checked again after
 // rendering, when the value is known. Fonts (stylesheets, @font-face, @import) come only from FONT_HOSTS.
 import ipaddr from 'ipaddr.js';
-import { NetworkPolicy } from '../../lib/network-guard.js';
+import { NetworkPolicy } from '../lib/network-guard.js';
 
 /** The SSRF guard's address rule (lib/network-guard.ts), with no range opened: a template names public hosts only. */
 const ADDRESSES = new NetworkPolicy();

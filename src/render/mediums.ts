@@ -1,5 +1,5 @@
 // Mediums (spec 2.11) and their artefact sizes (decisions §18).
-import { errors } from '../../errors.js';
+import { errors } from '../errors.js';
 
 export const MEDIUMS = [
   'Email',
