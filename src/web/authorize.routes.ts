@@ -11,14 +11,14 @@ import { randomToken } from '../lib/crypto.js';
 import { authorizationRedirect, parseAuthorizationRequest } from './authorization-request.js';
 import { approve } from './approve.js';
 import { brandChoices } from './brand-choices.js';
-import type { PageBrand } from './html.js';
+import type { PageBrand } from '../platform/pages/html.js';
 import { checkTotp } from './mfa-check.js';
-import { describeWait, messagePage, PATHS } from './pages.js';
+import { describeWait, messagePage, PATHS } from '../platform/pages/pages.js';
 import { SessionChangedError, SessionStore, type WebSession } from './session.js';
 import { toAppError } from '../platform/error-handler.js';
 import { signInWithPassword } from './sign-in.service.js';
 import { noRequestPage, pendingIsCurrent, registeredClient, renderStep, sendPage, type StepContext } from './steps.js';
-import { PAGE_STYLE_HASH } from './styles.js';
+import { PAGE_STYLE_HASH } from '../platform/pages/styles.js';
 
 /** HTML forms post form-encoded bodies; JSON is taken as before this check existed (platform/body-types.ts). */
 const PAGE = { config: { auth: 'none' as const }, schema: { hide: true, consumes: FORM_OR_JSON_BODY } };

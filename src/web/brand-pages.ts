@@ -1,6 +1,6 @@
 // Brand picker and consent pages.
-import { alertBox, formGuards, html, layout } from './html.js';
-import { PATHS, signedInAs, type FormContext } from './pages.js';
+import { alertBox, formGuards, html, layout } from '../platform/pages/html.js';
+import { PATHS, signedInAs, type FormContext } from '../platform/pages/pages.js';
 
 export interface BrandChoice {
   id: string;

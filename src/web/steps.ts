@@ -6,8 +6,8 @@ import type { HostBrand } from '../modules/brands/hostnames.repository.js';
 import type { PendingAuthorization } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';
 import { consentPage, pickerPage, type BrandChoice } from './brand-pages.js';
-import type { PageBrand } from './html.js';
-import { messagePage, mfaPage, signInPage, type FormContext } from './pages.js';
+import type { PageBrand } from '../platform/pages/html.js';
+import { messagePage, mfaPage, signInPage, type FormContext } from '../platform/pages/pages.js';
 import type { SessionStore, WebSession } from './session.js';
 
 /** An authorization request left this long is dropped: the partner should start a fresh one. */

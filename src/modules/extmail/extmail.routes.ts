@@ -2,8 +2,8 @@
 import { actorOf } from '../../platform/auth.js';
 import { requireBrandContext } from '../../platform/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
-import { messagePage } from '../../web/pages.js';
-import { PAGE_STYLE_HASH } from '../../web/styles.js';
+import { messagePage } from '../../platform/pages/pages.js';
+import { PAGE_STYLE_HASH } from '../../platform/pages/styles.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { completeLink } from './callback.service.js';
 import {

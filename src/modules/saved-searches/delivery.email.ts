@@ -1,11 +1,11 @@
 // The alert email (issue 12 item 3): one card per listing (cover photo, formatted price, street address,
 // beds/baths/area, status, a link from LISTING_URL), a "see all N" link, the search's title, one-click unsubscribe
-// (RFC 8058 headers and a link in the body), and a plain-text part. Every value is escaped (web/html.ts).
+// (RFC 8058 headers and a link in the body), and a plain-text part. Every value is escaped (platform/pages/html.ts).
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
 import type { OutgoingMessage } from '../../mail/mail.service.js';
-import { html } from '../../web/html.js';
+import { html } from '../../platform/pages/html.js';
 import { formatListing } from '../listings/listings.format.js';
 
 export interface ListingCard {

@@ -4,7 +4,7 @@ import { actorOf } from '../../platform/auth.js';
 import { associationsOf } from '../../platform/associations.js';
 import { lenientPaging } from '../../platform/paging.js';
 import { FORM_OR_JSON_BODY } from '../../platform/body-types.js';
-import { html, layout } from '../../web/html.js';
+import { html, layout } from '../../platform/pages/html.js';
 import { checkUnsubscribe, unsubscribe } from './delivery.unsubscribe.js';
 import {
   AUTHENTICATED_ERRORS,

@@ -1,5 +1,6 @@
-// A tiny HTML template: every interpolated value is escaped unless it is already Html (built by `html`).
-// Pages are composed from these, so nothing user- or partner-controlled reaches the page unescaped.
+// A tiny HTML template: every interpolated value is escaped unless it is already Html (built by `html`). Every
+// server-rendered page is composed from these (the partner authorization pages of src/web, the extmail and
+// saved-search pages), so nothing user- or partner-controlled reaches a page unescaped.
 import { PAGE_STYLE } from './styles.js';
 
 export class Html {
