@@ -58,9 +58,17 @@ module.exports = {
     {
       name: 'code-imports-no-tests',
       severity: 'error',
-      comment: 'Shipped code, and the test support that lives beside it (*.test-support.ts), never imports test/.',
-      from: { path: '^src/', pathNot: '\\.test\\.ts$' },
+      comment: 'Shipped code never imports a test or test support (*.test-support.ts, test/).',
+      from: { path: '^src/', pathNot: TESTS },
       to: { path: TESTS },
+    },
+    {
+      name: 'test-support-imports-no-test-dir',
+      severity: 'error',
+      comment:
+        "Test support that lives beside the code (*.test-support.ts) imports nothing from test/: it is the code's own.",
+      from: { path: '\\.test-support\\.ts$' },
+      to: { path: '^test/' },
     },
   ],
   options: {

@@ -15,7 +15,7 @@ export const STAMP = join(DIST, '.build-stamp');
  * files as the `exclude` of tsconfig.build.json: change both together.
  */
 export function isTestOnly(name) {
-  return /\.(test|test-support|fixtures)\.ts$/.test(name) || name === 'test-kit.ts' || name === 'matching.random.ts';
+  return /\.(test|test-support)\.ts$/.test(name);
 }
 
 /** The newest modification time (ms) of a file of src/ that the build uses. */

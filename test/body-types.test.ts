@@ -2,7 +2,7 @@
 // schema says `consumes` (the OAuth endpoints and the one-click unsubscribe routes also take forms). Anything else
 // is a 415 naming the accepted types, and nothing is written.
 import { describe, expect, it } from 'vitest';
-import { crmUser } from '../src/modules/contacts/contacts.test-support.js';
+import { crmUser } from './helpers/contacts.js';
 import { useTestApp } from './helpers/app.js';
 import { createClient, createUser } from './helpers/factories.js';
 import { passwordLogin } from './helpers/oauth.js';

@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './helpers/app.js';
 import { addMembership, bearer, createBrand, createClient, createUser, tokenFor } from './helpers/factories.js';
 import { passwordLogin } from './helpers/oauth.js';
-import { clientHeaders, sampleListing } from '../src/modules/listings/listings.test-support.js';
-import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT } from '../src/web/test-kit.js';
+import { clientHeaders, sampleListing } from './helpers/listings.js';
+import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT } from './helpers/web.js';
 
 describe('issue 8 regressions', () => {
   const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });

@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../src/errors.js';
-import { clientHeaders } from '../src/modules/listings/listings.test-support.js';
+import { clientHeaders } from './helpers/listings.js';
 import { routeTable, type RouteSummary } from '../src/platform/openapi.js';
 import { useTestApp } from './helpers/app.js';
 import { injectSettled, isStreamingOperation } from './helpers/inject.js';

@@ -5,7 +5,7 @@ import { useTestApp } from '../../test/helpers/app.js';
 import { bearer, createUser, TEST_PASSWORD, tokenFor } from '../../test/helpers/factories.js';
 import { hashToken, randomToken } from '../lib/crypto.js';
 import { insertSession, updateSession } from './sessions.repository.js';
-import { createWorld, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from './test-kit.js';
+import { createWorld, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from '../../test/helpers/web.js';
 
 describe('authorization pages and partner tokens: account security', () => {
   const t = useTestApp();

@@ -13,7 +13,7 @@ import {
   redirectParams,
   startSignedIn,
   type World,
-} from './test-kit.js';
+} from '../../test/helpers/web.js';
 
 describe('partner authorization flow', () => {
   const t = useTestApp();

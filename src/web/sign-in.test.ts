@@ -9,7 +9,7 @@ import {
   PARTNER_REDIRECT,
   startSignedIn,
   type World,
-} from './test-kit.js';
+} from '../../test/helpers/web.js';
 
 describe('authorization pages: sign-in', () => {
   const t = useTestApp();

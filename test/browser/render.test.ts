@@ -6,10 +6,10 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { createBrand } from '../helpers/factories.js';
-import { clientHeaders, sampleListing } from '../../src/modules/listings/listings.test-support.js';
+import { clientHeaders, sampleListing } from '../helpers/listings.js';
 import { renderInstance } from '../../src/modules/templates/instances.render.js';
 import { seedTemplateLibrary } from '../../src/modules/templates/templates.library.js';
-import { marketer } from '../../src/modules/templates/templates.test-support.js';
+import { marketer } from '../helpers/templates.js';
 import { Renderer, RenderTimeoutError } from '../../src/render/renderer.js';
 import { OutboundHttp } from '../../src/lib/outbound.js';
 

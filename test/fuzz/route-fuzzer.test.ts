@@ -9,7 +9,7 @@ import { routeTable } from '../../src/platform/openapi.js';
 import { useTestApp } from '../helpers/app.js';
 import { injectSettled, isStreamingOperation } from '../helpers/inject.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../helpers/factories.js';
-import { clientHeaders } from '../../src/modules/listings/listings.test-support.js';
+import { clientHeaders } from '../helpers/listings.js';
 import { casesFor, seededRandom, type FuzzCase, type JsonSchema, type Operation } from './cases.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

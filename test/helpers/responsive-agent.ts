@@ -4,7 +4,7 @@
 // Its own user, so neither touches the poller's user or the brand triggers (planned in the brand user's zone).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../src/platform/deps.js';
-import { clientHeaders, sampleListing } from '../../src/modules/listings/listings.test-support.js';
+import { clientHeaders, sampleListing } from './listings.js';
 import { addMembership, bearer, createUser, tokenFor } from './factories.js';
 
 /** Searches the agent saves; every new listing matches each of them. */

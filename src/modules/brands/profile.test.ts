@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { runAdminCommand } from '../../../test/helpers/cli.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
-import { linkAgent } from '../listings/search/search.fixtures.js';
+import { linkAgent } from '../../../test/helpers/search-fixtures.js';
 import { registerPaletteCommand } from './palette.cli.js';
 
 const t = useTestApp();

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createBrand, tokenFor } from '../../../test/helpers/factories.js';
-import { crmUser } from './contacts.test-support.js';
+import { crmUser } from '../../../test/helpers/contacts.js';
 
 const t = useTestApp();
 let brokerage: string;

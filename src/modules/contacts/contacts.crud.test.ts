@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { crmUser, outboxRows } from './contacts.test-support.js';
+import { crmUser, outboxRows } from '../../../test/helpers/contacts.js';
 
 const t = useTestApp();
 let member: Awaited<ReturnType<typeof crmUser>>;

@@ -5,7 +5,7 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import { prefixTerms } from '../../lib/search-words.js';
 import { countContacts, DENSE_MATCHES, findContactsPage, listContacts } from './contacts.repository.js';
 import { CONTACT_ORDER_KEYS } from './contacts.schemas.js';
-import { crmUser } from './contacts.test-support.js';
+import { crmUser } from '../../../test/helpers/contacts.js';
 
 const t = useTestApp();
 let member: Awaited<ReturnType<typeof crmUser>>;

@@ -2,7 +2,7 @@
 // phone, tags, the ContactLeadCaptured activity, rate limits, bad input.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { crmUser, outboxRows } from './contacts.test-support.js';
+import { crmUser, outboxRows } from '../../../test/helpers/contacts.js';
 import { attemptKey } from '../../platform/attempts.js';
 import { LEAD_CAPTURE_LIMITS } from './leads.service.js';
 

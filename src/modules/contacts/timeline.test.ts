@@ -2,7 +2,7 @@
 // paging newest first, the Activities event with the exact spec §6 payload, access.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { crmUser, outboxRows } from './contacts.test-support.js';
+import { crmUser, outboxRows } from '../../../test/helpers/contacts.js';
 
 const t = useTestApp({ now: new Date('2026-06-01T12:00:00Z') });
 let member: Awaited<ReturnType<typeof crmUser>>;

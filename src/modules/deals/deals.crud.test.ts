@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
-import { crmUser, outboxRows } from '../contacts/contacts.test-support.js';
+import { crmUser, outboxRows } from '../../../test/helpers/contacts.js';
 
 const t = useTestApp({ now: new Date('2026-06-01T12:00:00Z') });
 let agent: Awaited<ReturnType<typeof crmUser>>;

@@ -5,8 +5,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
-import { crmUser } from '../contacts/contacts.test-support.js';
-import { brandUser, fanOutAll, Receiver, runDue, type Received } from '../webhooks/webhooks.test-support.js';
+import { crmUser } from '../../../test/helpers/contacts.js';
+import { brandUser, fanOutAll, Receiver, runDue, type Received } from '../../../test/helpers/webhooks.js';
 
 // The real now: the receiver checks each delivery's timestamp against its own clock.
 const t = useTestApp({ env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } });

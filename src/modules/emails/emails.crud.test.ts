@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { queuedJobs, runQueuedJobs } from '../../../test/helpers/jobs.js';
 import { createBrand } from '../../../test/helpers/factories.js';
-import { createContact, marketer, postCampaign, to } from './emails.test-support.js';
+import { createContact, marketer, postCampaign, to } from '../../../test/helpers/emails.js';
 
 const t = useTestApp({ now: new Date('2026-11-24T12:00:00Z') });
 let m: Awaited<ReturnType<typeof marketer>>;

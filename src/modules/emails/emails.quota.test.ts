@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { startOfNextMonth, monthKey } from '../../lib/zoned-time.js';
-import { marketer, postCampaign, to } from './emails.test-support.js';
+import { marketer, postCampaign, to } from '../../../test/helpers/emails.js';
 
 const t = useTestApp();
 let m: Awaited<ReturnType<typeof marketer>>;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useSmtpSink } from '../../../test/fakes/smtp.js';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { runQueuedJobs } from '../../../test/helpers/jobs.js';
-import { createContact, marketer, postCampaign, to } from './emails.test-support.js';
+import { createContact, marketer, postCampaign, to } from '../../../test/helpers/emails.js';
 
 const smtp = useSmtpSink();
 const t = useTestApp({ env: smtp.env });

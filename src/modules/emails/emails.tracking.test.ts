@@ -7,7 +7,7 @@ import { useSmtpSink, type ReceivedMail } from '../../../test/fakes/smtp.js';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { runQueuedJobs } from '../../../test/helpers/jobs.js';
 import { eventsKey, signEvents } from '../../mail/events-feed.js';
-import { createContact, marketer, postCampaign, to } from './emails.test-support.js';
+import { createContact, marketer, postCampaign, to } from '../../../test/helpers/emails.js';
 
 const smtp = useSmtpSink();
 const t = useTestApp({ env: smtp.env });

@@ -13,7 +13,7 @@ import {
   mailboxOwner,
   startLink,
   useFakeMicrosoft,
-} from './extmail.test-support.js';
+} from '../../../test/helpers/extmail.js';
 
 const fake = useFakeMicrosoft();
 const t = useTestApp({ env: fakeEnv(fake) });

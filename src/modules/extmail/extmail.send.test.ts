@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { runQueuedJobs } from '../../../test/helpers/jobs.js';
-import { createContact } from '../emails/emails.test-support.js';
-import { fakeEnv, linkMailbox, mailboxOwner, useFakeMicrosoft, type Owner } from './extmail.test-support.js';
+import { createContact } from '../../../test/helpers/emails.js';
+import { fakeEnv, linkMailbox, mailboxOwner, useFakeMicrosoft, type Owner } from '../../../test/helpers/extmail.js';
 
 const fake = useFakeMicrosoft();
 const t = useTestApp({ env: fakeEnv(fake) });

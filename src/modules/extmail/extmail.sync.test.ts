@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { queuedJobs, runQueuedJobs } from '../../../test/helpers/jobs.js';
-import { fakeEnv, linkMailbox, mailboxOwner, type Owner, useFakeMicrosoft } from './extmail.test-support.js';
+import { fakeEnv, linkMailbox, mailboxOwner, type Owner, useFakeMicrosoft } from '../../../test/helpers/extmail.js';
 import { runSync } from './sync.service.js';
 import { syncDueTask } from './extmail.tasks.js';
 import type { FakeContact } from '../../../test/fakes/microsoft.js';

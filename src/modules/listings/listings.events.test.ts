@@ -1,7 +1,7 @@
 // Listing events recorded by ingest (decisions §5), in the same transaction as the upsert.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { clientHeaders, sampleListing } from './listings.test-support.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 
 describe('listing events', () => {
   const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
-import { clientHeaders, sampleListing } from './listings.test-support.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 
 describe('GET /listings/:id', () => {
   const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });

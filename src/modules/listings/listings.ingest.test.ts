@@ -5,7 +5,7 @@ import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js
 import { queuedJobs } from '../../../test/helpers/jobs.js';
 import { matchEventsTask } from '../saved-searches/matching.tasks.js';
 import { EMBEDDED_TRANSACTION_LISTINGS, ingestListings } from './listings.ingest.js';
-import { clientHeaders, sampleListing } from './listings.test-support.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 
 describe('POST /mls/:mls/listings', () => {
   const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });

@@ -7,8 +7,8 @@ import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js
 import { DEFAULT_SEED_MLS, seedListings } from './listings.seed.js';
 import { insertMlsIfMissing, upsertMls } from './mls-registry.repository.js';
 import { ensureDemoMls } from './mls-registry.service.js';
-import { insertListings, memberOfNewBrand, newTag } from './search/search.fixtures.js';
-import { clientHeaders, sampleListing } from './listings.test-support.js';
+import { insertListings, memberOfNewBrand, newTag } from '../../../test/helpers/search-fixtures.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 
 const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
 const DISCLAIMER =

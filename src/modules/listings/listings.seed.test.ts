@@ -16,7 +16,7 @@ import { syntheticListing } from './listings.synthetic.js';
 import { seedDemoWorld } from '../users/demo-seed.js';
 import { ownResponse } from '../../render/own-files.js';
 import { DRAWN_FILES } from '../../deps.js';
-import { clientHeaders, sampleListing } from './listings.test-support.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 
 const PLACE = {
   longitude: -96.8,

@@ -17,7 +17,7 @@ import {
   writeListingRecords,
   refreshOtherVersions,
 } from './listings.stored-record.js';
-import { clientHeaders, sampleListing } from './listings.test-support.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 
 const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
 const MLS = 'STORED';

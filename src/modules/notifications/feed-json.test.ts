@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { clientHeaders, sampleListing } from '../listings/listings.test-support.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { feedJson } from './notifications.service.js';
-import { feedUser, sendNotification } from './notifications.test-support.js';
+import { feedUser, sendNotification } from '../../../test/helpers/notifications.js';
 
 describe('the feed page written by PostgreSQL', () => {
   const t = useTestApp();

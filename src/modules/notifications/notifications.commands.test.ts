@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { runAdminCommand } from '../../../test/helpers/cli.js';
 import { registerNotifyCommand } from './notifications.commands.js';
-import { feedUser } from './notifications.test-support.js';
+import { feedUser } from '../../../test/helpers/notifications.js';
 
 describe('gable notify', () => {
   const t = useTestApp();

@@ -7,7 +7,7 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import type { Deps } from '../../platform/deps.js';
 import * as repo from './notifications.repository.js';
 import { deleteNotifications, markSeen } from './notifications.service.js';
-import { feedUser, sendNotification } from './notifications.test-support.js';
+import { feedUser, sendNotification } from '../../../test/helpers/notifications.js';
 
 /** The counts as the feed itself says: what the counter must always equal. */
 async function recount(deps: Deps, user: string) {

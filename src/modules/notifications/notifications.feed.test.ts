@@ -2,9 +2,9 @@
 // seen vs acked, deleting from one's own feed, and ownership (another user's notification is 404).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { clientHeaders, sampleListing } from '../listings/listings.test-support.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { notify } from './notify.js';
-import { feedUser, sendNotification } from './notifications.test-support.js';
+import { feedUser, sendNotification } from '../../../test/helpers/notifications.js';
 
 describe('notification feed', () => {
   const t = useTestApp();

@@ -21,7 +21,7 @@ import { closeDeps, createDeps } from '../../deps.js';
 import { OPERATOR_CHANNEL_FILE } from '../../platform/operator-channel.js';
 import { insertMessages } from '../../mail/mail.repository.js';
 import { messageIdFor, sendQueuedMessages } from '../../mail/mail.service.js';
-import { openEventStream } from './notifications.test-support.js';
+import { openEventStream } from '../../../test/helpers/notifications.js';
 
 type Failure = { code: number; stdout: string; stderr: string };
 

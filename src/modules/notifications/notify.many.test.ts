@@ -7,8 +7,8 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import type { Deps } from '../../platform/deps.js';
 import { notify, notifyMany, type NotifyInput } from './notify.js';
 import { STREAM_CHANNEL } from './notifications.repository.js';
-import { feedUser } from './notifications.test-support.js';
-import { addDevice, pushJobs, vapidKeys } from './push.test-support.js';
+import { feedUser } from '../../../test/helpers/notifications.js';
+import { addDevice, pushJobs, vapidKeys } from '../../../test/helpers/push.js';
 
 const VAPID = vapidKeys();
 const SUBJECT = randomUUID();

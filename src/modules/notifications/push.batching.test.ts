@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { deliveryForAttempt, markSent } from './push.batching.js';
-import { feedUser, sendNotification } from './notifications.test-support.js';
-import { addDevice, deliveriesOf, vapidKeys } from './push.test-support.js';
+import { feedUser, sendNotification } from '../../../test/helpers/notifications.js';
+import { addDevice, deliveriesOf, vapidKeys } from '../../../test/helpers/push.js';
 
 const VAPID = vapidKeys();
 const subscription = () =>

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import * as pushRepo from './push.repository.js';
 import { deleteNotifications, markSeen } from './notifications.service.js';
-import { feedUser, sendNotification } from './notifications.test-support.js';
+import { feedUser, sendNotification } from '../../../test/helpers/notifications.js';
 
 describe('recording sent pushes beside feed changes', () => {
   const t = useTestApp();

@@ -13,7 +13,7 @@ import { startFakeApns, type FakeApns } from '../../../test/fakes/apns.js';
 import { startFakeFcm, type FakeFcm } from '../../../test/fakes/fcm.js';
 import { OutboundHttp } from '../../lib/outbound.js';
 import { ApnsSender } from './push.apns.js';
-import { feedUser, sendNotification } from './notifications.test-support.js';
+import { feedUser, sendNotification } from '../../../test/helpers/notifications.js';
 import {
   addDevice,
   apnsEnv,
@@ -23,7 +23,7 @@ import {
   fcmToken,
   pushCount,
   pushJobs,
-} from './push.test-support.js';
+} from '../../../test/helpers/push.js';
 
 describe('FCM and APNs delivery', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gable-push-'));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/database.js';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { notify } from './notify.js';
-import { feedUser, openEventStream, sendNotification } from './notifications.test-support.js';
+import { feedUser, openEventStream, sendNotification } from '../../../test/helpers/notifications.js';
 
 describe('notification stream', () => {
   const t = useTestApp({ env: { STREAM_HEARTBEAT_SECONDS: '1' } });

@@ -4,7 +4,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
-import { feedUser } from './notifications.test-support.js';
+import { feedUser } from '../../../test/helpers/notifications.js';
 
 const apnsToken = () => randomBytes(32).toString('hex');
 const fcmToken = () => `${randomBytes(8).toString('base64url')}:APA91b${randomBytes(100).toString('base64url')}`;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
 import { seedTemplateLibrary } from '../templates/templates.library.js';
-import { marketer } from '../templates/templates.test-support.js';
+import { marketer } from '../../../test/helpers/templates.js';
 
 const t = useTestApp({ now: new Date('2026-11-24T10:00:00Z') });
 let brand: string;

@@ -13,8 +13,8 @@ import { completeStep } from '../../db/first-start.repository.js';
 import type { Deps } from '../../platform/deps.js';
 import { EMPTY_CONTACT } from '../contacts/contacts.input.js';
 import { importContacts } from '../contacts/contacts.service.js';
-import { crmUser } from '../contacts/contacts.test-support.js';
-import { clientHeaders, sampleListing } from '../listings/listings.test-support.js';
+import { crmUser } from '../../../test/helpers/contacts.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { digestsTask } from './delivery.tasks.js';
 
 const CONTACTS = 300;

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { runQueuedJobs } from '../../../test/helpers/jobs.js';
-import { crmUser } from '../contacts/contacts.test-support.js';
-import { clientHeaders, sampleListing } from '../listings/listings.test-support.js';
+import { crmUser } from '../../../test/helpers/contacts.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { runDueDigests } from './delivery.service.js';
 
 const AROUND = [

@@ -5,8 +5,8 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { queuedJobs, runQueuedJobs } from '../../../test/helpers/jobs.js';
-import { crmUser } from '../contacts/contacts.test-support.js';
-import { clientHeaders, sampleListing } from '../listings/listings.test-support.js';
+import { crmUser } from '../../../test/helpers/contacts.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { deliverMatches, runDueDigests } from './delivery.service.js';
 import { deliverMatchesTask } from './delivery.tasks.js';
 

@@ -4,7 +4,7 @@
 // the spec's table (docs/listing-search.md spells out what the spec leaves open). It knows only the listing
 // fixture as matching.random.ts draws it, the test clock, and the facts the test set up (which agents belong to which
 // brand, what each boundary's rings are).
-import type { ListingFixture } from '../listings/search/search.fixtures.js';
+import type { ListingFixture } from '../listings/search/listing-fixture.test-support.js';
 
 type Position = [number, number]; // [longitude, latitude]
 type Ring = Position[];

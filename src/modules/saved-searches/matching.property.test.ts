@@ -7,13 +7,13 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, createBrand, createUser } from '../../../test/helpers/factories.js';
 import { prepareBoundary } from '../boundaries/boundaries.model.js';
 import { upsertBoundaries } from '../boundaries/boundaries.repository.js';
-import { crmUser } from '../contacts/contacts.test-support.js';
+import { crmUser } from '../../../test/helpers/contacts.js';
 import { SeededRandom } from '../listings/listings.random.js';
-import { insertListings, linkAgent, newTag } from '../listings/search/search.fixtures.js';
+import { insertListings, linkAgent, newTag } from '../../../test/helpers/search-fixtures.js';
 import { chunkRowsOf } from '../../jobs/task.js';
 import { matchEvents } from './matching.service.js';
 import { matchEventsTask } from './matching.tasks.js';
-import { NOW, randomCriteria, randomListing } from './matching.random.js';
+import { NOW, randomCriteria, randomListing } from './matching.random.test-support.js';
 import { oracleMatches, type OracleWorld } from './matching.oracle.test-support.js';
 
 /** Change it to draw another world; a failure names the search that disagreed. */

@@ -3,8 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
-import { crmUser } from '../contacts/contacts.test-support.js';
-import { insertListings, newTag } from '../listings/search/search.fixtures.js';
+import { crmUser } from '../../../test/helpers/contacts.js';
+import { insertListings, newTag } from '../../../test/helpers/search-fixtures.js';
 
 const t = useTestApp();
 let owner: Awaited<ReturnType<typeof crmUser>>;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
 import { seedTemplateLibrary } from './templates.library.js';
-import { marketer } from './templates.test-support.js';
+import { marketer } from '../../../test/helpers/templates.js';
 import { renderInstanceTask } from './instances.tasks.js';
 
 const t = useTestApp({ workers: true, env: { CHROMIUM_PATH: '/bin/false' } });

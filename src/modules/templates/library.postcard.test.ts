@@ -5,9 +5,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
-import { clientHeaders, sampleListing } from '../listings/listings.test-support.js';
+import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { seedTemplateLibrary } from './templates.library.js';
-import { marketer } from './templates.test-support.js';
+import { marketer } from '../../../test/helpers/templates.js';
 
 const t = useTestApp({ now: new Date('2026-11-24T10:00:00Z'), env: { CHROMIUM_PATH: 'none' } });
 const LOGO = 'https://cdn.example.com/maple-wide.png';

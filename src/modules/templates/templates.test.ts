@@ -4,7 +4,7 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
 import { MEDIUMS, PRINT_SIZES } from '../../render/mediums.js';
 import { TEMPLATE_LIBRARY, seedTemplateLibrary, templateLibraryStep } from './templates.library.js';
-import { marketer } from './templates.test-support.js';
+import { marketer } from '../../../test/helpers/templates.js';
 
 const t = useTestApp();
 let parent: string;

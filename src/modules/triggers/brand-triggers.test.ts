@@ -7,7 +7,7 @@ import { useSmtpSink } from '../../../test/fakes/smtp.js';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { runQueuedJobs } from '../../../test/helpers/jobs.js';
-import { createContact, postCampaign } from '../emails/emails.test-support.js';
+import { createContact, postCampaign } from '../../../test/helpers/emails.js';
 import { chunkRowsOf } from '../../jobs/task.js';
 import { occurrencesFiring, sweepBrandTriggers } from './brand-triggers.sweep.js';
 import { sweepBrandTriggersTask } from './triggers.tasks.js';

@@ -6,7 +6,7 @@ import { useSmtpSink } from '../../../test/fakes/smtp.js';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import { queuedJobs, runQueuedJobs } from '../../../test/helpers/jobs.js';
-import { createContact, postCampaign } from '../emails/emails.test-support.js';
+import { createContact, postCampaign } from '../../../test/helpers/emails.js';
 
 const START = new Date('2026-03-01T12:00:00Z');
 const smtp = useSmtpSink();

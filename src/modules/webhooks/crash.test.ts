@@ -9,7 +9,7 @@ import { createBrand } from '../../../test/helpers/factories.js';
 import { firstStartSteps } from '../../bootstrap.js';
 import { completeStep } from '../../db/first-start.repository.js';
 import { recordEvents, type DomainEvent } from '../../events/outbox.js';
-import { Receiver } from './webhooks.test-support.js';
+import { Receiver } from '../../../test/helpers/webhooks.js';
 
 const DELIVERIES = 1000;
 const receiver = new Receiver();

@@ -8,7 +8,7 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
 import { recordEvent } from '../../events/outbox.js';
 import { FAILING_DISABLE_SECONDS, MAX_ATTEMPTS, RETRY_SCHEDULE, retryDelaySeconds } from './deliveries.service.js';
-import { brandUser, fanOutAll, Receiver, runDue, type Received } from './webhooks.test-support.js';
+import { brandUser, fanOutAll, Receiver, runDue, type Received } from '../../../test/helpers/webhooks.js';
 import { BEHIND_PRIORITY } from './webhooks.tasks.js';
 
 const t = useTestApp({ env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } });

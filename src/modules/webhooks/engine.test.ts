@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { recordEvent } from '../../events/outbox.js';
 import { OUTBOX_CHANNEL } from './pump.js';
-import { brandUser, Receiver } from './webhooks.test-support.js';
+import { brandUser, Receiver } from '../../../test/helpers/webhooks.js';
 import type { Deps } from '../../platform/deps.js';
 
 /** Notifications on the outbox channel, counted (PGlite in-process, PostgreSQL on a client of its own). */

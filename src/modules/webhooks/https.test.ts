@@ -14,7 +14,7 @@ import type { Deps } from '../../platform/deps.js';
 import { recordEvent } from '../../events/outbox.js';
 import { OutboundHttp } from '../../lib/outbound.js';
 import { attemptDelivery } from './deliveries.service.js';
-import { fanOutAll } from './webhooks.test-support.js';
+import { fanOutAll } from '../../../test/helpers/webhooks.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/tls/${name}`, import.meta.url), 'utf8');
 const CERT = fixture('hooks.test.crt');

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { slotsOf } from '../../jobs/task.js';
-import { brandUser, Receiver } from './webhooks.test-support.js';
+import { brandUser, Receiver } from '../../../test/helpers/webhooks.js';
 import { ATTEMPT_TIMEOUT_MS } from './deliveries.service.js';
 import { receiverShare } from './receiver-share.js';
 import { deliverTask } from './webhooks.tasks.js';

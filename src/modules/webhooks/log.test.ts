@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { recordEvent } from '../../events/outbox.js';
 import { purgeOldAttempts } from './log.service.js';
-import { brandUser, fanOutAll, Receiver, runDue, type Received } from './webhooks.test-support.js';
+import { brandUser, fanOutAll, Receiver, runDue, type Received } from '../../../test/helpers/webhooks.js';
 
 const t = useTestApp({ env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } });
 const receiver = new Receiver();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { createBrand } from '../../../test/helpers/factories.js';
-import { brandUser, Receiver } from './webhooks.test-support.js';
+import { brandUser, Receiver } from '../../../test/helpers/webhooks.js';
 
 const t = useTestApp({ env: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } });
 const receiver = new Receiver();

@@ -7,7 +7,7 @@ import { upsertBoundaries } from '../../boundaries/boundaries.repository.js';
 import { compileFilters } from './search.filters.js';
 import { runSearch } from './search.query.js';
 import { normalizeCriteria, resolveSort } from './search.validation.js';
-import { insertListings, linkAgent, memberOfNewBrand, newTag } from './search.fixtures.js';
+import { insertListings, linkAgent, memberOfNewBrand, newTag } from '../../../../test/helpers/search-fixtures.js';
 
 const t = useTestApp();
 let member: Awaited<ReturnType<typeof memberOfNewBrand>>;

@@ -1,8 +1,8 @@
 // Test support for email campaigns: a marketer with a token in a brand, contacts made through the API.
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { Deps } from '../../platform/deps.js';
-import { crmUser } from '../contacts/contacts.test-support.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { crmUser } from './contacts.js';
 
 export async function marketer(deps: Deps, options: { brand?: string; acl?: string[] } = {}) {
   return crmUser(deps, { ...options, acl: options.acl ?? ['CRM', 'Marketing'] });

@@ -1,8 +1,8 @@
 // Test kit of external mail: the loopback Microsoft fake wired into a test app, a member of a brand, and the
 // whole browser flow (link → the fake's authorize → our callback) driven over real HTTP.
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Deps } from '../../platform/deps.js';
-import type { TestApp } from '../../../test/helpers/app.js';
+import type { Deps } from '../../src/platform/deps.js';
+import type { TestApp } from './app.js';
 import {
   addMembership,
   bearer,
@@ -10,8 +10,8 @@ import {
   createClient,
   createUser,
   tokenFor,
-} from '../../../test/helpers/factories.js';
-import { FakeMicrosoft } from '../../../test/fakes/microsoft.js';
+} from './factories.js';
+import { FakeMicrosoft } from '../fakes/microsoft.js';
 
 export const CALLBACK = 'http://gable.test/extmail/callback';
 

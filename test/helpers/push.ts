@@ -1,15 +1,15 @@
 // Test support for push delivery: a device registered straight in the table (the loopback fakes speak plain
 // http or use a private CA, which the registration route rightly refuses), the ledger rows and the queued jobs.
 import { randomBytes } from 'node:crypto';
-import type { Deps } from '../../platform/deps.js';
-import { hashToken } from '../../lib/crypto.js';
-import { queuedJobs } from '../../../test/helpers/jobs.js';
-import type { FakeApns } from '../../../test/fakes/apns.js';
-import type { FakeFcm } from '../../../test/fakes/fcm.js';
-import type { PushProvider } from './notifications.columns.js';
-import { upsertToken } from './tokens.repository.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { hashToken } from '../../src/lib/crypto.js';
+import { queuedJobs } from './jobs.js';
+import type { FakeApns } from '../fakes/apns.js';
+import type { FakeFcm } from '../fakes/fcm.js';
+import type { PushProvider } from '../../src/modules/notifications/notifications.columns.js';
+import { upsertToken } from '../../src/modules/notifications/tokens.repository.js';
 
-export { generateVapidKeys as vapidKeys } from '../../config-push.js';
+export { generateVapidKeys as vapidKeys } from '../../src/config-push.js';
 
 /** Device tokens shaped as the providers issue them. */
 export const fcmToken = () => `${randomBytes(8).toString('base64url')}:APA91b${randomBytes(60).toString('base64url')}`;

@@ -1,6 +1,6 @@
 // Test support for templates, instances and print campaigns: a user with a token in a brand.
-import type { Deps } from '../../platform/deps.js';
-import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { addMembership, bearer, createBrand, createUser, tokenFor } from './factories.js';
 
 /** A new user in `brand` (a new brand by default) with these ACL words (Marketing by default); headers send the brand. */
 export async function marketer(deps: Deps, options: { brand?: string; acl?: string[] } = {}) {

@@ -1,8 +1,8 @@
 // Test support for the authorization pages: a cookie-keeping "browser" over app.inject and a small world of
 // brands, a user and partner clients. Used only by src/web/*.test.ts.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Deps } from '../platform/deps.js';
-import { addMembership, createBrand, createClient, createUser } from '../../test/helpers/factories.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { addMembership, createBrand, createClient, createUser } from './factories.js';
 
 export const PARTNER_REDIRECT = 'http://127.0.0.1:4999/callback';
 

@@ -7,12 +7,12 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Deps } from '../../platform/deps.js';
-import { attemptDelivery } from './deliveries.service.js';
-import { fanOutStep } from './fanout.js';
-import { fanOutTask } from './webhooks.tasks.js';
-import { chunkRowsOf } from '../../jobs/task.js';
-import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { attemptDelivery } from '../../src/modules/webhooks/deliveries.service.js';
+import { fanOutStep } from '../../src/modules/webhooks/fanout.js';
+import { fanOutTask } from '../../src/modules/webhooks/webhooks.tasks.js';
+import { chunkRowsOf } from '../../src/jobs/task.js';
+import { addMembership, bearer, createBrand, createUser, tokenFor } from './factories.js';
 
 /** A new user with these ACL words in `brand` (a new brand by default). */
 export async function brandUser(deps: Deps, options: { brand?: string; acl?: string[] } = {}) {

@@ -1,7 +1,7 @@
 // Test support for the notification tests: a user with a token, and notify() in its own transaction.
-import type { Deps } from '../../platform/deps.js';
-import { bearer, createUser, tokenFor } from '../../../test/helpers/factories.js';
-import { notify, type NotifyInput } from './notify.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { bearer, createUser, tokenFor } from './factories.js';
+import { notify, type NotifyInput } from '../../src/modules/notifications/notify.js';
 
 export async function feedUser(deps: Deps) {
   const user = await createUser(deps);

@@ -1,7 +1,7 @@
 // Test support for the listings tests: feed tokens and a complete, valid listing record.
-import type { Deps } from '../../platform/deps.js';
-import { issueNewFamily } from '../auth/tokens.service.js';
-import { bearer, createClient } from '../../../test/helpers/factories.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { issueNewFamily } from '../../src/modules/auth/tokens.service.js';
+import { bearer, createClient } from './factories.js';
 
 /** Authorization headers of a client-credentials token of a new client of this kind. */
 export async function clientHeaders(deps: Deps, kind: 'first_party' | 'partner' = 'first_party') {

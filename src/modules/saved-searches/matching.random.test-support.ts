@@ -2,7 +2,7 @@
 // listings), every criterion of spec §2.5 drawn. Coordinates sit on a 0.05° grid and polygons use the same grid,
 // so listings land on polygon edges and vertices too. Seeded: a failure replays with its seed.
 import type { SeededRandom } from '../listings/listings.random.js';
-import type { ListingFixture } from '../listings/search/search.fixtures.js';
+import type { ListingFixture } from '../listings/search/listing-fixture.test-support.js';
 import { TRI_STATE_FLAGS } from '../listings/search/search.schemas.js';
 
 export const AGENTS = ['AG1', 'AG2', 'AG3', 'AG4', 'AG5', 'AG6'];

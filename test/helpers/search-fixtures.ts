@@ -2,19 +2,11 @@
 // sharing one database never see each other's rows (the tag is also the search's anchor).
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Deps } from '../../../platform/deps.js';
-import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../../test/helpers/factories.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { addMembership, bearer, createBrand, createUser, tokenFor } from './factories.js';
+import type { ListingFixture } from '../../src/modules/listings/search/listing-fixture.test-support.js';
 
-export interface ListingFixture {
-  /** Stored as mls_number; tests compare result names. */
-  name: string;
-  /** [longitude, latitude] */
-  at?: [number, number];
-  content?: string;
-  address?: string;
-  /** Every other column, as stored. */
-  [column: string]: unknown;
-}
+export type { ListingFixture };
 
 const DEFAULT_AT: [number, number] = [-96.8, 32.8];
 
