@@ -7,7 +7,7 @@ import type { Deps } from './platform/deps.js';
 import { registerAuth } from './platform/auth.js';
 import { registerBodyTypes } from './platform/body-types.js';
 import { registerOmit } from './platform/associations.js';
-import { registerCors } from './platform/cors.js';
+import { registerCors } from './modules/brands/cors.js';
 import { registerDeprecation } from './platform/deprecation.js';
 import { clientError, frameworkError, registerErrorHandling } from './platform/error-handler.js';
 import { registerMethods } from './platform/methods.js';

@@ -49,7 +49,7 @@ export function registerAuth(app: FastifyInstance, deps: Deps): void {
     const config = request.routeOptions.config;
     const requirement: AuthRequirement = config.auth ?? 'user';
     if (requirement === 'none' || !request.routeOptions.url) return; // public route, or no route (404 handler)
-    if (request.method === 'OPTIONS') return; // CORS preflights carry no token (platform/cors.ts answers them)
+    if (request.method === 'OPTIONS') return; // CORS preflights carry no token (modules/brands/cors.ts answers them)
     if (requirement === 'optional' && request.headers.authorization === undefined) return;
     const actor = await authenticate(deps, request);
     if (requirement === 'user' && actor.userId === null)

@@ -4,7 +4,7 @@
 // route, whose body Fastify parses first (a 400 about JSON). Here a path belongs to its most specific route
 // pattern over all methods, as a reader of the route list would say; another method there is refused with 405
 // in an onRequest hook, before any body is read. `Allow` lists that pattern's methods, HEAD with GET (Fastify
-// answers it). OPTIONS is not listed: it is answered only as a CORS preflight (platform/cors.ts); a plain
+// answers it). OPTIONS is not listed: it is answered only as a CORS preflight (modules/brands/cors.ts); a plain
 // OPTIONS answers 405 like any other method the path does not take.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';

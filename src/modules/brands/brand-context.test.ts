@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, bearer, createBrand, createUser, tokenFor } from '../../../test/helpers/factories.js';
 import type { Actor } from '../../platform/auth.js';
-import { brandContext, requireBrandContext } from '../../platform/brand-context.js';
+import { brandContext, requireBrandContext } from './brand-context.js';
 
 describe('brand context', () => {
   const t = useTestApp();

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { actorOf } from '../../platform/auth.js';
 import { associationsOf } from '../../platform/associations.js';
-import { requireBrandContext } from '../../platform/brand-context.js';
+import { requireBrandContext } from '../brands/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import {

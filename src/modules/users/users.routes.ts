@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.js';
 import { actorOf, userIdOf } from '../../platform/auth.js';
-import { headerBrand } from '../../platform/brand-context.js';
+import { headerBrand } from '../brands/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { changeActiveBrand, changePassword, updateSelf } from './self.service.js';

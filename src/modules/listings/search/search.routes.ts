@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { actorOf } from '../../../platform/auth.js';
 import { associationsOf } from '../../../platform/associations.js';
-import { namedBrand, requireBrandContext } from '../../../platform/brand-context.js';
+import { namedBrand, requireBrandContext } from '../../brands/brand-context.js';
 import { lenientPaging } from '../../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, sendOkListTexts } from '../../../platform/schemas.js';
 import type { FeatureRoutes } from '../../../platform/feature.js';

@@ -4,8 +4,8 @@
 // (the browser then refuses), never an error. Tokens travel in Authorization, so no credentials mode.
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from './deps.js';
-import { findBrandByHostname } from '../modules/brands/hostnames.repository.js';
+import type { Deps } from '../../platform/deps.js';
+import { findBrandByHostname } from './hostnames.repository.js';
 
 export const CORS_ALLOWED_HEADERS = [
   'Authorization',

@@ -1,11 +1,11 @@
 // The brand a request acts in when its path has no `:brand` (decisions §1): `X-RECHAT-BRAND`, else the user's
 // active brand, else their newest membership. A brand-bound token with no header acts in its bound brand.
 import type { FastifyRequest } from 'fastify';
-import type { Deps } from './deps.js';
-import { errors } from '../errors.js';
-import { requireAccess } from '../modules/brands/access.js';
-import { actorOf } from './auth.js';
-import { isUuid } from '../lib/uuid.js';
+import type { Deps } from '../../platform/deps.js';
+import { errors } from '../../errors.js';
+import { requireAccess } from './access.js';
+import { actorOf } from '../../platform/auth.js';
+import { isUuid } from '../../lib/uuid.js';
 
 export const BRAND_HEADER = 'x-rechat-brand';
 
