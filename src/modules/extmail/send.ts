@@ -4,11 +4,10 @@
 // the same as for SMTP.
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
-import { narrowed } from '../../db/narrow.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { SendFailure, type SendOutcome, type WireMessage } from '../../mail/transport.js';
-import type { CredentialRow } from './extmail.repository.js';
+import { findCredential, type CredentialRow } from './extmail.repository.js';
 import { providerOf } from './extmail.service.js';
 import { GraphSession } from './graph-session.js';
 import { ProviderError } from './provider.js';
@@ -23,14 +22,7 @@ export async function requireSendingCredential(
   brand: string,
   id: string,
 ): Promise<CredentialRow> {
-  const row = narrowed<CredentialRow | undefined>(
-    await db
-      .selectFrom('extmail_credentials')
-      .selectAll()
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst(),
-  );
+  const row = await findCredential(db, id);
   if (!row || row.user !== userId || row.brand !== brand)
     throw errors.invalidField(FIELD, 'must be a mailbox you linked in this brand');
   if (row.revoked) throw errors.invalidField(FIELD, 'was revoked by the mail provider: link the mailbox again');
@@ -41,14 +33,7 @@ export async function requireSendingCredential(
 
 /** Whether a campaign may still send from the credential when it executes (it may have changed since). */
 export async function sendingCredential(db: Kysely<DB>, id: string): Promise<CredentialRow | null> {
-  const row = narrowed<CredentialRow | undefined>(
-    await db
-      .selectFrom('extmail_credentials')
-      .selectAll()
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst(),
-  );
+  const row = await findCredential(db, id);
   return row && !row.revoked && (row.scope ?? []).includes('Mail.Send') ? row : null;
 }
 
