@@ -15,13 +15,13 @@ import { registerDemoSeedCommand } from './modules/users/demo-seed.cli.js';
 import { registerHostnameCommands } from './modules/brands/hostnames.cli.js';
 import { registerPaletteCommand } from './modules/brands/palette.cli.js';
 import { registerClientCommands } from './modules/auth/auth.cli.js';
-import { registerBoundaryCommands } from './modules/boundaries/boundaries.commands.js';
-import { registerListingCommands } from './modules/listings/listings.commands.js';
-import { registerContactCommands } from './modules/contacts/contacts.commands.js';
-import { registerTemplateCommands } from './modules/templates/templates.commands.js';
+import { registerBoundaryCommands } from './modules/boundaries/boundaries.cli.js';
+import { registerListingCommands } from './modules/listings/listings.cli.js';
+import { registerContactCommands } from './modules/contacts/contacts.cli.js';
+import { registerTemplateCommands } from './modules/templates/templates.cli.js';
 import { registerMlsCommands } from './modules/listings/mls-registry.cli.js';
 import { registerMailCommands } from './mail/mail.cli.js';
-import { registerNotifyCommand } from './modules/notifications/notifications.commands.js';
+import { registerNotifyCommand } from './modules/notifications/notifications.cli.js';
 import { registerAlertCommands } from './modules/saved-searches/alerts.cli.js';
 import { registerDoctorCommand } from './cli/doctor.js';
 

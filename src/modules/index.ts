@@ -1,7 +1,7 @@
 // The route plugins of every feature module, registered by app.ts in this order.
 import type { FeatureRoutes } from '../platform/feature.js';
 import type { OperatorActions } from '../platform/operator-channel.js';
-import { notifyOperatorAction } from './notifications/notifications.commands.js';
+import { notifyOperatorAction } from './notifications/notifications.cli.js';
 import { clientCreateOperatorAction, clientListOperatorAction } from './auth/clients.operator.js';
 import { usersRoutes } from './users/users.routes.js';
 import { oauthRoutes } from './auth/oauth.routes.js';

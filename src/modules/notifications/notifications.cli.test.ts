@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { runAdminCommand } from '../../../test/helpers/cli.js';
-import { registerNotifyCommand } from './notifications.commands.js';
+import { registerNotifyCommand } from './notifications.cli.js';
 import { feedUser } from '../../../test/helpers/notifications.js';
 
 describe('gable notify', () => {
