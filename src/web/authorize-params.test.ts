@@ -1,7 +1,14 @@
 // GET /oauth2/auth parameter handling: page errors (never a redirect) and redirected errors (RFC 6749).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.js';
-import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT, redirectParams, type World } from '../../test/helpers/web.js';
+import {
+  authorizeUrl,
+  createWorld,
+  InjectBrowser,
+  PARTNER_REDIRECT,
+  redirectParams,
+  type World,
+} from '../../test/helpers/web.js';
 
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 

@@ -5,7 +5,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.js';
 import { bearer } from '../../test/helpers/factories.js';
 import { hashToken } from '../lib/crypto.js';
-import { createWorld, InjectBrowser, PARTNER_REDIRECT, redirectParams, startSignedIn, type World } from '../../test/helpers/web.js';
+import {
+  createWorld,
+  InjectBrowser,
+  PARTNER_REDIRECT,
+  redirectParams,
+  startSignedIn,
+  type World,
+} from '../../test/helpers/web.js';
 
 describe('authorization pages: MFA step', () => {
   const t = useTestApp();

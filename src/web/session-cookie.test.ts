@@ -2,7 +2,14 @@
 // clear text and no sibling domain can plant one.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.js';
-import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from '../../test/helpers/web.js';
+import {
+  authorizeUrl,
+  createWorld,
+  InjectBrowser,
+  PARTNER_REDIRECT,
+  startSignedIn,
+  type World,
+} from '../../test/helpers/web.js';
 
 describe('session cookie behind TLS', () => {
   const t = useTestApp({ env: { BASE_URL: 'https://gable.example' } });

@@ -9,7 +9,14 @@ import {
   normaliseHostname,
   setBrandHostnames,
 } from '../modules/brands/hostnames.service.js';
-import { authorizeUrl, createWorld, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from '../../test/helpers/web.js';
+import {
+  authorizeUrl,
+  createWorld,
+  InjectBrowser,
+  PARTNER_REDIRECT,
+  startSignedIn,
+  type World,
+} from '../../test/helpers/web.js';
 
 describe('white-label host names', () => {
   const t = useTestApp();

@@ -3,14 +3,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Deps } from '../../src/platform/deps.js';
 import type { TestApp } from './app.js';
-import {
-  addMembership,
-  bearer,
-  createBrand,
-  createClient,
-  createUser,
-  tokenFor,
-} from './factories.js';
+import { addMembership, bearer, createBrand, createClient, createUser, tokenFor } from './factories.js';
 import { FakeMicrosoft } from '../fakes/microsoft.js';
 
 export const CALLBACK = 'http://gable.test/extmail/callback';

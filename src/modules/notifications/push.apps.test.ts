@@ -11,7 +11,15 @@ import { startFakeApns, type FakeApns } from '../../../test/fakes/apns.js';
 import { startFakeFcm, type FakeFcm } from '../../../test/fakes/fcm.js';
 import { startFakeWebPush, type FakeWebPush } from '../../../test/fakes/webpush.js';
 import { feedUser, sendNotification } from '../../../test/helpers/notifications.js';
-import { addDevice, apnsEnv, apnsToken, deliveriesOf, fcmEnv, fcmToken, vapidKeys } from '../../../test/helpers/push.js';
+import {
+  addDevice,
+  apnsEnv,
+  apnsToken,
+  deliveriesOf,
+  fcmEnv,
+  fcmToken,
+  vapidKeys,
+} from '../../../test/helpers/push.js';
 const [SHARED_VAPID, BROKERAGE_VAPID] = [vapidKeys(), vapidKeys()];
 
 describe('push credentials per app', () => {

@@ -2,7 +2,12 @@
 // gets its own agent tag (its anchor), so the cases share one database without seeing each other's rows.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../../test/helpers/app.js';
-import { insertListings, memberOfNewBrand, newTag, type ListingFixture } from '../../../../test/helpers/search-fixtures.js';
+import {
+  insertListings,
+  memberOfNewBrand,
+  newTag,
+  type ListingFixture,
+} from '../../../../test/helpers/search-fixtures.js';
 import { TRI_STATE_FLAGS, type SearchCriteria } from './search.schemas.js';
 
 const t = useTestApp();
