@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './platform/deps.js';
-import { registerAuth } from './platform/auth.js';
+import { registerAuth } from './modules/auth/authenticate.js';
 import { registerBodyTypes } from './platform/body-types.js';
 import { registerOmit } from './platform/associations.js';
 import { registerCors } from './modules/brands/cors.js';

@@ -2,9 +2,6 @@
 // What a JSON or enumerated column holds is its module's to say (its *.columns.ts); the repositories narrow.
 export type { DB, Json } from './schema.generated.js';
 
-/** oauth_clients.kind (decisions §3). Here, not in the auth module: platform/auth.ts reads it for every request. */
-export type ClientKind = 'first_party' | 'partner' | 'public';
-
 /**
  * A row as its module reads it: the columns in `Columns` (JSON, enumerated) typed as the module's own shapes
  * instead of the generated Json and string. Repositories cast the rows Kysely returns to it.

@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
-import type { AuthRequirement } from './auth.js';
+import type { AuthRequirement } from './auth-requirement.js';
 import { ERROR_CATALOGUE } from '../errors.js';
 import { DEFAULT_BODY_LIMIT_BYTES, ErrorBody } from './schemas.js';
 import { ID_SEGMENT_MAX } from './path-segments.js';

@@ -1,7 +1,7 @@
 // Test data written straight to the database (the thing under test is never the factory).
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../src/platform/deps.js';
-import type { ClientKind } from '../../src/db/types.js';
+import type { ClientKind } from '../../src/modules/auth/auth.columns.js';
 import { hashPassword } from '../../src/lib/passwords.js';
 import { issueNewFamily } from '../../src/modules/auth/tokens.service.js';
 import { createOAuthClient } from '../../src/modules/auth/clients.service.js';

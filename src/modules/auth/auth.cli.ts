@@ -7,7 +7,7 @@ import {
   type CommandDepsRunner,
   reportOperatorErrors,
 } from '../../platform/commands.js';
-import type { ClientKind } from '../../db/types.js';
+import type { ClientKind } from './auth.columns.js';
 import type { CreatedClient, NewClient } from './clients.service.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 

@@ -2,7 +2,7 @@
 // server runs for it through its operator channel (platform/operator-channel.ts): registering a partner's client
 // does not need `npm start` stopped. A mistake comes back as an AppError, printed as one line.
 import { errors } from '../../errors.js';
-import type { ClientKind } from '../../db/types.js';
+import type { ClientKind } from './auth.columns.js';
 import type { Deps } from '../../platform/deps.js';
 import type { OperatorAction } from '../../platform/operator-channel.js';
 import { clientIdTaken, listClients } from './clients.repository.js';

@@ -1,7 +1,8 @@
 // SQL of OAuth clients: lookups for client authentication and the operator listing.
 import type { Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
-import type { ClientKind, DB, Narrowed } from '../../db/types.js';
+import type { DB, Narrowed } from '../../db/types.js';
+import type { ClientKind } from './auth.columns.js';
 
 function liveClientQuery(db: Kysely<DB>, clientId: string) {
   return db

@@ -1,7 +1,8 @@
 // OAuth clients. Secrets are 192-bit random strings, so a fast SHA-256 hash is as safe as a slow one here
 // (nothing to brute-force) and keeps client authentication off the hot path of every refresh grant.
 import type { Kysely } from 'kysely';
-import type { ClientKind, DB } from '../../db/types.js';
+import type { DB } from '../../db/types.js';
+import type { ClientKind } from './auth.columns.js';
 import { hashToken, randomToken, safeEqual } from '../../lib/crypto.js';
 
 /** Which grants each kind of client may use (decisions §3). */

@@ -2,7 +2,8 @@
 import { sql, type Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/database.js';
-import type { ClientKind, DB, Narrowed } from '../../db/types.js';
+import type { DB, Narrowed } from '../../db/types.js';
+import type { ClientKind } from './auth.columns.js';
 import { userRowQuery, type UserRow } from '../users/index.js';
 
 export interface NewFamily {

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { addMembership, createBrand, createUser } from '../../../test/helpers/factories.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { brandReach, reachableBrandIds, requireAccess, subtreeIds, type Permission } from './access.js';
 
 const actorFor = (userId: string | null, boundBrand: string | null = null): Actor => ({

@@ -4,7 +4,7 @@
 import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { isUuid } from '../../lib/uuid.js';
 import { ACL_WORDS } from './brands.words.js';
 

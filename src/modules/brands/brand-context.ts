@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { requireAccess } from './access.js';
-import { actorOf } from '../../platform/auth.js';
+import { actorOf } from '../auth/authenticate.js';
 import { isUuid } from '../../lib/uuid.js';
 
 export const BRAND_HEADER = 'x-rechat-brand';

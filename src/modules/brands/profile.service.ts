@@ -1,7 +1,7 @@
 // The brand profile (public), its children, its marketing palette and its roster (decisions §19).
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { isUuid } from '../../lib/uuid.js';
 import { toUserRecord } from '../users/users.service.js';
 import { requireAccess, subtreeIds } from './access.js';

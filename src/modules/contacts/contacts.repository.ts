@@ -206,7 +206,7 @@ export type BearerWithContact = BearerRow & { contact: Record<string, unknown> |
 };
 
 /**
- * `GET /contacts/:id` in ONE round trip (platform/auth.ts `config.bearerRead`): the bearer lookup with the live
+ * `GET /contacts/:id` in ONE round trip (modules/auth/authenticate.ts `config.bearerRead`): the bearer lookup with the live
  * contact and the reach of the token's user on its brand joined laterally, as one prepared statement. A
  * contact id that is not a uuid is passed as null (no contact): the route's schema answers it with a 400. The
  * contact comes back as ONE json column: pg describes and parses every column of every execution, and the 42

@@ -1,6 +1,6 @@
 // /contacts (decisions §7, §14; docs/contacts.md). Wiring only: schemas, the brand context, one service call.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../../platform/auth.js';
+import { actorOf } from '../auth/authenticate.js';
 import { associationsOf } from '../../platform/associations.js';
 import { requireBrandContext } from '../brands/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
@@ -110,7 +110,7 @@ export const contactRoutes: FeatureRoutes = async (app, { deps }) => {
         querystring: ContactQuery,
         response: { 200: Envelope(ContactRecord), ...ERRORS },
       },
-      // The token, the contact and the caller's reach on its brand: one round trip (platform/auth.ts).
+      // The token, the contact and the caller's reach on its brand: one round trip (modules/auth/authenticate.ts).
       config: { bearerRead: contactBearerRead(deps) },
     },
     async (request) =>

@@ -6,7 +6,7 @@ import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { recordEvents } from '../../events/outbox.js';
 import { replanTriggersOfContacts } from '../triggers/planner.js';
-import type { Actor, BearerRead } from '../../platform/auth.js';
+import type { Actor, BearerRead } from '../auth/authenticate.js';
 import { isUuid } from '../../lib/uuid.js';
 import { assertReach, reachFrom, requireAccess, type ReachColumns } from '../brands/access.js';
 import { findLiveBrand } from '../brands/index.js';
@@ -109,7 +109,7 @@ export async function requireReachableContacts(db: Deps['db'], actor: Actor, ids
 }
 
 /**
- * `config.bearerRead` of `GET /contacts/:id` (platform/auth.ts): the token, the contact of the path and the
+ * `config.bearerRead` of `GET /contacts/:id` (modules/auth/authenticate.ts): the token, the contact of the path and the
  * caller's reach on its brand in one round trip. Authentication runs before the schema checks the path, so an
  * `:id` that is not a uuid reads no contact (the schema then answers 400).
  */

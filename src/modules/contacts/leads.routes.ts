@@ -1,7 +1,7 @@
 // Leads (decisions §14; docs/contacts.md): POST /leads, lead channels, and the public capture endpoint.
 // Wiring only.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../../platform/auth.js';
+import { actorOf } from '../auth/authenticate.js';
 import { requireBrandContext } from '../brands/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';

@@ -8,7 +8,7 @@ import { errors, type ErrorAttributes } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { recordEvents } from '../../events/outbox.js';
 import type { ActivityAction } from '../../events/topics.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { findListingSummary } from '../listings/listings.lookup.js';
 import { isCleanText } from './contacts.input.js';
 import { presentContact } from './contacts.presenter.js';

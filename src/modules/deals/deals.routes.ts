@@ -1,6 +1,6 @@
 // /deals (decisions §17, docs/deals.md). Wiring only: schemas, the brand context, one service call.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../../platform/auth.js';
+import { actorOf } from '../auth/authenticate.js';
 import { associationsOf } from '../../platform/associations.js';
 import { requireBrandContext } from '../brands/brand-context.js';
 import { lenientPaging } from '../../platform/paging.js';

@@ -8,7 +8,7 @@ import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import { prefixQuery } from '../../lib/search-words.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { brandReach, requireAccess, subtreeIds } from '../brands/access.js';
 import { setHomeAnniversaryIn } from '../contacts/contacts.service.js';
 import { findContact } from '../contacts/index.js';

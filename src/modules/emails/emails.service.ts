@@ -5,7 +5,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { requireAccess, subtreeIds } from '../brands/access.js';
 import { campaignFieldsOf, type CampaignInput } from './emails.input.js';
 import { requireSendingCredential } from '../extmail/send.js';

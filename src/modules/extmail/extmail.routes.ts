@@ -1,5 +1,5 @@
 // /users/self/extmail and the provider's callback (spec §4.3; decisions §12; docs/extmail.md). Wiring only.
-import { actorOf } from '../../platform/auth.js';
+import { actorOf } from '../auth/authenticate.js';
 import { requireBrandContext } from '../brands/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import { messagePage } from '../../platform/pages/pages.js';

@@ -1,7 +1,7 @@
 // Linking a mailbox and managing its credential (spec §4.3; decisions §12; docs/extmail.md).
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { requireAccess } from '../brands/access.js';
 import { MicrosoftProvider } from './microsoft.js';
 import type { ExtmailProvider } from './provider.js';

@@ -8,7 +8,7 @@ import type { Deps } from '../../platform/deps.js';
 import { narrowed } from '../../db/narrow.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { notify } from '../notifications/notify.js';
 import { applyContactsPage } from './contacts-import.js';
 import type { CredentialRow } from './extmail.repository.js';

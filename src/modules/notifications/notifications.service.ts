@@ -2,7 +2,7 @@
 // answers 404). Seen-state changes announce the new unseen count to the live stream in the same transaction.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { BearerRead } from '../../platform/auth.js';
+import type { BearerRead } from '../auth/authenticate.js';
 import { feedBody, type Serialize } from './feed-json.js';
 import {
   feedPageJson,
@@ -30,7 +30,7 @@ interface Paging {
 export type BearerWithFeed = BearerWithFeedPage & { paging: Paging };
 
 /**
- * `config.bearerRead` of GET /notifications (platform/auth.ts): the token and the first page in one round trip.
+ * `config.bearerRead` of GET /notifications (modules/auth/authenticate.ts): the token and the first page in one round trip.
  * Authentication runs before the query string is validated, so the paging is read from it as the schema would
  * take it, with the defaults for anything else; feedJson reads the page again if validation took it otherwise.
  */

@@ -4,7 +4,7 @@
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { requireAccess } from '../brands/access.js';
 import { findInstance, findInstances } from '../templates/index.js';
 import { presentInstances } from '../templates/instances.service.js';

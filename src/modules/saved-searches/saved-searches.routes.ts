@@ -1,6 +1,6 @@
 // /brands/:brand/saved-searches (spec §4.4, decisions §6; docs/saved-searches.md). Wiring only.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../../platform/auth.js';
+import { actorOf } from '../auth/authenticate.js';
 import { associationsOf } from '../../platform/associations.js';
 import { lenientPaging } from '../../platform/paging.js';
 import { FORM_OR_JSON_BODY } from '../../platform/body-types.js';

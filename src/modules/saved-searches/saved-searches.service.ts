@@ -2,7 +2,7 @@
 // by the listing search engine itself (checkSavedCriteria), so a saved search accepts exactly what a search does.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { requireAccess } from '../brands/access.js';
 import { requireReachableContacts } from '../contacts/contacts.service.js';
 import type { SearchCriteria } from '../listings/search/search.schemas.js';

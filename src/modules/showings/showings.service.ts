@@ -6,7 +6,7 @@ import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import { epochSeconds } from '../../lib/clock.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { brandReach, requireAccess } from '../brands/access.js';
 import { findContact } from '../contacts/index.js';
 import { recordActivityIn } from '../contacts/timeline.service.js';

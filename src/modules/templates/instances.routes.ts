@@ -1,6 +1,6 @@
 // /templates/:id/instances and /templates/instances (decisions §11; docs/templates.md). Wiring only.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../../platform/auth.js';
+import { actorOf } from '../auth/authenticate.js';
 import { associationsOf } from '../../platform/associations.js';
 import { requireBrandContext } from '../brands/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';

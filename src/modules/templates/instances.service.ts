@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { findFiles } from '../../files/files.repository.js';
 import { presentFile, storeFile } from '../../files/files.service.js';
 import { epochSeconds } from '../../lib/clock.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { requireAccess } from '../brands/access.js';
 import * as repo from './instances.repository.js';
 import type { CreateInstanceBody, InstanceRecord, ListInstancesQuery } from './instances.schemas.js';

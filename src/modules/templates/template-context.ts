@@ -4,7 +4,7 @@
 // it did not exist.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { getBrandProfile } from '../brands/profile.service.js';
 import { getContact } from '../contacts/contacts.service.js';
 import { getDeal } from '../deals/deals.service.js';

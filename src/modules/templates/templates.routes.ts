@@ -1,5 +1,5 @@
 // /templates and /brands/:brand/templates (decisions §11; docs/templates.md). Wiring only.
-import { actorOf } from '../../platform/auth.js';
+import { actorOf } from '../auth/authenticate.js';
 import { requireBrandContext } from '../brands/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';

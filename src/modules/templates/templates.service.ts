@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { brandReach, requireAccess } from '../brands/access.js';
 import { checkMediums } from '../../render/mediums.js';
 import { MAX_HTML_BYTES, sanitizeHtml } from './template-html.js';

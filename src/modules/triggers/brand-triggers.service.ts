@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { requireAccess } from '../brands/access.js';
 import { findContact } from '../contacts/index.js';
 import { addContentProblems, throwIfProblems } from '../emails/emails.input.js';

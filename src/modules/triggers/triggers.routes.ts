@@ -1,7 +1,7 @@
 // /triggers (spec 4.5, decisions §7; docs/triggers.md). Wiring only.
 import { Type } from '@sinclair/typebox';
 import { associationsOf } from '../../platform/associations.js';
-import { actorOf } from '../../platform/auth.js';
+import { actorOf } from '../auth/authenticate.js';
 import { requireBrandContext } from '../brands/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';

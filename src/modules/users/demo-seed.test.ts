@@ -6,7 +6,7 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { clientSecretMatches } from '../auth/clients.service.js';
 import { requireAccess } from '../brands/access.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { seedDemoWorld, type DemoWorld } from './demo-seed.js';
 import { prepareEmbedded } from '../../bootstrap.js';
 import { demoSeedStep } from './demo-seed.first-start.js';

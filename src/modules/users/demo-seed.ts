@@ -5,7 +5,8 @@
 // config.secretKey with HKDF (lib/crypto.ts), so a re-run finds the same rows and prints the same JSON. A row
 // that drifted (a demo password changed, a client or brand deleted) is put back, so what is printed works.
 import type { Kysely } from 'kysely';
-import type { ClientKind, DB } from '../../db/types.js';
+import type { DB } from '../../db/types.js';
+import type { ClientKind } from '../auth/auth.columns.js';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { deriveKey } from '../../lib/crypto.js';

@@ -3,7 +3,7 @@ import type { Deps } from '../../platform/deps.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, type AttemptKey } from '../../platform/attempts.js';
-import type { Actor } from '../../platform/auth.js';
+import type { Actor } from '../auth/authenticate.js';
 import { isValidTimeZone } from './local-time.js';
 import {
   findPasswordHash,

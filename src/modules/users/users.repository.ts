@@ -19,7 +19,7 @@ export const findUserRow = preparedQuery<[string], UserRow>(
 
 /**
  * The query of findUserRow, unexecuted (benchmarks EXPLAIN it). `userId` may be a column of an outer query:
- * bearer authentication joins it laterally for the routes that present the caller (platform/auth.ts).
+ * bearer authentication joins it laterally for the routes that present the caller (modules/auth/authenticate.ts).
  */
 export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string | null>) {
   return db

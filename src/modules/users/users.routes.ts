@@ -1,7 +1,7 @@
 // /users/self: the caller's own record, profile, password and active brand. Wiring only.
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.js';
-import { actorOf, userIdOf } from '../../platform/auth.js';
+import { actorOf, userIdOf } from '../auth/authenticate.js';
 import { headerBrand } from '../brands/brand-context.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';

@@ -1,7 +1,7 @@
 // Listing search endpoints (decisions §5): the current POST /brands/:brand/listings and the deprecated
 // POST /valerts, POST /valerts/count, GET /listings/search. Wiring only: schemas, then one service call.
 import type { FastifyRequest } from 'fastify';
-import { actorOf } from '../../../platform/auth.js';
+import { actorOf } from '../../auth/authenticate.js';
 import { associationsOf } from '../../../platform/associations.js';
 import { namedBrand, requireBrandContext } from '../../brands/brand-context.js';
 import { lenientPaging } from '../../../platform/paging.js';

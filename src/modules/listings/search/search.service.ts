@@ -3,7 +3,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Deps } from '../../../platform/deps.js';
 import { errors } from '../../../errors.js';
-import type { Actor } from '../../../platform/auth.js';
+import type { Actor } from '../../auth/authenticate.js';
 import { requireAccess, subtreeIds, subtreeQuery } from '../../brands/access.js';
 import { compileFilters } from './search.filters.js';
 import { runCount, runSearch, type TotalStrategy } from './search.query.js';

@@ -1,17 +1,18 @@
 // Bearer authentication and the MFA gate, for every route. Deny by default: a route is public only when it
 // says `config: { auth: 'none' }`; `auth: 'client'` also admits client-credentials tokens (no user).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Deps } from './deps.js';
-import { errors } from '../errors.js';
-import { hashToken } from '../lib/crypto.js';
+import type { AuthRequirement } from '../../platform/auth-requirement.js';
+import type { Deps } from '../../platform/deps.js';
+import { errors } from '../../errors.js';
+import { hashToken } from '../../lib/crypto.js';
 import {
   findBearer,
   findBearerWithUserRow,
   markAccessTokenUsed,
   userRowOf,
   type BearerRow,
-} from '../modules/auth/tokens.repository.js';
-import type { ClientKind } from '../db/types.js';
+} from './tokens.repository.js';
+import type { ClientKind } from './auth.columns.js';
 
 /** Who is calling: a user through some client, or a first-party client acting for itself. */
 export interface Actor {
@@ -36,8 +37,7 @@ export interface Actor {
  */
 export type BearerRead = (tokenHash: Buffer, request: FastifyRequest) => Promise<BearerRow | undefined>;
 
-/** 'optional': a token is checked when one is sent; without one the route runs with no actor (it decides). */
-export type AuthRequirement = 'user' | 'client' | 'none' | 'optional';
+export type { AuthRequirement };
 
 const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
