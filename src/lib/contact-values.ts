@@ -37,3 +37,6 @@ export function normalizeDate(text: string): string | undefined {
   if (day > max) return undefined;
   return `${String(year).padStart(4, '0')}-${match[2]}-${match[3]}`;
 }
+
+/** The form two addresses are compared in: the same key is the same mailbox for matching and unsubscribes. */
+export const emailKey = (email: string) => email.trim().toLowerCase();

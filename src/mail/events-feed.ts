@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import type { Deps } from '../platform/deps.js';
 import { errors } from '../errors.js';
 import { deriveKey, safeEqual } from '../lib/crypto.js';
-import { emailKey } from '../modules/contacts/contacts.input.js';
+import { emailKey } from '../lib/contact-values.js';
 import * as repo from './mail.repository.js';
 import type { MailEventKind } from './mail.columns.js';
 import { soleRecipient } from './tracking.service.js';

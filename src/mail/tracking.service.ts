@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { DB } from '../db/types.js';
 import { errors } from '../errors.js';
-import { emailKey } from '../modules/contacts/contacts.input.js';
+import { emailKey } from '../lib/contact-values.js';
 import { unsubscribeContactsIn } from '../modules/contacts/contacts.service.js';
 import * as repo from './mail.repository.js';
 import type { MailEventKind } from './mail.columns.js';

@@ -1,7 +1,8 @@
 // Columns computed from a contact's fields on every write (never stored stale): display_name, sort_field,
 // email_keys, next_touch, and the lexemes of full-text search (words and the `q` query: lib/search-words.ts).
 import { foldAccents, words } from '../../lib/search-words.js';
-import { emailKey, type ContactFields } from './contacts.input.js';
+import { emailKey } from '../../lib/contact-values.js';
+import type { ContactFields } from './contacts.input.js';
 
 export const NAMELESS = 'Guest';
 

@@ -2,11 +2,11 @@
 // phone numbers, calendar dates with an unknown year, tags. Every problem is collected under the name of its
 // field (prefixed with `contacts.<index>.` in a bulk body) so one 400 names them all.
 import type { ErrorAttributes } from '../../errors.js';
-import { DEFAULT_PHONE_REGION, EMAIL, normalizeDate, normalizePhone } from '../../lib/contact-values.js';
+import { DEFAULT_PHONE_REGION, EMAIL, emailKey, normalizeDate, normalizePhone } from '../../lib/contact-values.js';
 import type { ContactInput } from './contacts.schemas.js';
 import type { ContactAddress } from './contacts.columns.js';
 
-export { DEFAULT_PHONE_REGION, EMAIL, normalizeDate, normalizePhone };
+export { DEFAULT_PHONE_REGION, EMAIL, emailKey, normalizeDate, normalizePhone };
 export const DEFAULT_SOURCE_TYPE = 'ExplicitlyCreated';
 
 const TEXT_FIELDS = [
@@ -169,8 +169,6 @@ function unique<T>(items: T[], key: (item: T) => string): T[] {
     return true;
   });
 }
-
-export const emailKey = (email: string) => email.trim().toLowerCase();
 
 const MAX_TEXT = 5000;
 

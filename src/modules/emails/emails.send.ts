@@ -9,7 +9,7 @@ import type { DB } from '../../db/types.js';
 import { unsubscribedAddresses } from '../../mail/mail.repository.js';
 import { queueMessages, type OutgoingMessage } from '../../mail/mail.service.js';
 import { subtreeIds } from '../brands/access.js';
-import { emailKey } from '../contacts/contacts.input.js';
+import { emailKey } from '../../lib/contact-values.js';
 import * as repo from './emails.repository.js';
 import type { RecipientSpec } from './emails.columns.js';
 import { compile, oneLine, textOf } from './personalise.js';
