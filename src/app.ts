@@ -20,7 +20,7 @@ import { opsRoutes } from './platform/ops.routes.js';
 import { parseQueryString } from './platform/querystring.js';
 import { DEFAULT_BODY_LIMIT_BYTES, ErrorBody } from './platform/schemas.js';
 import { createValidatorCompiler } from './platform/validation.js';
-import { featureRoutes } from './modules/index.js';
+import { featureRoutes } from './features.js';
 import { runAsWork } from './lib/work-context.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -4,7 +4,7 @@ import closeWithGrace from 'close-with-grace';
 import type { Deps } from './platform/deps.js';
 import { closeDeps } from './deps.js';
 import { buildApp } from './app.js';
-import { operatorActions } from './modules/index.js';
+import { operatorActions } from './features.js';
 import { startOperatorChannel, type OperatorChannel } from './platform/operator-channel.js';
 import { startSummary } from './platform/start-summary.js';
 

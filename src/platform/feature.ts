@@ -1,10 +1,10 @@
 // What a feature module hands the composition root: its routes, and (embedded only) its first-start steps. Only the
 // types live here, below the modules, so a module declaring its routes or a step closes no loop through the list of
-// every module (modules/index.ts) or through bootstrap.ts, which import them all.
+// every module (features.ts) or through bootstrap.ts, which import them all.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.js';
 
-/** A module's route plugin; app.ts registers them in the order of modules/index.ts. */
+/** A module's route plugin; app.ts registers them in the order of features.ts. */
 export type FeatureRoutes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
 
 /** A step of the embedded first start (bootstrap.ts: resumable, each step idempotent). */

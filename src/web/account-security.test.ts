@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.js';
 import { bearer, createUser, TEST_PASSWORD, tokenFor } from '../../test/helpers/factories.js';
 import { hashToken, randomToken } from '../lib/crypto.js';
-import { insertSession, updateSession } from './sessions.repository.js';
+import { insertSession, updateSession } from '../modules/auth/web-sessions.repository.js';
 import { createWorld, InjectBrowser, PARTNER_REDIRECT, startSignedIn, type World } from '../../test/helpers/web.js';
 
 describe('authorization pages and partner tokens: account security', () => {

@@ -3,7 +3,7 @@
 import { createAuthorizationCode, issueImplicitToken } from '../modules/auth/authorization-codes.js';
 import { authorizationRedirect } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';
-import { takePending } from './sessions.repository.js';
+import { takePending } from '../modules/auth/web-sessions.repository.js';
 import { loadPageUser, registeredClient, type StepContext } from './steps.js';
 
 /** The redirect to the partner, or null when the request is not ready to approve (the caller shows the current step). */

@@ -15,7 +15,7 @@ import {
 } from './users.repository.js';
 import type { ChangePasswordBody, UpdateSelfBody, UserRecord } from './users.schemas.js';
 import { loadUserRecord } from './users.service.js';
-import { signOutEverywhere } from '../../web/sessions.repository.js';
+import { signOutEverywhere } from '../auth/index.js';
 import { replanTriggersOfUser } from '../triggers/planner.js';
 
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */

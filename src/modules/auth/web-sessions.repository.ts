@@ -1,6 +1,6 @@
 // SQL of web sessions. Sessions are found by the SHA-256 hash of the cookie value only.
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/types.js';
+import type { DB } from '../../db/types.js';
 
 export interface WebSessionRow {
   id: string;
