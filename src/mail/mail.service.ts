@@ -10,10 +10,9 @@ import * as repo from './mail.repository.js';
 import { SendFailure, type WireMessage } from './transport.js';
 import { sendMailTask, SEND_BATCH, STALE_QUEUED_SECONDS } from './mail.tasks.js';
 import { trackHtml, trackingUrls, unsubscribeHeaders } from './tracking.js';
-import { sendThroughMailbox } from '../modules/extmail/send.js';
 
 /** What sending needs: the SMTP transport, and for linked mailboxes the outbound client and sealed tokens. */
-type MailDeps = Pick<Deps, 'db' | 'clock' | 'mail' | 'log' | 'config' | 'outbound' | 'secrets'>;
+type MailDeps = Pick<Deps, 'db' | 'clock' | 'mail' | 'mailHooks' | 'log' | 'config' | 'outbound' | 'secrets'>;
 
 /** A message a feature wants sent. Addresses are bare (`a@b.example`); `from` defaults to MAIL_FROM. */
 export interface OutgoingMessage {
@@ -141,7 +140,7 @@ export async function sendQueuedMessage(deps: MailDeps, id: string): Promise<boo
   try {
     // A message of a linked mailbox goes through the provider's API from the user's own address.
     const outcome = row.extmail_credential
-      ? await sendThroughMailbox(deps, row.extmail_credential, wireMessage(row))
+      ? await deps.mailHooks.sendThroughMailbox(deps, row.extmail_credential, wireMessage(row))
       : await deps.mail.send(wireMessage(row));
     await repo.recordOutcome(deps.db, id, { state: 'sent', ...outcome, error: null }, deps.clock.now());
     return true;

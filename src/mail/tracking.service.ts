@@ -6,12 +6,11 @@ import type { Deps } from '../platform/deps.js';
 import type { DB } from '../db/types.js';
 import { errors } from '../errors.js';
 import { emailKey } from '../lib/contact-values.js';
-import { unsubscribeContactsIn } from '../modules/contacts/contacts.service.js';
 import * as repo from './mail.repository.js';
 import type { MailEventKind } from './mail.columns.js';
 import { isWebUrl, verifyLinkToken, type LinkPurpose } from './tracking.js';
 
-type TrackingDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
+type TrackingDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'mailHooks'>;
 
 /** The one recipient of a message (lower-cased), or '' for a message to several: events then count per message. */
 export function soleRecipient(row: Pick<repo.MailRow, 'to_addresses' | 'cc_addresses' | 'bcc_addresses'>): string {
@@ -89,7 +88,7 @@ export async function unsubscribe(deps: TrackingDeps, token: string): Promise<{ 
   if (!address || !row.brand) throw errors.badRequest(REFUSED);
   await deps.db.transaction().execute(async (trx) => {
     await repo.insertUnsubscribe(trx, row.brand!, address, row.id, deps.clock.now());
-    await unsubscribeContactsIn(trx, deps, row.brand!, address);
+    await deps.mailHooks.unsubscribeContacts(trx, deps, row.brand!, address);
     await record(trx, deps, row, 'unsubscribed', address);
   });
   return { address };

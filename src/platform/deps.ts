@@ -11,6 +11,7 @@ import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/crypto.js';
 import type { OutboundHttp } from '../lib/outbound.js';
 import type { MailTransport } from '../mail/transport.js';
+import type { MailHooks } from '../mail/hooks.js';
 import type { FileStore } from '../files/store.js';
 import type { FileSigner } from '../files/signing.js';
 import type { Renderer } from '../render/renderer.js';
@@ -28,6 +29,8 @@ export interface Deps {
   readonly outbound: OutboundHttp;
   /** The mail transport; features reach it only through src/mail (queueMessages). */
   readonly mail: MailTransport;
+  /** What the mail ledger asks of the modules (mail/hooks.ts), filled in by the composition. */
+  readonly mailHooks: MailHooks;
   readonly log: FastifyBaseLogger;
   /** Stored files (docs/files.md): DATA_DIR/files, or the S3-compatible store of S3_URL. */
   readonly files: FileStore;
