@@ -13,17 +13,22 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
  */
 const MIGRATION_FILE = /^(\d{4}-\d{2}-\d{2}.*)\.(ts|js)$/;
 
+/** The migration files of a directory, in name order, each with the name a database records for it. */
+async function migrationFiles(dir: string): Promise<{ file: string; name: string }[]> {
+  return (await readdir(dir))
+    .filter((f) => MIGRATION_FILE.test(f) && !f.endsWith('.d.ts'))
+    .sort()
+    .map((file) => ({ file, name: file.replace(MIGRATION_FILE, '$1') }));
+}
+
 /** Reads every migration of a directory (exported for its test, which gives it a directory of its own). */
 export class DirectoryMigrationProvider implements MigrationProvider {
   constructor(private readonly dir: string = MIGRATIONS_DIR) {}
 
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = (await readdir(this.dir)).filter((f) => MIGRATION_FILE.test(f) && !f.endsWith('.d.ts')).sort();
     const migrations: Record<string, Migration> = {};
-    for (const file of files) {
-      migrations[file.replace(MIGRATION_FILE, '$1')] = (await import(
-        pathToFileURL(join(this.dir, file)).href
-      )) as Migration;
+    for (const { file, name } of await migrationFiles(this.dir)) {
+      migrations[name] = (await import(pathToFileURL(join(this.dir, file)).href)) as Migration;
     }
     return migrations;
   }
@@ -49,10 +54,7 @@ function migratorOf(db: Kysely<any>): Migrator {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
 export async function pendingMigrations(db: Kysely<any>, dir: string = MIGRATIONS_DIR): Promise<string[]> {
-  const names = (await readdir(dir))
-    .filter((f) => MIGRATION_FILE.test(f) && !f.endsWith('.d.ts'))
-    .map((f) => f.replace(MIGRATION_FILE, '$1'))
-    .sort();
+  const names = (await migrationFiles(dir)).map(({ name }) => name);
   const applied = new Set(await appliedMigrations(db));
   return names.filter((name) => !applied.has(name));
 }
