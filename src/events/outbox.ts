@@ -1,8 +1,9 @@
 // The domain-event outbox (docs/adr/0006-domain-event-outbox.md). A feature records events with the
 // transaction of its change, so an event exists exactly when the change committed; nothing is published
 // from here. Consumers read with readEvents() from a job, in order, and keep their own position.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/types.js';
+import { insertDomainEvents, selectFinalEvents } from './outbox.repository.js';
 import type { Topic, TopicEvents } from './topics.js';
 
 export interface DomainEvent<T extends Topic = Topic> {
@@ -23,18 +24,16 @@ const CHUNK = 2000;
  */
 export async function recordEvents(trx: Transaction<DB>, events: readonly DomainEvent[]): Promise<void> {
   for (let i = 0; i < events.length; i += CHUNK) {
-    await trx
-      .insertInto('domain_events')
-      .values(
-        events.slice(i, i + CHUNK).map((e) => ({
-          brand: e.brand,
-          topic: e.topic,
-          event: e.event,
-          subject: e.subject,
-          payload: JSON.stringify(e.payload),
-        })),
-      )
-      .execute();
+    await insertDomainEvents(
+      trx,
+      events.slice(i, i + CHUNK).map((e) => ({
+        brand: e.brand,
+        topic: e.topic,
+        event: e.event,
+        subject: e.subject,
+        payload: JSON.stringify(e.payload),
+      })),
+    );
   }
 }
 
@@ -68,20 +67,12 @@ export interface ReadOptions {
  * stores the position of the last event it handled never skips one, and never sees one twice.
  */
 export async function readEvents(db: Kysely<DB>, options: ReadOptions = {}): Promise<StoredEvent[]> {
-  let query = db
-    .selectFrom('domain_events')
-    .select(['id', sql<string>`tx::text`.as('tx'), 'brand', 'topic', 'event', 'subject', 'payload', 'created_at'])
-    .where(sql<boolean>`tx < pg_snapshot_xmin(pg_current_snapshot())`)
-    .orderBy('tx')
-    .orderBy('id')
-    .limit(Math.min(Math.max(options.limit ?? 100, 1), 10_000));
-  if (options.after) {
-    const { tx, id } = options.after;
-    query = query.where(sql<boolean>`(tx, id) > (${tx}::xid8, ${id}::bigint)`);
-  }
-  if (options.topic) query = query.where('topic', '=', options.topic);
-  if (options.brand) query = query.where('brand', '=', options.brand);
-  const rows = await query.execute();
+  const rows = await selectFinalEvents(db, {
+    after: options.after ?? null,
+    topic: options.topic,
+    brand: options.brand,
+    limit: Math.min(Math.max(options.limit ?? 100, 1), 10_000),
+  });
   return rows.map((row) => ({
     id: row.id,
     position: { tx: row.tx, id: row.id },

@@ -2,11 +2,18 @@
 // failures per hour, and growing delays from the 5th consecutive failure. The consecutive count also restarts with
 // each hourly window, so an IP shared by many honest users does not creep towards ever longer delays. Kept in the
 // database so every API process shares them. A blocked key answers 429 with Retry-After.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import { errors } from '../errors.js';
 import { sha256Base64Url } from '../lib/crypto.js';
+import {
+  countFailures,
+  findBlockedKeys,
+  refundFailures,
+  resetConsecutive,
+  setBlockedUntil,
+} from './attempts.repository.js';
 
 export interface AttemptPolicy {
   maxFailuresPerHour: number;
@@ -63,17 +70,12 @@ export class AttemptLimiter {
   async assertAllowed(keys: AttemptKey[]): Promise<void> {
     if (keys.length === 0) return;
     const now = this.clock.now();
-    const rows = await this.db
-      .selectFrom('attempt_counters')
-      .select(['key', 'blocked_until'])
-      .where(
-        'key',
-        'in',
-        keys.map((k) => k.key),
-      )
-      .where('blocked_until', '>', now)
-      .execute();
-    const latest = Math.max(0, ...rows.map((r) => r.blocked_until!.getTime()));
+    const rows = await findBlockedKeys(
+      this.db,
+      keys.map((k) => k.key),
+      now,
+    );
+    const latest = Math.max(0, ...rows.map((r) => r.blocked_until.getTime()));
     if (latest > now.getTime()) throw errors.tooManyRequests((latest - now.getTime()) / 1000);
   }
 
@@ -89,7 +91,12 @@ export class AttemptLimiter {
     try {
       // All or nothing: a blocked key rolls back the keys counted beside it.
       await this.db.transaction().execute(async (trx) => {
-        const counted = await countFailures(trx, keys, now);
+        const counted = await countFailures(
+          trx,
+          keys.map((k) => k.key),
+          now,
+          WINDOW_SECONDS,
+        );
         if (counted.length < new Set(keys.map((k) => k.key)).size) throw new KeyBlocked();
         const delays = counted.flatMap((counter) => {
           const blockedUntil = nextAllowed(now, counter, policyOf(keys, counter.key));
@@ -111,22 +118,11 @@ export class AttemptLimiter {
    */
   async refund(keys: AttemptKey[]): Promise<void> {
     const now = this.clock.now();
-    const { rows } = await sql<{
-      key: string;
-      failures: number;
-      consecutive: number;
-      window_started_at: Date;
-      blocked_until: Date | null;
-    }>`
-      update attempt_counters c
-         set failures = greatest(c.failures - 1, 0),
-             consecutive = case when k.reset then 0 else greatest(c.consecutive - 1, 0) end,
-             blocked_until = case when k.reset then null else c.blocked_until end,
-             updated_at = ${now}
-        from unnest(${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.policy.resetOnSuccess)}::boolean[]) as k(key, reset)
-       where c.key = k.key
-      returning c.key, c.failures, c.consecutive, c.window_started_at, c.blocked_until
-    `.execute(this.db);
+    const rows = await refundFailures(
+      this.db,
+      keys.map((k) => ({ key: k.key, reset: k.policy.resetOnSuccess })),
+      now,
+    );
     const corrected = rows.flatMap((row) => {
       const policy = policyOf(keys, row.key);
       if (policy.resetOnSuccess) return []; // its delay ended with the success
@@ -143,45 +139,11 @@ export class AttemptLimiter {
   async recordSuccess(keys: AttemptKey[]): Promise<void> {
     const resettable = keys.filter((k) => k.policy.resetOnSuccess).map((k) => k.key);
     if (resettable.length === 0) return;
-    await this.db
-      .updateTable('attempt_counters')
-      .set({ consecutive: 0, blocked_until: null, updated_at: this.clock.now() })
-      .where('key', 'in', resettable)
-      .execute();
+    await resetConsecutive(this.db, resettable, this.clock.now());
   }
 }
 
 class KeyBlocked extends Error {}
-
-/**
- * One failure against each key, in one statement, in one lock order for everyone (by key, so two claims on
- * overlapping keys cannot deadlock): the hourly window restarts when it is over. A key blocked now is left alone
- * and missing from the answer.
- */
-async function countFailures(db: Kysely<DB>, keys: AttemptKey[], now: Date) {
-  const windowOver = sql`c.window_started_at <= ${now}::timestamptz - interval '${sql.raw(String(WINDOW_SECONDS))} seconds'`;
-  const result = await sql<{ key: string; failures: number; consecutive: number; window_started_at: Date }>`
-    insert into attempt_counters as c (key, window_started_at, failures, consecutive, updated_at)
-    select distinct key, ${now}::timestamptz, 1, 1, ${now}::timestamptz from unnest(${keys.map((k) => k.key)}::text[]) as k(key) order by key
-    on conflict (key) do update set
-      failures = case when ${windowOver} then 1 else c.failures + 1 end,
-      window_started_at = case when ${windowOver} then ${now} else c.window_started_at end,
-      consecutive = case when ${windowOver} then 1 else c.consecutive + 1 end,
-      updated_at = ${now}
-    where c.blocked_until is null or c.blocked_until <= ${now}
-    returning key, failures, consecutive, window_started_at
-  `.execute(db);
-  return result.rows;
-}
-
-async function setBlockedUntil(db: Kysely<DB>, delays: { key: string; blockedUntil: Date | null }[]): Promise<void> {
-  await sql`
-    update attempt_counters c set blocked_until = d.blocked_until
-      from unnest(${delays.map((d) => d.key)}::text[], ${delays.map((d) => d.blockedUntil)}::timestamptz[])
-        as d(key, blocked_until)
-     where c.key = d.key
-  `.execute(db);
-}
 
 function policyOf(keys: AttemptKey[], key: string): AttemptPolicy {
   return keys.find((k) => k.key === key)!.policy;

@@ -2,10 +2,11 @@
 // are not ready. The checks reach each part the configuration names (the database, the SMTP relay, the S3 bucket,
 // the browser), each within a time limit, so a part that hangs is reported broken rather than waited for. No row
 // carries a secret: URLs are shown without their passwords.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from '../db/types.js';
 import { pendingMigrations } from '../db/migrator.js';
+import { serverVersion } from '../db/probes.js';
 import { verifySmtp } from '../mail/transport.js';
 import type { FileStore } from '../files/store.js';
 import type { Renderer } from '../render/renderer.js';
@@ -61,12 +62,9 @@ async function database({ config, db }: StatusParts): Promise<FeatureStatus> {
   if (!db)
     return { feature: 'database', state: 'ready', detail: `${where}, open in the running server (checked there)` };
   try {
-    const version = await withinLimit(
-      sql<{ v: string }>`select current_setting('server_version') as v`.execute(db),
-      'the database',
-    );
+    const version = await withinLimit(serverVersion(db), 'the database');
     const pending = await withinLimit(pendingMigrations(db), 'the database');
-    const found = `${where}, PostgreSQL ${version.rows[0]!.v}`;
+    const found = `${where}, PostgreSQL ${version}`;
     if (pending.length > 0)
       return {
         feature: 'database',

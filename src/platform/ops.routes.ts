@@ -1,7 +1,7 @@
 // Operations: liveness + database readiness, Prometheus metrics.
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { pingDatabase } from '../db/probes.js';
 import type { Deps } from './deps.js';
 
 const Health = Type.Object({
@@ -24,7 +24,7 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     },
     async (_request, reply) => {
       try {
-        await sql`select 1`.execute(deps.db);
+        await pingDatabase(deps.db);
         return { status: 'ok' as const, database: 'ok' };
       } catch {
         return reply.status(503).send({ status: 'unavailable' as const, database: 'unreachable' });

@@ -4,10 +4,10 @@
 // over the limit → 429 TooManyRequests with Retry-After. A route opts in with `config.rateLimit`:
 // 'public' counts every request, 'anonymous' only requests without an Authorization header (a route that serves
 // both, like POST /valerts).
-import { sql } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from './deps.js';
 import { errors } from '../errors.js';
+import { countRateLimitHit, deleteRateLimitWindowsBefore } from './rate-limit.repository.js';
 
 export type RateLimitRule = 'public' | 'anonymous';
 
@@ -35,14 +35,7 @@ async function countHit(
   const window = deps.config.publicRateWindowSeconds;
   const key = `public:${request.ip}`;
   // A window that is over starts again at this request.
-  const { rows } = await sql<{ hits: number; window_started_at: Date }>`
-    insert into rate_limit_windows as w (key, window_started_at, hits) values (${key}, ${now}, 1)
-    on conflict (key) do update set
-      hits = case when w.window_started_at <= ${now}::timestamptz - make_interval(secs => ${window}) then 1 else w.hits + 1 end,
-      window_started_at = case when w.window_started_at <= ${now}::timestamptz - make_interval(secs => ${window}) then ${now} else w.window_started_at end
-    returning hits, window_started_at
-  `.execute(deps.db);
-  const row = rows[0]!;
+  const row = await countRateLimitHit(deps.db, key, now, window);
   const resetSeconds = Math.max(1, Math.ceil((row.window_started_at.getTime() + window * 1000 - now.getTime()) / 1000));
   return { limit: deps.config.publicRateLimit, hits: row.hits, resetSeconds };
 }
@@ -50,9 +43,5 @@ async function countHit(
 /** Windows that ended a day ago or more (the hourly purge job). */
 export async function purgeRateLimitWindows(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - (deps.config.publicRateWindowSeconds + 24 * 3600) * 1000);
-  const result = await deps.db
-    .deleteFrom('rate_limit_windows')
-    .where('window_started_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRateLimitWindowsBefore(deps.db, cutoff);
 }

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { narrowed } from '../db/narrow.js';
 import type { DB } from '../db/types.js';
 import { isUuid } from '../lib/uuid.js';
+import { findAuthorizingClient } from '../modules/auth/index.js';
 
 const PendingSchema = Type.Object({
   /** Random id carried by the forms: a tab left open on an older request cannot approve a newer one. */
@@ -66,14 +67,7 @@ export async function parseAuthorizationRequest(db: Kysely<DB>, query: Query): P
       'The application that sent you here did not identify itself (client_id is missing or repeated).',
     );
   }
-  const client = narrowed<AuthorizationClient | undefined>(
-    await db
-      .selectFrom('oauth_clients')
-      .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants'])
-      .where('client_id', '=', clientId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst(),
-  );
+  const client = narrowed<AuthorizationClient | undefined>(await findAuthorizingClient(db, clientId));
   if (!client)
     return page(
       'Unknown application',

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
 import { reachableBrandIds } from '../modules/brands/access.js';
+import { findBrandsWithParentNames } from '../modules/brands/index.js';
 import type { BrandChoice } from './brand-pages.js';
 
 export async function brandChoices(
@@ -12,12 +13,7 @@ export async function brandChoices(
 ): Promise<BrandChoice[]> {
   const ids = await reachableBrandIds(db, userId, whiteLabelBrand);
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('brands as b')
-    .leftJoin('brands as p', 'p.id', 'b.parent')
-    .select(['b.id', 'b.name', 'b.parent', 'p.name as parentName'])
-    .where('b.id', 'in', ids)
-    .execute();
+  const rows = await findBrandsWithParentNames(db, ids);
   return inTreeOrder(rows);
 }
 

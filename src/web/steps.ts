@@ -3,6 +3,8 @@
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import type { HostBrand } from '../modules/brands/hostnames.repository.js';
+import { findLiveClientById } from '../modules/auth/index.js';
+import { findPageUser } from '../modules/users/index.js';
 import type { PendingAuthorization } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';
 import { consentPage, pickerPage, type BrandChoice } from './brand-pages.js';
@@ -41,21 +43,11 @@ export function noRequestPage(pageBrand: PageBrand): string {
 }
 
 export async function loadPageUser(deps: Deps, userId: string) {
-  return deps.db
-    .selectFrom('users')
-    .select(['id', 'email', 'first_name', 'last_name', 'mfa_enabled'])
-    .where('id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return findPageUser(deps.db, userId);
 }
 
 export async function loadLiveClient(deps: Deps, clientId: string) {
-  return deps.db
-    .selectFrom('oauth_clients')
-    .select(['id', 'name', 'redirect_uris'])
-    .where('id', '=', clientId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return findLiveClientById(deps.db, clientId);
 }
 
 /** The pending request's client while it is live and still has the request's redirect URI registered. */

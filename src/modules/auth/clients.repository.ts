@@ -38,3 +38,23 @@ export async function clientIdTaken(db: Kysely<DB>, clientId: string): Promise<b
   const row = await db.selectFrom('oauth_clients').select('id').where('client_id', '=', clientId).executeTakeFirst();
   return row !== undefined;
 }
+
+/** A live client by its row id, as the sign-in pages name it and check a pending request's redirect URI. */
+export async function findLiveClientById(db: Kysely<DB>, id: string) {
+  return db
+    .selectFrom('oauth_clients')
+    .select(['id', 'name', 'redirect_uris'])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A live client by its public client_id, as an authorization request names it (no secret: the page needs none). */
+export async function findAuthorizingClient(db: Kysely<DB>, clientId: string) {
+  return db
+    .selectFrom('oauth_clients')
+    .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants'])
+    .where('client_id', '=', clientId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}

@@ -3,3 +3,4 @@
 // module's repository, so the repository can change behind it.
 export { bearerQuery, markFamilyMfaValidated, type BearerRow } from './tokens.repository.js';
 export { signOutEverywhere } from './web-sessions.repository.js';
+export { findAuthorizingClient, findLiveClientById } from './clients.repository.js';

@@ -146,3 +146,16 @@ export async function isRootBrandAdmin(db: Kysely<DB>, userId: string): Promise<
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** These brands' names, each with its parent's name (null at a root), for the brand picker. */
+export async function findBrandsWithParentNames(
+  db: Kysely<DB>,
+  ids: string[],
+): Promise<{ id: string; name: string; parent: string | null; parentName: string | null }[]> {
+  return db
+    .selectFrom('brands as b')
+    .leftJoin('brands as p', 'p.id', 'b.parent')
+    .select(['b.id', 'b.name', 'b.parent', 'p.name as parentName'])
+    .where('b.id', 'in', ids)
+    .execute();
+}

@@ -7,4 +7,5 @@ export {
   findLiveMembership,
   insertMembership,
   updateMembership,
+  findBrandsWithParentNames,
 } from './brands.repository.js';

@@ -278,3 +278,13 @@ export async function findUserById(
 ): Promise<{ id: string; email: string; deleted_at: Date | null } | undefined> {
   return db.selectFrom('users').select(['id', 'email', 'deleted_at']).where('id', '=', id).executeTakeFirst();
 }
+
+/** A live user as the sign-in pages greet them (name, email) and whether a TOTP step follows. */
+export async function findPageUser(db: Kysely<DB>, id: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'mfa_enabled'])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
