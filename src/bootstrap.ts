@@ -8,10 +8,10 @@
 import type { Deps } from './platform/deps.js';
 import type { FirstStartStep } from './platform/feature.js';
 import { completeStep, findStep, startStep } from './db/first-start.repository.js';
-import { demoSeedStep } from './modules/users/demo-seed.first-start.js';
+import { demoSeedStep } from './modules/demo/demo-seed.first-start.js';
 import { boundariesStep, populationsStep } from './modules/boundaries/boundaries.loader.js';
 import { listingsStep } from './modules/listings/listings.seed.js';
-import { demoContactsStep } from './modules/contacts/contacts.demo.js';
+import { demoContactsStep } from './modules/demo/demo-contacts.js';
 import { templateLibraryStep } from './modules/templates/templates.library.js';
 import { runAsWork } from './lib/work-context.js';
 

@@ -11,7 +11,7 @@ import { OperatorChannelUnavailableError } from './platform/operator-channel.js'
 import { provideDepsOpener, readConfig, withDeps } from './platform/commands.js';
 import { registerBrandCommands } from './modules/brands/brands.cli.js';
 import { registerUserCommands } from './modules/users/users.cli.js';
-import { registerDemoSeedCommand } from './modules/users/demo-seed.cli.js';
+import { registerDemoSeedCommand } from './modules/demo/demo-seed.cli.js';
 import { registerHostnameCommands } from './modules/brands/hostnames.cli.js';
 import { registerPaletteCommand } from './modules/brands/palette.cli.js';
 import { registerClientCommands } from './modules/auth/auth.cli.js';

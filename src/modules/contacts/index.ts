@@ -3,6 +3,7 @@
 // module's repository, so the repository can change behind it.
 export {
   CONTACT_COLUMNS,
+  existingContactIds,
   fieldsOf,
   findContact,
   findContactsForUpdate,

@@ -13,7 +13,7 @@ import { checkListingInput } from './listings.input.js';
 import { SeededRandom } from './listings.random.js';
 import { seedListings } from './listings.seed.js';
 import { syntheticListing } from './listings.synthetic.js';
-import { seedDemoWorld } from '../users/demo-seed.js';
+import { seedDemoWorld } from '../demo/demo-seed.js';
 import { ownResponse } from '../../render/own-files.js';
 import { DRAWN_FILES } from '../../deps.js';
 import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { runAdminCommand } from '../../../test/helpers/cli.js';
-import { seedDemoWorld } from '../users/demo-seed.js';
+import { seedDemoWorld } from '../demo/demo-seed.js';
 import { DEFAULT_SEED_MLS } from './listings.seed.js';
 import { registerMlsCommands } from './mls-registry.cli.js';
 import { listMlsRegistry } from './mls-registry.repository.js';

@@ -2,8 +2,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers/app.js';
 import { bearer, tokenFor } from '../../../test/helpers/factories.js';
-import { seedDemoWorld, type DemoWorld } from '../users/demo-seed.js';
-import { seedDemoContacts } from './contacts.demo.js';
+import { seedDemoWorld, type DemoWorld } from './demo-seed.js';
+import { seedDemoContacts } from './demo-contacts.js';
 
 const t = useTestApp();
 let world: DemoWorld;

@@ -5,11 +5,11 @@ import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
 import { SeededRandom } from '../listings/listings.random.js';
 import { findLiveBrand } from '../brands/index.js';
-import { DemoSecrets } from '../users/demo-seed.js';
-import { applyContactInput, EMPTY_CONTACT, type ContactFields } from './contacts.input.js';
-import { existingContactIds } from './contacts.repository.js';
-import { insertContactsIn } from './contacts.service.js';
-import type { ContactInput } from './contacts.schemas.js';
+import { DemoSecrets } from './demo-seed.js';
+import { applyContactInput, EMPTY_CONTACT, type ContactFields } from '../contacts/contacts.input.js';
+import { existingContactIds } from '../contacts/index.js';
+import { insertContactsIn } from '../contacts/contacts.service.js';
+import type { ContactInput } from '../contacts/contacts.schemas.js';
 
 /** Demo brand (key of the demo world) → how many contacts, owned by which demo user. */
 const DEMO_BOOKS = [

@@ -24,7 +24,7 @@ import {
   repairClient,
   reviveUser,
 } from './demo-seed.repository.js';
-import { createAccount } from './users.admin.js';
+import { createAccount } from '../users/users.admin.js';
 
 export const DEMO_REDIRECT_URIS = ['http://127.0.0.1:8787/callback', 'http://localhost:8787/callback'];
 

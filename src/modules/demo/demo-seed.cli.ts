@@ -35,7 +35,7 @@ async function seedOrReadSaved(): Promise<PrintedWorld | null> {
       const [{ writeDemoJson }, { seedDemoWorld }, { seedDemoContacts }] = await Promise.all([
         import('./demo-seed.first-start.js'),
         import('./demo-seed.js'),
-        import('../contacts/contacts.demo.js'),
+        import('./demo-contacts.js'),
       ]);
       const world = await seedDemoWorld(deps);
       const contacts = (await seedDemoContacts(deps)).map(({ brand, contacts }) => ({ brand, contacts }));
