@@ -18,6 +18,7 @@ import { runAsWork } from './lib/work-context.js';
 import { createMailTransport } from './mail/transport.js';
 import { sendThroughMailbox } from './modules/extmail/send.js';
 import { unsubscribeContactsIn } from './modules/contacts/contacts.service.js';
+import { campaignInUse, replanTriggersOfContacts, triggersOfContacts } from './modules/triggers/index.js';
 import { LocalDiskStore } from './files/store.js';
 import { FileSigner } from './files/signing.js';
 import { S3Store } from './files/s3-store.js';
@@ -80,6 +81,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     outbound: new OutboundHttp({ allowedNetworks: config.webhookAllowedNetworks, registry: metrics.registry }),
     mail: createMailTransport(config),
     mailHooks: { sendThroughMailbox, unsubscribeContacts: unsubscribeContactsIn },
+    moduleHooks: { replanContactTriggers: replanTriggersOfContacts, triggersOfContacts, campaignInUse },
     log,
     files: config.s3 ? new S3Store(config.s3) : new LocalDiskStore(join(config.dataDir, 'files')),
     fileSigner: new FileSigner(config.secretKey),

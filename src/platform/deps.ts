@@ -16,6 +16,7 @@ import type { FileStore } from '../files/store.js';
 import type { FileSigner } from '../files/signing.js';
 import type { Renderer } from '../render/renderer.js';
 import type { Metrics } from './metrics.js';
+import type { ModuleHooks } from './module-hooks.js';
 
 export interface Deps {
   readonly config: Config;
@@ -31,6 +32,8 @@ export interface Deps {
   readonly mail: MailTransport;
   /** What the mail ledger asks of the modules (mail/hooks.ts), filled in by the composition. */
   readonly mailHooks: MailHooks;
+  /** What a module asks of a module above it (platform/module-hooks.ts), filled in by the composition. */
+  readonly moduleHooks: ModuleHooks;
   readonly log: FastifyBaseLogger;
   /** Stored files (docs/files.md): DATA_DIR/files, or the S3-compatible store of S3_URL. */
   readonly files: FileStore;

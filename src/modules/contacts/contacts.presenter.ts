@@ -1,8 +1,6 @@
 // A contact row as the API shows it (spec §2.7), with the associations a request asks for.
-import type { Kysely } from 'kysely';
+import type { Deps } from '../../platform/deps.js';
 import type { TriggerRecord } from '../triggers/triggers.schemas.js';
-import { triggersOfContacts } from '../triggers/triggers.service.js';
-import type { DB } from '../../db/types.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { partnerNameOf } from './contacts.derive.js';
 import type { ContactRow } from './contacts.repository.js';
@@ -71,20 +69,20 @@ function presentAddress(address: ContactAddress): ContactRecord['address'][numbe
   return out;
 }
 
-/** Loads one association for a page of contacts: contact id → embedded records (with their own associations). */
-type AssociationLoader = (
-  db: Kysely<DB>,
-  contactIds: string[],
-  associations: Set<string>,
-) => Promise<Map<string, TriggerRecord[]>>;
-
-/** The associations of a contact: `contact.triggers` (and within them `trigger.campaign`), one query per page. */
-export const CONTACT_ASSOCIATIONS: Record<string, { field: 'triggers'; load: AssociationLoader }> = {
-  'contact.triggers': { field: 'triggers', load: triggersOfContacts },
-};
+/**
+ * The associations of a contact: `contact.triggers` (and within them `trigger.campaign`), one query per page. The
+ * triggers module above answers through deps.moduleHooks (contacts import nothing of triggers but the record's shape).
+ */
+export const CONTACT_ASSOCIATIONS = {
+  'contact.triggers': {
+    field: 'triggers',
+    load: (deps: Pick<Deps, 'db' | 'moduleHooks'>, contactIds: string[], associations: Set<string>) =>
+      deps.moduleHooks.triggersOfContacts(deps.db, contactIds, associations) as Promise<Map<string, TriggerRecord[]>>,
+  },
+} as const;
 
 export async function presentContacts(
-  db: Kysely<DB>,
+  deps: Pick<Deps, 'db' | 'moduleHooks'>,
   rows: ContactRow[],
   associations: Set<string>,
 ): Promise<ContactRecord[]> {
@@ -92,7 +90,7 @@ export async function presentContacts(
   for (const [name, association] of Object.entries(CONTACT_ASSOCIATIONS)) {
     if (!associations.has(name)) continue;
     const loaded = await association.load(
-      db,
+      deps,
       rows.map((r) => r.id),
       associations,
     );

@@ -5,7 +5,6 @@ import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { recordEvents } from '../../events/outbox.js';
-import { replanTriggersOfContacts } from '../triggers/planner.js';
 import type { Actor, BearerRead } from '../auth/authenticate.js';
 import { isUuid } from '../../lib/uuid.js';
 import { assertReach, reachFrom, requireAccess, type ReachColumns } from '../brands/access.js';
@@ -142,7 +141,7 @@ export async function getContact(
   }
   if (!found) throw errors.notFound('Contact');
   assertReach(actor, reachFrom(found.reach), 'CRM', { denied: 'notFound' });
-  const [record] = await presentContacts(deps.db, [found.row], associations);
+  const [record] = await presentContacts(deps, [found.row], associations);
   return record as ContactRecord;
 }
 
@@ -160,10 +159,10 @@ export async function updateContact(
     throwIfInvalid(attributes);
     const updated = await repo.updateContact(trx, id, fields, 'direct_request', deps.clock.now());
     await recordEvents(trx, contactEvents([updated], 'update'));
-    await replanTriggersOfContacts(trx, deps, [id]);
+    await deps.moduleHooks.replanContactTriggers(trx, deps, [id]);
     return updated;
   });
-  const [record] = await presentContacts(deps.db, [row], associations);
+  const [record] = await presentContacts(deps, [row], associations);
   return record as ContactRecord;
 }
 
@@ -173,7 +172,7 @@ export async function updateContact(
  */
 export async function setHomeAnniversaryIn(
   trx: Transaction<DB>,
-  deps: Pick<Deps, 'clock' | 'queue'>,
+  deps: Pick<Deps, 'clock' | 'queue' | 'moduleHooks'>,
   ids: string[],
   date: string,
   reason: ChangeReason,
@@ -185,7 +184,7 @@ export async function setHomeAnniversaryIn(
     updated.push(await repo.updateContact(trx, row.id, { ...repo.fieldsOf(row), home_anniversary: date }, reason, at));
   }
   await recordEvents(trx, contactEvents(updated, 'update'));
-  await replanTriggersOfContacts(
+  await deps.moduleHooks.replanContactTriggers(
     trx,
     deps,
     updated.map((r) => r.id),
@@ -225,7 +224,7 @@ export async function deleteContacts(deps: Deps, actor: Actor, ids: string[]): P
       await requireAccess(trx, actor, brand, 'CRM', { denied: 'notFound' });
     const deleted = await repo.softDeleteContacts(trx, wanted, 'direct_request', deps.clock.now());
     await recordEvents(trx, contactEvents(deleted, 'delete'));
-    await replanTriggersOfContacts(trx, deps, wanted);
+    await deps.moduleHooks.replanContactTriggers(trx, deps, wanted);
   });
 }
 
@@ -265,7 +264,7 @@ export async function listContacts(
     start: query.start,
     limit: query.limit,
   });
-  return { records: await presentContacts(deps.db, rows, associations), total };
+  return { records: await presentContacts(deps, rows, associations), total };
 }
 
 export async function listTags(deps: Deps, actor: Actor, brand: string) {

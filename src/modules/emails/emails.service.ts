@@ -14,7 +14,6 @@ import * as repo from './emails.repository.js';
 import type { EmailCampaignRecord, ListCampaignsQuery, UpdateCampaignBody } from './emails.schemas.js';
 import { executeCampaignTask } from './emails.tasks.js';
 import { checkQuota, NOT_COUNTED } from './quota.js';
-import { campaignInUse } from '../triggers/index.js';
 
 /**
  * Named contacts, tags and brands must exist in the campaign's brand (a brand: it or one of its sub-brands);
@@ -133,7 +132,7 @@ export async function deleteCampaign(deps: Deps, actor: Actor, id: string): Prom
     const current = await reachableCampaign(trx, actor, id, true);
     if (current.executed_at || current.queued_through !== null)
       throw errors.conflict('This email campaign has been sent and can no longer be deleted');
-    if (await campaignInUse(trx, id))
+    if (await deps.moduleHooks.campaignInUse(trx, id))
       throw errors.conflict('This email campaign is the template of a trigger; delete the trigger instead');
     await repo.softDeleteCampaign(trx, id, deps.clock.now());
   });

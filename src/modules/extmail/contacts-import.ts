@@ -8,7 +8,6 @@ import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { narrowed } from '../../db/narrow.js';
 import { recordEvents } from '../../events/outbox.js';
-import { replanTriggersOfContacts } from '../triggers/planner.js';
 import { emailKey } from '../../lib/contact-values.js';
 import { EMPTY_CONTACT, type ContactFields } from '../contacts/contacts.input.js';
 import * as contacts from '../contacts/index.js';
@@ -76,7 +75,7 @@ async function applyRemovals(
   if (links.size === 0) return 0;
   const deleted = await contacts.softDeleteContacts(trx, [...new Set(links.values())], REASON, deps.clock.now());
   await recordEvents(trx, contactEvents(deleted, 'delete'));
-  await replanTriggersOfContacts(
+  await deps.moduleHooks.replanContactTriggers(
     trx,
     deps,
     deleted.map((r) => r.id),
@@ -171,7 +170,7 @@ async function applyChanges(
       linkRows.push({ credential: credential.id, remote_id: remoteId, contact: row.id });
   }
   await recordEvents(trx, contactEvents(updated, 'update'));
-  await replanTriggersOfContacts(
+  await deps.moduleHooks.replanContactTriggers(
     trx,
     deps,
     updated.map((r) => r.id),

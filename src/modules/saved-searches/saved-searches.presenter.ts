@@ -65,7 +65,7 @@ export async function presentSavedSearches(
   const records = rows.map(presentSavedSearch);
   if (associations.has('saved_search.contacts')) {
     const ids = [...new Set(records.flatMap((r) => (r.contacts ?? []) as string[]))];
-    const contacts = await presentContacts(deps.db, await findLiveContacts(deps.db, ids), new Set());
+    const contacts = await presentContacts(deps, await findLiveContacts(deps.db, ids), new Set());
     const byId = new Map(contacts.map((c) => [c.id, c]));
     for (const record of records)
       record.contacts = ((record.contacts ?? []) as string[]).flatMap((id) => byId.get(id) ?? []);

@@ -2,3 +2,5 @@
 // So far the query functions they read and write with; never a table. Other modules import this file, not the
 // module's repository, so the repository can change behind it.
 export { campaignInUse } from './triggers.repository.js';
+export { replanTriggersOfContacts } from './planner.js';
+export { triggersOfContacts } from './triggers.service.js';
