@@ -1,9 +1,11 @@
-// SQL of listings: reads for the presenter, and the batch writes of ingest (listings.writes.ts holds the upsert).
+// SQL of listings: reads for the presenter and for records that point at a listing, and the batch writes of ingest.
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { epochSecondsOf } from '../../db/expressions.js';
 import { narrowed } from '../../db/narrow.js';
 import type { DB, Narrowed } from '../../db/types.js';
+import type { ListingEventType } from './listings.columns.js';
+import type { ListingWrite, OpenHouseWrite } from './listings.normalize.js';
 import { AGENT_RECORD_COLUMNS, type AgentRow } from '../users/agents.record.js';
 
 /** Every column the record shows: not the tsvectors (large, internal) nor the source hash. */
@@ -175,4 +177,208 @@ export async function findListingRows(db: Kysely<DB>, ids: string[], embed: List
     .where(sql<boolean>`id = any(${ids}::uuid[])`)
     .where('deleted_at', 'is', null);
   return narrowed<ListingRow[]>(await selectEmbeds(query, embed).execute());
+}
+
+// The batch writes of ingest: a whole batch travels as ONE jsonb parameter and is expanded server-side with
+// jsonb_to_recordset, so 1,000 listings are one statement with one bind value (no 65,535-parameter limit, no
+// per-row round trip). Every function takes Kysely or a transaction.
+
+/** Columns copied as they are from the JSON row, with their SQL types. */
+const PLAIN_COLUMNS: [keyof ListingWrite, string][] = [
+  ['mls', 'text'],
+  ['mls_number', 'text'],
+  ['status', 'text'],
+  ['price', 'numeric'],
+  ['original_price', 'numeric'],
+  ['close_price', 'numeric'],
+  ['close_date', 'timestamptz'],
+  ['list_date', 'timestamptz'],
+  ['currency', 'text'],
+  ['office_exclusive', 'boolean'],
+  ['content', 'text'],
+  ['list_agent_mui', 'text'],
+  ['co_list_agent_mui', 'text'],
+  ['co_list_agent2_mui', 'text'],
+  ['co_list_agent3_mui', 'text'],
+  ['selling_agent_mui', 'text'],
+  ['co_selling_agent_mui', 'text'],
+  ['co_selling_agent2_mui', 'text'],
+  ['co_selling_agent3_mui', 'text'],
+  ['list_office_mls_id', 'text'],
+  ['co_list_office_mls_id', 'text'],
+  ['selling_office_mls_id', 'text'],
+  ['co_selling_office_mls_id', 'text'],
+  ['list_office_name', 'text'],
+  ['agent_muis', 'text[]'],
+  ['office_mls_ids', 'text[]'],
+  ['property_type', 'text'],
+  ['property_subtype', 'text'],
+  ['bedroom_count', 'integer'],
+  ['full_bathroom_count', 'integer'],
+  ['half_bathroom_count', 'integer'],
+  ['bathroom_count', 'numeric'],
+  ['square_meters', 'double precision'],
+  ['lot_square_meters', 'double precision'],
+  ['year_built', 'integer'],
+  ['parking_spaces_covered_total', 'integer'],
+  ['parking_spaces_uncovered_total', 'integer'],
+  ['parking_spaces_total', 'integer'],
+  ['pool', 'boolean'],
+  ['pets', 'boolean'],
+  ['application_fee', 'boolean'],
+  ['appliances', 'boolean'],
+  ['furnished', 'boolean'],
+  ['fenced_yard', 'boolean'],
+  ['number_of_pets_allowed', 'integer'],
+  ['features', 'jsonb'],
+  ['street_number', 'text'],
+  ['street_name', 'text'],
+  ['unit_number', 'text'],
+  ['city', 'text'],
+  ['state', 'text'],
+  ['postal_code', 'text'],
+  ['country', 'text'],
+  ['full_address', 'text'],
+  ['street_address', 'text'],
+  ['gallery_image_urls', 'text[]'],
+  ['cover_image_url', 'text'],
+  ['open_house_until', 'timestamptz'],
+  ['source_hash', 'text'],
+];
+
+/**
+ * Text parsing is most of the upsert's CPU, so each text is parsed once: the address and remarks vectors are
+ * computed in an inner query (`offset 0` keeps the planner from inlining it, which would parse them twice) and
+ * `search_tsv` concatenates them with the identifiers.
+ */
+const VECTORS =
+  sql.raw(`to_tsvector('english', concat_ws(' ', r.full_address, r.street_address, r.city, r.state, r.postal_code)) as address_vector,
+  to_tsvector('english', coalesce(r.content, '')) as content_vector`);
+
+/** Columns computed in SQL from the row (r.*): the point and the three text-search vectors. */
+const COMPUTED: [string, string][] = [
+  ['location', `case when r.longitude is null or r.latitude is null then null else point(r.longitude, r.latitude) end`],
+  ['address_tsv', 'r.address_vector'],
+  ['content_tsv', 'r.content_vector'],
+  // what the free-text `search` criterion sees: identifiers, property type, address and remarks
+  [
+    'search_tsv',
+    `to_tsvector('english', concat_ws(' ', r.mls_number, r.property_type, r.property_subtype)) || r.address_vector || r.content_vector`,
+  ],
+];
+
+const RECORDSET = [
+  ...PLAIN_COLUMNS.map(([name, type]) => `${name} ${type}`),
+  'last_price numeric',
+  'longitude double precision',
+  'latitude double precision',
+].join(', ');
+const INSERT_COLUMNS = [
+  ...PLAIN_COLUMNS.map(([name]) => name),
+  'last_price',
+  ...COMPUTED.map(([name]) => name),
+  'created_at',
+  'updated_at',
+];
+const SELECT_VALUES = [
+  ...PLAIN_COLUMNS.map(([name]) => `r.${name}`),
+  'r.last_price',
+  ...COMPUTED.map(([, expression]) => expression),
+];
+const UPDATES = [
+  ...PLAIN_COLUMNS.filter(([name]) => name !== 'mls' && name !== 'mls_number').map(
+    ([name]) => `${name} = excluded.${name}`,
+  ),
+  ...COMPUTED.map(([name]) => `${name} = excluded.${name}`),
+  // last_price: the feed's value, else the price before this change (kept while the price stays)
+  `last_price = coalesce(excluded.last_price, case when listings.price is distinct from excluded.price then listings.price else listings.last_price end)`,
+  'updated_at = excluded.updated_at',
+  'deleted_at = null',
+];
+
+// SQL text built once from the constant lists above: user data only ever travels as bind parameters.
+const INSERT_HEAD = sql.raw(`insert into listings (${INSERT_COLUMNS.join(', ')}) select ${SELECT_VALUES.join(', ')}`);
+const RECORDSET_TYPE = sql.raw(`r(${RECORDSET})`);
+const ON_CONFLICT = sql.raw(`on conflict (mls, mls_number) do update set ${UPDATES.join(', ')}
+  where listings.source_hash is distinct from excluded.source_hash or listings.deleted_at is not null
+  returning id, mls_number, (xmax = 0) as inserted`);
+
+export interface StoredState {
+  id: string;
+  mls_number: string;
+  status: string;
+  price: number | null;
+  deleted_at: Date | null;
+}
+
+/**
+ * The current state of the listings this batch will change, locked until the transaction ends (events compare
+ * against it). Rows whose stored hash equals the incoming one are neither locked nor returned: the upsert
+ * will skip them, and locking a row is a write.
+ */
+export async function lockChanging(
+  db: Kysely<DB>,
+  mls: string,
+  incoming: { mls_number: string; source_hash: string }[],
+): Promise<Map<string, StoredState>> {
+  // Sorted, so two concurrent batches lock shared rows in the same order (no deadlock).
+  const sorted = [...incoming].sort((a, b) => (a.mls_number < b.mls_number ? -1 : a.mls_number > b.mls_number ? 1 : 0));
+  const { rows } = await sql<StoredState>`select l.id, l.mls_number, l.status, l.price, l.deleted_at
+    from unnest(${sorted.map((row) => row.mls_number)}::text[], ${sorted.map((row) => row.source_hash)}::text[]) with ordinality as i(mls_number, source_hash, position)
+    join listings l on l.mls = ${mls} and l.mls_number = i.mls_number
+    where l.source_hash is distinct from i.source_hash or l.deleted_at is not null
+    order by i.position
+    for update of l`.execute(db);
+  return new Map(rows.map((row) => [row.mls_number, row]));
+}
+
+export interface UpsertedRow {
+  id: string;
+  mls_number: string;
+  inserted: boolean;
+}
+
+/** Inserts or updates the rows; identical rows (same source hash) are neither written nor returned. */
+export async function upsertListings(db: Kysely<DB>, rows: ListingWrite[], now: Date): Promise<UpsertedRow[]> {
+  if (rows.length === 0) return [];
+  const { rows: upserted } = await sql<UpsertedRow>`${INSERT_HEAD}, ${now}::timestamptz, ${now}::timestamptz
+    from (select r.*, ${VECTORS} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ${RECORDSET_TYPE} offset 0) as r
+    ${ON_CONFLICT}`.execute(db);
+  return upserted;
+}
+
+/** Deletes the open houses of `listingIds` (listings that changed) and inserts `houses` (of any listing). */
+export async function replaceOpenHouses(
+  db: Kysely<DB>,
+  listingIds: string[],
+  houses: (OpenHouseWrite & { listing: string })[],
+): Promise<void> {
+  if (listingIds.length > 0)
+    await sql`delete from listing_open_houses where listing = any(${listingIds}::uuid[])`.execute(db);
+  if (houses.length === 0) return;
+  await sql`insert into listing_open_houses (listing, start_time, end_time, description)
+    select r.listing, r.start_time, r.end_time, r.description
+    from jsonb_to_recordset(${JSON.stringify(houses)}::jsonb) as r(listing uuid, start_time timestamptz, end_time timestamptz, description text)`.execute(
+    db,
+  );
+}
+
+export interface NewListingEvent {
+  listing: string;
+  type: ListingEventType;
+  old_status: string | null;
+  new_status: string | null;
+  old_price: number | null;
+  new_price: number | null;
+}
+
+/** Records the events; returns their ids (saved-search matching is enqueued with them). */
+export async function insertEvents(db: Kysely<DB>, events: NewListingEvent[], now: Date): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = await db
+    .insertInto('listing_events')
+    .values(events.map((event) => ({ ...event, created_at: now })))
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
 }
