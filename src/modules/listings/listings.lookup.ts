@@ -2,6 +2,7 @@
 // records that point at a listing (contact timeline activities, leads).
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
+import { findListingSummaryRow } from './listings.repository.js';
 
 export interface ListingSummary {
   id: string;
@@ -17,16 +18,7 @@ export async function findListingSummary(
   db: Kysely<DB>,
   by: { id: string } | { mls_number: string; mls?: string | null },
 ): Promise<ListingSummary | undefined> {
-  let query = db
-    .selectFrom('listings')
-    .select(['id', 'mls', 'mls_number', 'status', 'price', 'full_address', 'street_address'])
-    .where('deleted_at', 'is', null);
-  if ('id' in by) query = query.where('id', '=', by.id);
-  else {
-    query = query.where('mls_number', '=', by.mls_number).orderBy('updated_at', 'desc').limit(1);
-    if (by.mls) query = query.where('mls', '=', by.mls);
-  }
-  const row = await query.executeTakeFirst();
+  const row = await findListingSummaryRow(db, by);
   if (!row) return undefined;
   return {
     id: row.id,

@@ -179,6 +179,29 @@ export async function findListingRows(db: Kysely<DB>, ids: string[], embed: List
   return narrowed<ListingRow[]>(await selectEmbeds(query, embed).execute());
 }
 
+/** The columns of a listing's summary (listings.lookup.ts). */
+export type ListingSummaryRow = Pick<
+  Selectable<DB['listings']>,
+  'id' | 'mls' | 'mls_number' | 'status' | 'price' | 'full_address' | 'street_address'
+>;
+
+/** The live listing with this id, or with this MLS number (in `mls` when given; the newest when several). */
+export async function findListingSummaryRow(
+  db: Kysely<DB>,
+  by: { id: string } | { mls_number: string; mls?: string | null },
+): Promise<ListingSummaryRow | undefined> {
+  let query = db
+    .selectFrom('listings')
+    .select(['id', 'mls', 'mls_number', 'status', 'price', 'full_address', 'street_address'])
+    .where('deleted_at', 'is', null);
+  if ('id' in by) query = query.where('id', '=', by.id);
+  else {
+    query = query.where('mls_number', '=', by.mls_number).orderBy('updated_at', 'desc').limit(1);
+    if (by.mls) query = query.where('mls', '=', by.mls);
+  }
+  return query.executeTakeFirst();
+}
+
 // The batch writes of ingest: a whole batch travels as ONE jsonb parameter and is expanded server-side with
 // jsonb_to_recordset, so 1,000 listings are one statement with one bind value (no 65,535-parameter limit, no
 // per-row round trip). Every function takes Kysely or a transaction.
