@@ -12,11 +12,17 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { daysOnMarket, embedded, presentListing } from './listings.presenter.js';
-import { findListingRows, selectEmbeds, type ListingEmbeds, type ListingRow } from './listings.repository.js';
+import { findListingRows, type ListingEmbeds, type ListingRow } from './listings.repository.js';
 import { ListingRecord } from './listings.schemas.js';
+import {
+  deleteOtherVersionRecords,
+  findOtherVersionListingIds,
+  findStoredRecords,
+  upsertListingRecords,
+} from './listings.stored-record.repository.js';
 
 /** The parts of a record that depend on the request (`now`, associations): never stored. */
 const PER_REQUEST = ['dom', 'cdom', 'list_agent', 'selling_agent', 'mls_info'] as const;
@@ -62,19 +68,11 @@ export async function writeListingRecords(db: Kysely<DB>, ids: string[]): Promis
   if (ids.length === 0) return 0;
   const rows = await findListingRows(db, ids);
   if (rows.length === 0) return 0;
-  const texts = rows.map(storedRecordText);
-  // The texts travel as ONE parameter, a line each: a JSON text never holds a raw line feed (JSON escapes control
-  // characters), and an array literal of 500 texts of ~5 kB would cost more to escape in Node and parse in
-  // PostgreSQL than writing them does. updated_at is copied in SQL: its microseconds would not survive a Date.
-  if (texts.some((text) => text.includes('\n'))) throw new Error('a stored listing record holds a raw line feed');
-  const result = await sql`insert into listing_records (listing, version, listing_updated_at, record)
-    select r.listing, ${RECORD_VERSION}, l.updated_at, r.record
-    from unnest(${rows.map((row) => row.id)}::uuid[], string_to_array(${texts.join('\n')}::text, chr(10))) as r(listing, record)
-    join listings l on l.id = r.listing
-    on conflict (listing) do update set version = excluded.version, listing_updated_at = excluded.listing_updated_at, record = excluded.record`.execute(
+  return upsertListingRecords(
     db,
+    RECORD_VERSION,
+    rows.map((row) => ({ listing: row.id, text: storedRecordText(row) })),
   );
-  return Number(result.numAffectedRows ?? rows.length);
 }
 
 /**
@@ -90,18 +88,7 @@ export async function loadListingRecordTexts(
   embed: ListingEmbeds = {},
 ): Promise<string[]> {
   if (ids.length === 0) return [];
-  const query = db
-    .selectFrom('listings')
-    .leftJoin('listing_records as s', (join) =>
-      join
-        .onRef('s.listing', '=', 'listings.id')
-        .on('s.version', '=', RECORD_VERSION)
-        .onRef('s.listing_updated_at', '=', 'listings.updated_at'),
-    )
-    .select(['listings.id', 'listings.list_date', 'listings.close_date', 'listings.status', 's.record'])
-    .where(sql<boolean>`listings.id = any(${ids}::uuid[])`)
-    .where('listings.deleted_at', 'is', null);
-  const rows = await selectEmbeds(query, embed).execute();
+  const rows = await findStoredRecords(db, ids, RECORD_VERSION, embed);
   const unstored = rows.filter((row) => row.record === null).map((row) => row.id);
   const presented = new Map(
     (await findListingRows(db, unstored, embed)).map((row) => [row.id, stringifyRecord(presentListing(row, now))]),
@@ -125,13 +112,7 @@ export async function loadListingRecordTexts(
  * there are none this costs an index probe.
  */
 export async function otherVersionIds(db: Kysely<DB>, limit: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('listing_records')
-    .select('listing')
-    .where((eb) => eb.or([eb('version', '<', RECORD_VERSION), eb('version', '>', RECORD_VERSION)]))
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.listing);
+  return findOtherVersionListingIds(db, RECORD_VERSION, limit);
 }
 
 /**
@@ -141,9 +122,7 @@ export async function otherVersionIds(db: Kysely<DB>, limit: number): Promise<st
 export async function rewriteListingRecords(db: Kysely<DB>, ids: string[]): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const written = await writeListingRecords(trx, ids);
-    await sql`delete from listing_records where listing = any(${ids}::uuid[]) and version <> ${RECORD_VERSION}`.execute(
-      trx,
-    );
+    await deleteOtherVersionRecords(trx, ids, RECORD_VERSION);
     return written;
   });
 }
