@@ -5,8 +5,9 @@
 // CSV with a `fips` (or `GEOID`) column and a `population` column (docs/boundaries.md).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
+import { hasBoundaryWithoutPopulation, setBoundaryPopulations } from './boundaries.repository.js';
 
 export interface PopulationRow {
   externalId: string;
@@ -163,22 +164,12 @@ export async function setPopulations(
     const batch = rows.slice(i, i + ROWS_PER_STATEMENT);
     const ids = batch.map((row) => row.externalId);
     const populations = batch.map((row) => row.population);
-    const result = await sql<{ external_id: string }>`
-      update boundaries set population = given.population, updated_at = now()
-      from unnest(${ids}::text[], ${populations}::bigint[]) as given(external_id, population)
-      where boundaries.external_id = given.external_id and boundaries.deleted_at is null
-        and (${!options.onlyUnknown}::boolean or boundaries.population is null)
-      returning boundaries.external_id`.execute(db);
-    for (const row of result.rows) set.add(row.external_id);
+    for (const externalId of await setBoundaryPopulations(db, ids, populations, options)) set.add(externalId);
   }
   return set;
 }
 
 /** Whether a live boundary among these external ids has no population yet. */
 export async function lacksPopulation(db: Kysely<DB>, externalIds: readonly string[]): Promise<boolean> {
-  const row = await sql<{ lacking: boolean }>`
-    select exists (select 1 from boundaries where external_id = any(${externalIds}::text[]) and population is null and deleted_at is null) as lacking`.execute(
-    db,
-  );
-  return row.rows[0]?.lacking ?? false;
+  return hasBoundaryWithoutPopulation(db, externalIds);
 }

@@ -257,3 +257,31 @@ export async function upsertBoundaries(
   }
   return written;
 }
+
+/**
+ * Sets the population of each live boundary whose external id is given, in one statement (the two arrays are
+ * parallel); with `onlyUnknown`, only where none is known yet. Answers the external ids it set.
+ */
+export async function setBoundaryPopulations(
+  db: Kysely<DB>,
+  externalIds: string[],
+  populations: number[],
+  options: { onlyUnknown: boolean },
+): Promise<string[]> {
+  const result = await sql<{ external_id: string }>`
+      update boundaries set population = given.population, updated_at = now()
+      from unnest(${externalIds}::text[], ${populations}::bigint[]) as given(external_id, population)
+      where boundaries.external_id = given.external_id and boundaries.deleted_at is null
+        and (${!options.onlyUnknown}::boolean or boundaries.population is null)
+      returning boundaries.external_id`.execute(db);
+  return result.rows.map((row) => row.external_id);
+}
+
+/** Whether a live boundary among these external ids has no population yet. */
+export async function hasBoundaryWithoutPopulation(db: Kysely<DB>, externalIds: readonly string[]): Promise<boolean> {
+  const row = await sql<{ lacking: boolean }>`
+    select exists (select 1 from boundaries where external_id = any(${externalIds}::text[]) and population is null and deleted_at is null) as lacking`.execute(
+    db,
+  );
+  return row.rows[0]?.lacking ?? false;
+}
