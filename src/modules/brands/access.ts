@@ -1,14 +1,19 @@
 // Brand access, checked in ONE place (decisions §2). A user reaches a brand through a membership in it or in
 // any ancestor; the ACL words of those memberships add up. A brand-bound token (partner flow) reaches only
 // its brand's subtree.
-import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../auth/authenticate.js';
 import { isUuid } from '../../lib/uuid.js';
+import { findBrandReach, findReachableBrandIds, findSubtreeIds, type ReachColumns } from './access.repository.js';
 import { ACL_WORDS } from './brands.words.js';
 
 export { ACL_WORDS };
+// The reach subquery and the subtree statement, for statements of other modules that check access or read a
+// subtree in the same round trip (contacts' records, saved-search matching): they are SQL, so they live in the
+// repository; other modules take them from here.
+export { reachOf, subtreeQuery, type ReachColumns } from './access.repository.js';
 export type AclWord = (typeof ACL_WORDS)[number];
 /** 'Member' = any membership, whatever its ACL. */
 export type Permission = AclWord | 'Member';
@@ -18,37 +23,6 @@ export interface BrandReach {
   chain: string[];
   /** ACL words the user holds on the brand (through it or an ancestor); null = no membership in reach. */
   acl: Set<string> | null;
-}
-
-/** The reach columns as one row comes back from SQL (see reachOf). */
-export interface ReachColumns {
-  reach_chain: string[] | null;
-  reach_acl: string[] | null;
-  reach_member: boolean | null;
-}
-
-/**
- * A LATERAL subquery with the reach of `userId` on the brand `brand` (an SQL expression: a parameter, or a column
- * of a record being read, so a record and its access check come back in one round trip): `reach_chain` (ids from
- * the brand up to the root), `reach_acl` (ACL words of the user's memberships in that chain) and `reach_member`.
- * `userId` is a value, or an SQL expression too (the user of a bearer token read in the same statement).
- */
-export function reachOf(
-  brand: RawBuilder<unknown>,
-  userId: string | null | RawBuilder<unknown>,
-): RawBuilder<ReachColumns> {
-  return sql<ReachColumns>`lateral (
-    with recursive chain(id, parent, depth) as (
-      select id, parent, 0 from brands where id = ${brand} and deleted_at is null
-      union all
-      select b.id, b.parent, c.depth + 1 from brands b join chain c on b.id = c.parent where b.deleted_at is null and c.depth < 32
-    ), held as (
-      select m.acl from chain c join memberships m on m.brand = c.id and m."user" = ${userId}::uuid and m.deleted_at is null
-    )
-    select (select array_agg(id::text order by depth) from chain) as reach_chain,
-           (select array_agg(distinct w::text) from held cross join unnest(held.acl) as w) as reach_acl,
-           exists (select 1 from held) as reach_member
-  ) as reach`;
 }
 
 /** The reach of a row read with reachOf; null when the brand does not exist (or is deleted). */
@@ -61,8 +35,8 @@ export function reachFrom(row: ReachColumns): BrandReach | null {
 export async function brandReach(db: Kysely<DB>, userId: string, brandId: string): Promise<BrandReach | null> {
   // A malformed id names no brand; without this check it would reach SQL and fail there as a 500.
   if (!isUuid(brandId)) return null;
-  const rows = await sql<ReachColumns>`select reach.* from ${reachOf(sql`${brandId}::uuid`, userId)}`.execute(db);
-  return rows.rows[0] ? reachFrom(rows.rows[0]) : null;
+  const row = await findBrandReach(db, userId, brandId);
+  return row ? reachFrom(row) : null;
 }
 
 export interface AccessCheck {
@@ -112,16 +86,7 @@ export async function reachableBrandIds(
   userId: string,
   within: string | null = null,
 ): Promise<string[]> {
-  const rows = await sql<{ id: string }>`
-    with recursive reach(id, depth) as (
-      select m.brand, 0 from memberships m join brands b on b.id = m.brand
-      where m."user" = ${userId} and m.deleted_at is null and b.deleted_at is null
-      union
-      select b.id, r.depth + 1 from brands b join reach r on b.parent = r.id where b.deleted_at is null and r.depth < 32
-    )
-    select distinct id from reach
-  `.execute(db);
-  const ids = rows.rows.map((r) => r.id);
+  const ids = await findReachableBrandIds(db, userId);
   if (!within) return ids;
   const subtree = new Set(await subtreeIds(db, within));
   return ids.filter((id) => subtree.has(id));
@@ -129,20 +94,5 @@ export async function reachableBrandIds(
 
 /** The brand and all its live descendants. */
 export async function subtreeIds(db: Kysely<DB>, brandId: string): Promise<string[]> {
-  const rows = await subtreeQuery(sql`array[${brandId}]::uuid[]`).execute(db);
-  return rows.rows.map((r) => r.id);
-}
-
-/**
- * The statement of subtreeIds for several brands (uuid[] expression): each live brand and its live descendants.
- * Also a subquery (listing search reads brand subtrees in SQL when it compiles a saved search for matching).
- */
-export function subtreeQuery(brandIds: Expression<string[]>): RawBuilder<{ id: string }> {
-  return sql<{ id: string }>`
-    with recursive tree(id, depth) as (
-      select id, 0 from brands where id = any(${brandIds}) and deleted_at is null
-      union all
-      select b.id, t.depth + 1 from brands b join tree t on b.parent = t.id where b.deleted_at is null and t.depth < 32
-    )
-    select id from tree`;
+  return findSubtreeIds(db, brandId);
 }
