@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { requireAccess } from './access.js';
+import { findNewestMembershipBrand } from './brands.repository.js';
 import { actorOf } from '../auth/authenticate.js';
 import { isUuid } from '../../lib/uuid.js';
 
@@ -34,17 +35,7 @@ export async function brandContext(deps: Deps, request: FastifyRequest): Promise
   if (actor.boundBrand) return actor.boundBrand;
   if (!actor.userId) return null;
   if (actor.activeBrand) return actor.activeBrand;
-  const newest = await deps.db
-    .selectFrom('memberships as m')
-    .innerJoin('brands as b', 'b.id', 'm.brand')
-    .select('m.brand')
-    .where('m.user', '=', actor.userId)
-    .where('m.deleted_at', 'is', null)
-    .where('b.deleted_at', 'is', null)
-    .orderBy('m.created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return newest?.brand ?? null;
+  return findNewestMembershipBrand(deps.db, actor.userId);
 }
 
 /** Like brandContext, but a request that needs a brand and has none is a 400. */

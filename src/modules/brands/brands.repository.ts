@@ -1,4 +1,4 @@
-// SQL of brands and memberships (operator commands and the demo world).
+// SQL of brands and memberships (operator commands, the demo world, the brand a request acts in).
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 
@@ -121,6 +121,21 @@ export async function updateMembership(
 
 export async function softDeleteMembership(db: Kysely<DB>, id: string, now: Date): Promise<void> {
   await db.updateTable('memberships').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** The brand of the user's newest live membership in a live brand (a request's brand when nothing names one). */
+export async function findNewestMembershipBrand(db: Kysely<DB>, userId: string): Promise<string | null> {
+  const newest = await db
+    .selectFrom('memberships as m')
+    .innerJoin('brands as b', 'b.id', 'm.brand')
+    .select('m.brand')
+    .where('m.user', '=', userId)
+    .where('m.deleted_at', 'is', null)
+    .where('b.deleted_at', 'is', null)
+    .orderBy('m.created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return newest?.brand ?? null;
 }
 
 export async function findActiveBrand(db: Kysely<DB>, userId: string): Promise<string | null> {
