@@ -175,6 +175,19 @@ export async function containmentRings(
   }));
 }
 
+/** The live boundaries among these ids with their titles (a search's criteria name them; unknown ids are absent). */
+export async function findLiveBoundaryTitles(
+  db: Kysely<DB>,
+  ids: string[],
+): Promise<{ id: string; title: string; overridden_title: string | null }[]> {
+  return db
+    .selectFrom('boundaries')
+    .select(['id', 'title', 'overridden_title'])
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
 /** Fresh planner statistics after a bulk load: without them the first searches on a new catalogue get poor plans. */
 export async function analyzeBoundaries(db: Kysely<DB>): Promise<void> {
   await sql`analyze boundaries, boundary_rings`.execute(db);

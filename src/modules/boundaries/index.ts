@@ -1,4 +1,4 @@
 // The public face of the boundaries module (issue 29, docs/architecture.md "Layers"): what other modules may import.
 // So far the query functions they read and write with; never a table. Other modules import this file, not the
 // module's repository, so the repository can change behind it.
-export { containmentRings } from './boundaries.repository.js';
+export { containmentRings, findLiveBoundaryTitles } from './boundaries.repository.js';

@@ -1,6 +1,6 @@
 // Listing search: validate criteria, check the brands they name, compile, run one statement, present the page.
 // Every endpoint of search.routes.ts (current and deprecated) ends here.
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Deps } from '../../../platform/deps.js';
 import { errors } from '../../../errors.js';
 import type { Actor } from '../../auth/authenticate.js';
@@ -18,7 +18,8 @@ import {
   type ResolvedSort,
 } from './search.validation.js';
 import { loadSearchResults } from './search.records.js';
-import { containmentRings } from '../../boundaries/index.js';
+import { containmentRings, findLiveBoundaryTitles } from '../../boundaries/index.js';
+import { agentsOfBrandsQuery, findAgentMuisOfBrands } from './search.repository.js';
 import type { ListingEmbeds } from '../listings.presenter.js';
 
 const DEFAULT_LIMIT = 50;
@@ -105,7 +106,7 @@ function everyLive(table: 'brands' | 'boundaries', ids: Expression<string[]>): E
 
 /** Criteria → predicates, with the brand scope already resolved (and checked) by the caller. */
 async function compileWithScope(deps: Pick<Deps, 'db' | 'clock'>, criteria: Criteria, scope: string[] | undefined) {
-  const brandAgentMuis = scope ? await agentsOfBrands(deps, scope) : undefined;
+  const brandAgentMuis = scope ? await findAgentMuisOfBrands(deps.db, scope) : undefined;
   const boundaries = criteria.boundaries ? await existingBoundaries(deps, criteria.boundaries) : undefined;
   const boundaryRings = criteria.boundaries
     ? await containmentRings(deps.db, [...new Set(criteria.boundaries)])
@@ -188,27 +189,9 @@ function publiclyDisplayable(): Expression<SqlBool> {
   return sql<SqlBool>`(${sql.ref('l.status')} = any(${[...PUBLIC_STATUSES]}::text[]) and ${sql.ref('l.office_exclusive')} is not true)`;
 }
 
-/** mls_unique_id of the agents linked to live members of these brands. */
-async function agentsOfBrands(deps: Pick<Deps, 'db'>, brandIds: string[]): Promise<string[]> {
-  const { rows } = await agentsOfBrandsQuery(sql`${brandIds}::uuid[]`).execute(deps.db);
-  return rows.map((row) => row.mls_unique_id);
-}
-
-/** The statement of agentsOfBrands for a uuid[] expression (a constant for a run, a subquery for matching). */
-function agentsOfBrandsQuery(brandIds: Expression<string[]>): RawBuilder<{ mls_unique_id: string }> {
-  return sql<{ mls_unique_id: string }>`select distinct a.mls_unique_id
-    from memberships as m join user_agents as ua on ua."user" = m."user" join agents as a on a.id = ua.agent
-    where m.brand = any(${brandIds}) and m.deleted_at is null and a.deleted_at is null`;
-}
-
 /** Unknown or deleted boundaries are a 400 naming them; their titles feed proposed_title. */
 async function existingBoundaries(deps: Pick<Deps, 'db'>, ids: string[]): Promise<{ titles: string[] }> {
-  const rows = await deps.db
-    .selectFrom('boundaries')
-    .select(['id', 'title', 'overridden_title'])
-    .where('id', 'in', ids)
-    .where('deleted_at', 'is', null)
-    .execute();
+  const rows = await findLiveBoundaryTitles(deps.db, ids);
   const byId = new Map(rows.map((row) => [row.id, row.overridden_title ?? row.title]));
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length > 0) throw errors.invalidField('boundaries', `has unknown boundaries: ${missing.join(', ')}`);
