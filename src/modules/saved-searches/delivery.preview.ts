@@ -1,10 +1,9 @@
 // `gable alerts preview SEARCH_ID` (issue 12 item 5): for each contact link of a search, when its next digest is due
 // and what it would hold if it ran now (matched since the last digest, not emailed to that contact yet). Reads only.
-import { sql } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
 import { listingCards } from './delivery.email.js';
+import { findPreviewLinks, findPreviewSearch, pendingDigestListings } from './delivery.repository.js';
 import { nextOccurrence } from './delivery.schedule.js';
-import { pendingDigestListings } from './delivery.service.js';
 
 export interface LinkPreview {
   contact: string;
@@ -24,37 +23,9 @@ export interface SearchPreview {
 }
 
 export async function previewDigests(deps: Deps, searchId: string): Promise<SearchPreview | null> {
-  const search = await deps.db
-    .selectFrom('saved_searches as s')
-    .leftJoin('users as u', 'u.id', 's.created_by')
-    .select([
-      's.id',
-      sql<string>`coalesce(s.title, s.proposed_title)`.as('title'),
-      sql<string>`coalesce(u.timezone, 'UTC')`.as('timezone'),
-    ])
-    .where('s.id', '=', searchId)
-    .where('s.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const search = await findPreviewSearch(deps.db, searchId);
   if (!search) return null;
-  const links = await deps.db
-    .selectFrom('saved_search_contacts as l')
-    .innerJoin('contacts as c', 'c.id', 'l.contact')
-    .select([
-      'l.contact',
-      'l.frequency',
-      'l.send_time',
-      'l.send_weekday',
-      'l.send_monthday',
-      'l.created_at',
-      'l.updated_at',
-      'l.next_digest_at',
-      'l.last_digest_at',
-    ])
-    .select([sql<string>`l.next_digest_date::text`.as('next_digest_date'), sql<string | null>`c.emails[1]`.as('email')])
-    .where('l.saved_search', '=', searchId)
-    .where('c.deleted_at', 'is', null)
-    .orderBy('l.created_at')
-    .execute();
+  const links = await findPreviewLinks(deps.db, searchId);
   const now = deps.clock.now();
   const previews: LinkPreview[] = [];
   for (const link of links) {

@@ -4,6 +4,7 @@
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { deriveKey, hmacHex, safeEqual } from '../../lib/crypto.js';
+import { findLinkTitle, unsubscribeLink } from './delivery.repository.js';
 
 const PURPOSE = 'saved-search-unsubscribe';
 
@@ -29,13 +30,7 @@ export async function checkUnsubscribe(
 ): Promise<{ title: string }> {
   if (!safeEqual(request.token, tokenFor(deps, request.search, request.contact)))
     throw errors.invalidField('token', 'does not match this unsubscribe link');
-  const row = await deps.db
-    .selectFrom('saved_search_contacts as l')
-    .innerJoin('saved_searches as s', 's.id', 'l.saved_search')
-    .select(['s.title', 's.proposed_title'])
-    .where('l.saved_search', '=', request.search)
-    .where('l.contact', '=', request.contact)
-    .executeTakeFirst();
+  const row = await findLinkTitle(deps.db, request.search, request.contact);
   if (!row) throw errors.notFound('Saved search');
   return { title: row.title ?? row.proposed_title };
 }
@@ -46,20 +41,6 @@ export async function unsubscribe(
   request: UnsubscribeRequest,
 ): Promise<{ title: string }> {
   const found = await checkUnsubscribe(deps, request);
-  await deps.db
-    .updateTable('saved_search_contacts')
-    .set({
-      frequency: 'Never',
-      send_time: null,
-      send_weekday: null,
-      send_monthday: null,
-      next_digest_at: null,
-      next_digest_date: null,
-      updated_at: deps.clock.now(),
-    })
-    .where('saved_search', '=', request.search)
-    .where('contact', '=', request.contact)
-    .where('frequency', '<>', 'Never')
-    .execute();
+  await unsubscribeLink(deps.db, request.search, request.contact, deps.clock.now());
   return found;
 }
