@@ -405,3 +405,40 @@ export async function insertEvents(db: Kysely<DB>, events: NewListingEvent[], no
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** What an alert email's card of a listing shows (saved searches, delivery.email.ts). */
+const LISTING_CARD_COLUMNS = [
+  'id',
+  'mls',
+  'mls_number',
+  'status',
+  'price',
+  'original_price',
+  'close_price',
+  'currency',
+  'bedroom_count',
+  'bathroom_count',
+  'square_meters',
+  'lot_square_meters',
+  'year_built',
+  'street_address',
+  'full_address',
+  'city',
+  'state',
+  'cover_image_url',
+] as const satisfies readonly (keyof DB['listings'])[];
+
+export type ListingCardRow = Pick<Selectable<DB['listings']>, (typeof LISTING_CARD_COLUMNS)[number]> & {
+  first_photo: string | null;
+};
+
+/** Live listings by id, in no particular order, with what an alert email's card shows (and the first photo). */
+export async function findListingCardRows(db: Kysely<DB>, ids: readonly string[]): Promise<ListingCardRow[]> {
+  return await db
+    .selectFrom('listings')
+    .select(LISTING_CARD_COLUMNS)
+    .select(sql<string | null>`gallery_image_urls[1]`.as('first_photo'))
+    .where('id', 'in', [...ids])
+    .where('deleted_at', 'is', null)
+    .execute();
+}

@@ -1,11 +1,12 @@
 // The alert email (issue 12 item 3): one card per listing (cover photo, formatted price, street address,
 // beds/baths/area, status, a link from LISTING_URL), a "see all N" link, the search's title, one-click unsubscribe
 // (RFC 8058 headers and a link in the body), and a plain-text part. Every value is escaped (platform/pages/html.ts).
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
 import type { OutgoingMessage } from '../../mail/mail.service.js';
 import { html } from '../../platform/pages/html.js';
+import { findListingCardRows } from '../listings/index.js';
 import { formatListing } from '../listings/listings.format.js';
 
 export interface ListingCard {
@@ -25,32 +26,7 @@ export async function listingCards(
   ids: readonly string[],
 ): Promise<ListingCard[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('listings')
-    .select([
-      'id',
-      'mls',
-      'mls_number',
-      'status',
-      'price',
-      'original_price',
-      'close_price',
-      'currency',
-      'bedroom_count',
-      'bathroom_count',
-      'square_meters',
-      'lot_square_meters',
-      'year_built',
-      'street_address',
-      'full_address',
-      'city',
-      'state',
-      'cover_image_url',
-    ])
-    .select(sql<string | null>`gallery_image_urls[1]`.as('first_photo'))
-    .where('id', 'in', [...ids])
-    .where('deleted_at', 'is', null)
-    .execute();
+  const rows = await findListingCardRows(db, ids);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
