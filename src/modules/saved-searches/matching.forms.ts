@@ -11,12 +11,13 @@
 // search as it is now (`match_for` = the search's `updated_at`: any write of the search retires it, whatever code
 // wrote it). Otherwise the match job compiles it again and stores it after its transaction.
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { SearchCriteria } from '../listings/search/search.schemas.js';
 import { compileStoredSearch } from '../listings/search/search.service.js';
 import { compileWhere } from './matching.confirm.js';
+import { findShapes, insertShapes, storeMatchForms } from './matching.repository.js';
 import { findStaleForms, storedCriteriaOf } from './saved-searches.repository.js';
 
 /** Bump when the engine's compiled WHERE changes in a way the reference criteria below do not show. */
@@ -138,11 +139,10 @@ export async function matchFormColumns(db: Kysely<DB>, criteria: SearchCriteria,
 export async function storeShapes(db: Kysely<DB>, forms: readonly MatchForm[]): Promise<void> {
   const shapes = new Map(forms.map((form) => [form.shape, form]));
   if (shapes.size === 0) return;
-  const rows = [...shapes.values()];
-  await sql`insert into saved_search_shapes (id, text, now_params)
-    select id, text, array(select jsonb_array_elements_text(now_params::jsonb)::int)
-    from unnest(${rows.map((row) => row.shape)}::uuid[], ${rows.map((row) => row.text)}::text[], ${rows.map((row) => JSON.stringify(row.nowParams))}::text[]) as s(id, text, now_params)
-    on conflict (id) do nothing`.execute(db);
+  await insertShapes(
+    db,
+    [...shapes.values()].map((form) => ({ id: form.shape, text: form.text, nowParams: form.nowParams })),
+  );
 }
 
 /** Shape texts by id, kept per process (an id always names the same text). */
@@ -169,11 +169,7 @@ export async function shapesByIds(
   }
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   if (missing.length > 0) {
-    const { rows } = await sql<{
-      id: string;
-      text: string;
-      now_params: number[];
-    }>`select id, text, now_params from saved_search_shapes where id = any(${missing}::uuid[])`.execute(db);
+    const rows = await findShapes(db, missing);
     if (shapeCache.size + rows.length > MAX_CACHED_SHAPES) shapeCache.clear();
     for (const row of rows) {
       const shape = { text: row.text, nowParams: row.now_params };
@@ -193,25 +189,23 @@ export interface CompiledForm {
 }
 
 /**
- * Stores forms compiled by a match job, each only if its search was not written since it was read and no newer form
- * was stored meanwhile. Rows another transaction holds (a write of the search, another job storing the same form)
- * are skipped: locked in id order and never waited for, so two jobs cannot deadlock here.
+ * Stores forms compiled by a match job (their shapes first), each only if its search was not written since it was
+ * read and no newer form was stored meanwhile; a search another transaction holds is skipped, never waited for
+ * (matching.repository.ts storeMatchForms).
  */
 export async function storeCompiledForms(db: Kysely<DB>, compiled: readonly CompiledForm[]): Promise<void> {
   if (compiled.length === 0) return;
   const forms = compiled.flatMap((entry) => (entry.form ? [entry.form] : []));
   await storeShapes(db, forms);
-  await sql`
-    with locked as (
-      select id from saved_searches where id = any(${compiled.map((entry) => entry.search)}::uuid[]) order by id for no key update skip locked
-    )
-    update saved_searches s
-    set match_shape = c.shape, match_values = c.match_values::jsonb, match_version = ${matchFormVersion(db)}, match_for = s.updated_at
-    from unnest(${compiled.map((entry) => entry.search)}::uuid[], ${compiled.map((entry) => entry.updatedAt)}::timestamptz[],
-      ${compiled.map((entry) => entry.form?.shape ?? null)}::uuid[], ${compiled.map((entry) => (entry.form ? JSON.stringify(entry.form.values) : null))}::text[]) as c(id, updated_at, shape, match_values)
-    where s.id = c.id and s.id in (select id from locked) and s.updated_at = c.updated_at
-      and (s.match_version is distinct from ${matchFormVersion(db)} or s.match_for is distinct from s.updated_at)`.execute(
+  await storeMatchForms(
     db,
+    compiled.map((entry) => ({
+      search: entry.search,
+      updatedAt: entry.updatedAt,
+      shape: entry.form?.shape ?? null,
+      values: entry.form ? JSON.stringify(entry.form.values) : null,
+    })),
+    matchFormVersion(db),
   );
 }
 

@@ -87,13 +87,12 @@ async function matchChunk(
     const listings = [...new Set(events.map((event) => event.listing))];
     const { shaped, compiled, delivery } = await formCandidates(inTrx, await candidateSearches(trx, listings));
     const now = deps.clock.now();
-    const confirmed = await confirmedPairs(trx, shaped, now);
+    const pairs = await confirmedPairs(trx, shaped, now);
     // Each confirmed (search, listing) pair matches every event of that listing in the batch. The pairs come back
     // and go in again as arrays: joined to the events inside one statement, the planner (expecting a few pairs)
     // compared every pair with every event — 8 million comparisons for a job of 500 events.
     const eventsOf = new Map<string, typeof events>();
     for (const event of events) eventsOf.set(event.listing, [...(eventsOf.get(event.listing) ?? []), event]);
-    const pairs = confirmed ? (await confirmed.execute(trx)).rows : [];
     const matches = pairs.flatMap((pair) =>
       (eventsOf.get(pair.listing) ?? []).map((event) => ({
         saved_search: pair.saved_search,
