@@ -6,9 +6,10 @@
 // Confirmation and storage are one statement per batch of events (searches grouped by shape: matching.confirm.ts).
 // Matches are stored one row per (search, event); a retried job inserts nothing twice. The owners' in-app
 // notifications are written with them (delivery.notify.ts); Instant emails go to a delivery job.
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
+import { lockUnmatchedEvents, markEventsMatched } from '../listings/index.js';
 import { DELIVER_BATCH, deliverMatchesTask } from './delivery.tasks.js';
 import { candidateSearches, type Candidate } from './matching.candidates.js';
 import { confirmedPairs, type ShapedCandidate } from './matching.confirm.js';
@@ -71,16 +72,7 @@ async function matchChunk(
   eventIds: readonly string[],
 ): Promise<{ outcome: MatchOutcome; inserted: MatchedEvent[] }> {
   const result = await deps.db.transaction().execute(async (trx) => {
-    const events = await trx
-      .selectFrom('listing_events')
-      .select(['id', 'listing', 'type', 'created_at'])
-      // Stored with each match as is (microseconds: a JS Date would keep milliseconds).
-      .select(sql<string>`created_at::text`.as('created_text'))
-      .where('id', 'in', [...eventIds])
-      .where('matched_at', 'is', null)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    const events = await lockUnmatchedEvents(trx, eventIds);
     if (events.length === 0)
       return { outcome: { events: 0, matches: 0 }, inserted: [], lags: [], compiled: [], notified: 0, emailing: 0 };
     const inTrx = { ...deps, db: trx };
@@ -105,15 +97,11 @@ async function matchChunk(
     );
     const found = matches.length;
     const inserted: MatchedEvent[] = await insertMatches(trx, matches, now);
-    await trx
-      .updateTable('listing_events')
-      .set({ matched_at: now })
-      .where(
-        'id',
-        'in',
-        events.map((event) => event.id),
-      )
-      .execute();
+    await markEventsMatched(
+      trx,
+      events.map((event) => event.id),
+      now,
+    );
     const { notified, emailing } = await deliverWithMatches(inTrx, trx, inserted, delivery);
     const lags = events.map((event) => (now.getTime() - event.created_at.getTime()) / 1000);
     return { outcome: { events: events.length, matches: found }, inserted, lags, compiled, notified, emailing };
