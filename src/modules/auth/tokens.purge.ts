@@ -1,7 +1,6 @@
 // The hourly purge of expired tokens, codes and families, and stale attempt counters (auth.tasks.ts).
-import type { ExpressionBuilder } from 'kysely';
-import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
+import * as repo from './purge.repository.js';
 
 /** Keep expired rows a while: refresh-reuse detection needs rotated tokens until their family ends. */
 const KEEP_EXPIRED_SECONDS = 24 * 3600;
@@ -10,28 +9,17 @@ export async function purgeExpiredTokens(
   deps: Deps,
 ): Promise<{ accessTokens: number; refreshTokens: number; codes: number; families: number }> {
   const cutoff = new Date(deps.clock.now().getTime() - KEEP_EXPIRED_SECONDS * 1000);
-  const accessTokens = await deps.db.deleteFrom('access_tokens').where('expires_at', '<', cutoff).executeTakeFirst();
-  const refreshTokens = await deps.db.deleteFrom('refresh_tokens').where('expires_at', '<', cutoff).executeTakeFirst();
-  // A family ends before its tokens when it is revoked: its tokens go with it (no foreign key cascades: the token
-  // tables' inserts are the hot path, see the migration 2026-11-28T1500-token-hot-writes).
-  const ended = (eb: ExpressionBuilder<DB, 'token_families'>) =>
-    eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)]);
-  const endedFamilies = deps.db.selectFrom('token_families').select('id').where(ended);
-  const orphans = await Promise.all([
-    deps.db.deleteFrom('access_tokens').where('family', 'in', endedFamilies).executeTakeFirst(),
-    deps.db.deleteFrom('refresh_tokens').where('family', 'in', endedFamilies).executeTakeFirst(),
-  ]);
-  const codes = await deps.db.deleteFrom('authorization_codes').where('expires_at', '<', cutoff).executeTakeFirst();
-  const families = await deps.db.deleteFrom('token_families').where(ended).executeTakeFirst();
-  await deps.db
-    .deleteFrom('attempt_counters')
-    .where('updated_at', '<', cutoff)
-    .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<', cutoff)]))
-    .execute();
+  const accessTokens = await repo.deleteExpiredAccessTokens(deps.db, cutoff);
+  const refreshTokens = await repo.deleteExpiredRefreshTokens(deps.db, cutoff);
+  // A family ends before its tokens when it is revoked: its tokens go with it (purge.repository.ts).
+  const orphans = await repo.deleteTokensOfEndedFamilies(deps.db, cutoff);
+  const codes = await repo.deleteExpiredAuthorizationCodes(deps.db, cutoff);
+  const families = await repo.deleteEndedFamilies(deps.db, cutoff);
+  await repo.deleteStaleAttemptCounters(deps.db, cutoff);
   return {
-    accessTokens: Number(accessTokens.numDeletedRows + orphans[0].numDeletedRows),
-    refreshTokens: Number(refreshTokens.numDeletedRows + orphans[1].numDeletedRows),
-    codes: Number(codes.numDeletedRows),
-    families: Number(families.numDeletedRows),
+    accessTokens: Number(accessTokens + orphans[0]),
+    refreshTokens: Number(refreshTokens + orphans[1]),
+    codes: Number(codes),
+    families: Number(families),
   };
 }
