@@ -1,5 +1,5 @@
 // SQL of OAuth clients: lookups for client authentication and the operator listing.
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB, Narrowed } from '../../db/types.js';
 import type { ClientKind } from './auth.columns.js';
@@ -57,4 +57,13 @@ export async function findAuthorizingClient(db: Kysely<DB>, clientId: string) {
     .where('client_id', '=', clientId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** A new client; answers what the creator is shown (never the secret's hash). */
+export async function insertClient(db: Kysely<DB>, client: Insertable<DB['oauth_clients']>) {
+  return db
+    .insertInto('oauth_clients')
+    .values(client)
+    .returning(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'weak_secret'])
+    .executeTakeFirstOrThrow();
 }

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { ClientKind } from './auth.columns.js';
+import { insertClient } from './clients.repository.js';
 import { hashToken, randomToken, safeEqual } from '../../lib/crypto.js';
 
 /** Which grants each kind of client may use (decisions §3). */
@@ -47,20 +48,16 @@ export function clientSecretMatches(secretHash: string | null, secret: string): 
 export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Promise<CreatedClient> {
   for (const uri of client.redirectUris ?? []) assertRedirectUri(uri);
   const secret = client.kind === 'public' ? null : (client.clientSecret ?? randomToken(24));
-  const row = await db
-    .insertInto('oauth_clients')
-    .values({
-      client_id: client.clientId ?? `${client.kind.replace('_', '-')}-${randomToken(9)}`,
-      secret_hash: secret ? hashClientSecret(secret) : null,
-      name: client.name,
-      kind: client.kind,
-      redirect_uris: client.redirectUris ?? [],
-      grants: [...GRANTS_BY_KIND[client.kind]],
-      weak_secret: secret !== null && client.weakSecret === true,
-      deleted_at: null,
-    })
-    .returning(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'weak_secret'])
-    .executeTakeFirstOrThrow();
+  const row = await insertClient(db, {
+    client_id: client.clientId ?? `${client.kind.replace('_', '-')}-${randomToken(9)}`,
+    secret_hash: secret ? hashClientSecret(secret) : null,
+    name: client.name,
+    kind: client.kind,
+    redirect_uris: client.redirectUris ?? [],
+    grants: [...GRANTS_BY_KIND[client.kind]],
+    weak_secret: secret !== null && client.weakSecret === true,
+    deleted_at: null,
+  });
   return { ...row, kind: client.kind, client_secret: secret };
 }
 
