@@ -19,6 +19,16 @@ export async function findBrandByHostname(db: Kysely<DB>, hostname: string): Pro
     .executeTakeFirst();
 }
 
+/** Whether a brand owns `hostname` (already lowercased), the brand live or not. */
+export async function isBrandHostname(db: Kysely<DB>, hostname: string): Promise<boolean> {
+  const host = await db
+    .selectFrom('brand_hostnames')
+    .select('hostname')
+    .where('hostname', '=', hostname)
+    .executeTakeFirst();
+  return host !== undefined;
+}
+
 export async function listHostnames(db: Kysely<DB>, brandId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('brand_hostnames')

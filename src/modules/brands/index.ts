@@ -9,3 +9,4 @@ export {
   updateMembership,
   findBrandsWithParentNames,
 } from './brands.repository.js';
+export { isBrandHostname } from './hostnames.repository.js';

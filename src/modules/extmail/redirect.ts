@@ -5,6 +5,8 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/types.js';
+import { findLiveClientById } from '../auth/index.js';
+import { isBrandHostname } from '../brands/index.js';
 
 export const MAX_REDIRECT_LENGTH = 2048;
 
@@ -25,19 +27,9 @@ export async function isAllowedRedirect(
   const own = [config.baseUrl, config.webUrl].map((base) => new URL(base).origin);
   if (own.includes(url.origin)) return true;
   if (url.protocol === 'https:' && url.port === '') {
-    const host = await db
-      .selectFrom('brand_hostnames')
-      .select('hostname')
-      .where('hostname', '=', url.hostname.toLowerCase())
-      .executeTakeFirst();
-    if (host) return true;
+    if (await isBrandHostname(db, url.hostname.toLowerCase())) return true;
   }
-  const registered = await db
-    .selectFrom('oauth_clients')
-    .select('redirect_uris')
-    .where('id', '=', client)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const registered = await findLiveClientById(db, client);
   return registered?.redirect_uris.includes(redirect) ?? false;
 }
 
