@@ -5,6 +5,7 @@
 // with OAuth-style `error` parameters.
 import type { Deps } from '../../platform/deps.js';
 import { brandReach } from '../brands/access.js';
+import { findLiveUserId } from '../users/index.js';
 import { consumeStateNonce, upsertCredential } from './extmail.repository.js';
 import { ProviderError } from './provider.js';
 import { withParams } from './redirect.js';
@@ -53,12 +54,7 @@ export async function completeLink(deps: Deps, query: CallbackQuery): Promise<Ca
   if (!query.code) return back('invalid_request', 'The provider sent no authorization code');
   // The user may have been removed from the brand (or deleted) while at the provider.
   const reach = await brandReach(deps.db, state.user, state.brand);
-  const user = await deps.db
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', state.user)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const user = await findLiveUserId(deps.db, state.user);
   if (!user || !reach?.acl) return back('access_denied', 'You no longer have access to this brand');
 
   const provider = providerOf(deps);

@@ -1,4 +1,10 @@
 // The public face of the users module (issue 29, docs/architecture.md "Layers"): what other modules may import.
 // So far the query functions they read and write with; never a table. Other modules import this file, not the
 // module's repository, so the repository can change behind it.
-export { userRowQuery, findLiveUserByRef, findPageUser, type UserRow } from './users.repository.js';
+export {
+  findLiveUserByRef,
+  findLiveUserId,
+  findPageUser,
+  userRowQuery,
+  type UserRow,
+} from './users.repository.js';

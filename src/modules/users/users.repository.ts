@@ -219,6 +219,16 @@ export async function findLiveUserByRef(
     .executeTakeFirst();
 }
 
+/** The user when live (not deleted). */
+export async function findLiveUserId(db: Kysely<DB>, userId: string): Promise<{ id: string } | undefined> {
+  return db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
 export interface NewUserRow {
   id?: string;
   email: string;
