@@ -117,3 +117,150 @@ export async function softDeleteCredential(db: Kysely<DB>, id: string, now: Date
       .executeTakeFirst(),
   );
 }
+
+/** Who owns a credential and whether it was unlinked, deleted or not (a sync request tells "unlinked" apart). */
+export async function findCredentialOwner(
+  db: Kysely<DB>,
+  id: string,
+): Promise<{ user: string; deleted_at: Date | null } | undefined> {
+  return db.selectFrom('extmail_credentials').select(['user', 'deleted_at']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Marks a sync queued (in the transaction that enqueues its run). */
+export async function markSyncQueued(db: Kysely<DB>, id: string, now: Date): Promise<CredentialRow> {
+  return narrowed<CredentialRow>(
+    await db
+      .updateTable('extmail_credentials')
+      .set({ sync_status: 'queued', sync_queued_at: now, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+}
+
+/**
+ * Takes the sync lease of a live, unrevoked credential: unless another run holds it (running, and started at or
+ * after `staleBefore`). Undefined when the lease is not taken.
+ */
+export async function claimSyncLease(
+  db: Kysely<DB>,
+  id: string,
+  now: Date,
+  staleBefore: Date,
+): Promise<CredentialRow | undefined> {
+  return narrowed<CredentialRow | undefined>(
+    await db
+      .updateTable('extmail_credentials')
+      .set({ sync_status: 'running', sync_started_at: now, sync_error: null })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .where('revoked', '=', false)
+      .where((eb) =>
+        eb.or([
+          eb('sync_status', 'is', null),
+          eb('sync_status', '!=', 'running'),
+          eb('sync_started_at', '<', staleBefore),
+        ]),
+      )
+      .returningAll()
+      .executeTakeFirst(),
+  );
+}
+
+export async function setSyncError(db: Kysely<DB>, id: string, syncError: string): Promise<void> {
+  await db.updateTable('extmail_credentials').set({ sync_error: syncError }).where('id', '=', id).execute();
+}
+
+/** Records the outcome of a run. */
+export async function finishSync(
+  db: Kysely<DB>,
+  id: string,
+  fields: { sync_status: 'succeeded' | 'failed'; sync_error: string | null; last_synced_at?: Date },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('extmail_credentials')
+    .set({ ...fields, sync_finished_at: now, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The mail folders' delta link, for the next run to go on from. */
+export async function storeMailFoldersToken(db: Kysely<DB>, id: string, deltaLink: string): Promise<void> {
+  await db
+    .updateTable('extmail_credentials')
+    .set({ cfolders_sync_token: deltaLink })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+/** Marks the credential revoked and its sync failed; false when it already was revoked (tell the user once). */
+export async function markCredentialRevoked(db: Kysely<DB>, id: string, now: Date): Promise<boolean> {
+  const updated = await db
+    .updateTable('extmail_credentials')
+    .set({
+      revoked: true,
+      sync_status: 'failed',
+      sync_error: 'revoked: the provider refused the stored grant',
+      sync_finished_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('revoked', '=', false)
+    .returning('id')
+    .executeTakeFirst();
+  return updated !== undefined;
+}
+
+/**
+ * Live, unrevoked credentials due a sync: finished (or never run) and last synced before `due`, or queued/running
+ * but queued before `lost` (their run was lost). Least recently synced first.
+ */
+export async function findDueSyncs(db: Kysely<DB>, due: Date, lost: Date, limit: number): Promise<{ id: string }[]> {
+  return db
+    .selectFrom('extmail_credentials')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where('revoked', '=', false)
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb.or([eb('sync_status', 'is', null), eb('sync_status', 'in', ['succeeded', 'failed'])]),
+          eb.or([eb('last_synced_at', 'is', null), eb('last_synced_at', '<', due)]),
+        ]),
+        eb.and([eb('sync_status', 'in', ['queued', 'running']), eb('sync_queued_at', '<', lost)]),
+      ]),
+    )
+    .orderBy('last_synced_at')
+    .limit(limit)
+    .execute();
+}
+
+/** The stored (sealed) refresh token of a live credential: re-read before each refresh, another run may have rotated it. */
+export async function findSealedRefreshToken(
+  db: Kysely<DB>,
+  id: string,
+): Promise<{ refresh_token_sealed: string | null } | undefined> {
+  return db
+    .selectFrom('extmail_credentials')
+    .select('refresh_token_sealed')
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Stores refreshed tokens at once (a rotated refresh token must not be lost); the old refresh token stays when none came. */
+export async function storeRefreshedTokens(
+  db: Kysely<DB>,
+  id: string,
+  tokens: { access_token_sealed: string; refresh_token_sealed?: string; access_expires_at: Date },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('extmail_credentials')
+    .set({ ...tokens, updated_at: now })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+}

@@ -2,7 +2,7 @@
 // provider refuses it, and every refresh is stored at once (Microsoft rotates refresh tokens: the old one may
 // stop working as soon as the new one is issued, so losing the new one would lose the link).
 import type { Deps } from '../../platform/deps.js';
-import type { CredentialRow } from './extmail.repository.js';
+import { findSealedRefreshToken, storeRefreshedTokens, type CredentialRow } from './extmail.repository.js';
 import { ProviderError, type ExtmailProvider } from './provider.js';
 
 /** Refresh this long before the access token expires. */
@@ -38,28 +38,22 @@ export class GraphSession {
 
   private async refresh(): Promise<void> {
     const { id } = this.credential;
-    const current = await this.deps.db
-      .selectFrom('extmail_credentials')
-      .select('refresh_token_sealed')
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const current = await findSealedRefreshToken(this.deps.db, id);
     if (!current?.refresh_token_sealed) throw new ProviderError('invalid_grant', 'No refresh token is stored');
     const tokens = await this.provider.refresh(this.deps.secrets.decrypt(current.refresh_token_sealed));
     const now = this.deps.clock.now();
     this.accessToken = tokens.accessToken;
     this.expiresAt = new Date(now.getTime() + tokens.expiresInSeconds * 1000);
     this.refreshed = true;
-    await this.deps.db
-      .updateTable('extmail_credentials')
-      .set({
+    await storeRefreshedTokens(
+      this.deps.db,
+      id,
+      {
         access_token_sealed: this.deps.secrets.encrypt(tokens.accessToken),
         ...(tokens.refreshToken ? { refresh_token_sealed: this.deps.secrets.encrypt(tokens.refreshToken) } : {}),
         access_expires_at: this.expiresAt,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .execute();
+      },
+      now,
+    );
   }
 }

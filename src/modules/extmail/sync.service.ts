@@ -5,12 +5,12 @@
 // revoked and tells the user; other failures are recorded and retried by the queue.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
-import { narrowed } from '../../db/narrow.js';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import type { Actor } from '../auth/authenticate.js';
 import { notify } from '../notifications/notify.js';
 import { applyContactsPage } from './contacts-import.js';
+import * as repo from './extmail.repository.js';
 import type { CredentialRow } from './extmail.repository.js';
 import { presentCredential, type CredentialRecord } from './extmail.presenter.js';
 import { ownCredential, providerOf } from './extmail.service.js';
@@ -32,24 +32,13 @@ export async function queueSyncIn(
   const leaseValid =
     row.sync_started_at !== null && now.getTime() - row.sync_started_at.getTime() < LEASE_SECONDS * 1000;
   if (!startAfter && (row.sync_status === 'queued' || (row.sync_status === 'running' && leaseValid))) return row;
-  const queued = narrowed<CredentialRow>(
-    await trx
-      .updateTable('extmail_credentials')
-      .set({ sync_status: 'queued', sync_queued_at: now, updated_at: now })
-      .where('id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow(),
-  );
+  const queued = await repo.markSyncQueued(trx, row.id, now);
   await deps.queue.enqueue(trx, syncTask, { credential: row.id }, startAfter ? { startAfter } : {});
   return queued;
 }
 
 export async function requestSync(deps: Deps, actor: Actor, id: string): Promise<CredentialRecord> {
-  const gone = await deps.db
-    .selectFrom('extmail_credentials')
-    .select(['user', 'deleted_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const gone = await repo.findCredentialOwner(deps.db, id);
   if (gone && gone.user === actor.userId && gone.deleted_at !== null)
     throw errors.conflict('This mailbox was unlinked: link it again to sync it');
   return deps.db.transaction().execute(async (trx) => {
@@ -62,23 +51,7 @@ export async function requestSync(deps: Deps, actor: Actor, id: string): Promise
 /** One run of the sync of a credential (the job handler). */
 export async function runSync(deps: Deps, credentialId: string, stopping: AbortSignal): Promise<void> {
   const now = deps.clock.now();
-  const claimed = narrowed<CredentialRow | undefined>(
-    await deps.db
-      .updateTable('extmail_credentials')
-      .set({ sync_status: 'running', sync_started_at: now, sync_error: null })
-      .where('id', '=', credentialId)
-      .where('deleted_at', 'is', null)
-      .where('revoked', '=', false)
-      .where((eb) =>
-        eb.or([
-          eb('sync_status', 'is', null),
-          eb('sync_status', '!=', 'running'),
-          eb('sync_started_at', '<', new Date(now.getTime() - LEASE_SECONDS * 1000)),
-        ]),
-      )
-      .returningAll()
-      .executeTakeFirst(),
-  );
+  const claimed = await repo.claimSyncLease(deps.db, credentialId, now, new Date(now.getTime() - LEASE_SECONDS * 1000));
   if (!claimed) return; // deleted, revoked, or another run holds the lease
   const provider = providerOf(deps);
   const session = new GraphSession(deps, provider, claimed);
@@ -103,11 +76,11 @@ export async function runSync(deps: Deps, credentialId: string, stopping: AbortS
       const retryAt = new Date(deps.clock.now().getTime() + (error.retryAfterSeconds ?? 30) * 1000);
       await deps.db.transaction().execute(async (trx) => {
         await queueSyncIn(trx, deps, { ...claimed, sync_status: 'failed' }, retryAt);
-        await trx
-          .updateTable('extmail_credentials')
-          .set({ sync_error: `throttled by the provider: retrying after ${retryAt.toISOString()}` })
-          .where('id', '=', credentialId)
-          .execute();
+        await repo.setSyncError(
+          trx,
+          credentialId,
+          `throttled by the provider: retrying after ${retryAt.toISOString()}`,
+        );
       });
       return;
     }
@@ -124,12 +97,7 @@ async function finish(
   id: string,
   fields: { sync_status: 'succeeded' | 'failed'; sync_error: string | null; last_synced_at?: Date },
 ): Promise<void> {
-  const now = deps.clock.now();
-  await deps.db
-    .updateTable('extmail_credentials')
-    .set({ ...fields, sync_finished_at: now, updated_at: now })
-    .where('id', '=', id)
-    .execute();
+  await repo.finishSync(deps.db, id, fields, deps.clock.now());
 }
 
 /** Pages until the delta link (true) or until the process stops (false, cursor kept). */
@@ -156,12 +124,7 @@ async function syncMailFolders(deps: Deps, session: GraphSession, credential: Cr
   for (let pages = 0; pages < 100; pages++) {
     const page = await session.run((token) => provider.mailFoldersDelta(token, link));
     if (page.deltaLink) {
-      await deps.db
-        .updateTable('extmail_credentials')
-        .set({ cfolders_sync_token: page.deltaLink })
-        .where('id', '=', credential.id)
-        .where('deleted_at', 'is', null)
-        .execute();
+      await repo.storeMailFoldersToken(deps.db, credential.id, page.deltaLink);
       return;
     }
     link = page.nextLink;
@@ -172,20 +135,7 @@ async function syncMailFolders(deps: Deps, session: GraphSession, credential: Cr
 export async function markRevoked(deps: Deps, credential: CredentialRow): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('extmail_credentials')
-      .set({
-        revoked: true,
-        sync_status: 'failed',
-        sync_error: 'revoked: the provider refused the stored grant',
-        sync_finished_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', credential.id)
-      .where('revoked', '=', false)
-      .returning('id')
-      .executeTakeFirst();
-    if (!updated) return;
+    if (!(await repo.markCredentialRevoked(trx, credential.id, now))) return;
     await notify(trx, deps, {
       recipients: [credential.user],
       action: 'Revoked',
@@ -202,35 +152,11 @@ export async function queueDueSyncs(deps: Deps, limit = 200): Promise<number> {
   const now = deps.clock.now();
   const due = new Date(now.getTime() - deps.config.extmailSyncMinutes * 60_000);
   const lost = new Date(now.getTime() - 2 * LEASE_SECONDS * 1000);
-  const rows = await deps.db
-    .selectFrom('extmail_credentials')
-    .select('id')
-    .where('deleted_at', 'is', null)
-    .where('revoked', '=', false)
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb.or([eb('sync_status', 'is', null), eb('sync_status', 'in', ['succeeded', 'failed'])]),
-          eb.or([eb('last_synced_at', 'is', null), eb('last_synced_at', '<', due)]),
-        ]),
-        eb.and([eb('sync_status', 'in', ['queued', 'running']), eb('sync_queued_at', '<', lost)]),
-      ]),
-    )
-    .orderBy('last_synced_at')
-    .limit(limit)
-    .execute();
+  const rows = await repo.findDueSyncs(deps.db, due, lost, limit);
   let queued = 0;
   for (const { id } of rows) {
     await deps.db.transaction().execute(async (trx) => {
-      const row = narrowed<CredentialRow | undefined>(
-        await trx
-          .selectFrom('extmail_credentials')
-          .selectAll()
-          .where('id', '=', id)
-          .where('deleted_at', 'is', null)
-          .forUpdate()
-          .executeTakeFirst(),
-      );
+      const row = await repo.findCredential(trx, id, { forUpdate: true });
       if (!row || row.revoked) return;
       const stale = {
         ...row,
