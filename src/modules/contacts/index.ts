@@ -12,3 +12,4 @@ export {
   updateContact,
   type ContactRow,
 } from './contacts.repository.js';
+export { lockLiveContactsByEmailKeys } from './contacts-import.repository.js';

@@ -3,17 +3,23 @@
 // A remote contact is linked (extmail_contacts) to the contact it created or matched: updates go there, a removal
 // soft-deletes it. An unlinked remote contact is matched by email with the brand's live contacts (the oldest
 // first), or with a contact created earlier in the same page, before a new one is made: re-syncs never duplicate.
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
-import { narrowed } from '../../db/narrow.js';
 import { recordEvents } from '../../events/outbox.js';
 import { emailKey } from '../../lib/contact-values.js';
 import { EMPTY_CONTACT, type ContactFields } from '../contacts/contacts.input.js';
 import * as contacts from '../contacts/index.js';
 import { contactEvents, insertContactsIn } from '../contacts/contacts.service.js';
 import { graphEmails, mapGraphContact, sameFields } from './contact-mapping.js';
-import type { CredentialRow } from './extmail.repository.js';
+import {
+  deleteContactLinks,
+  findContactLinks,
+  lockSyncableCredential,
+  storeContactsCursor,
+  upsertContactLinks,
+  type CredentialRow,
+} from './extmail.repository.js';
 import type { DeltaPage } from './provider.js';
 
 const REASON = 'extmail_sync';
@@ -27,41 +33,19 @@ export interface PageResult {
 /** Applies the page and stores the cursor; null when the credential was deleted or revoked meanwhile. */
 export async function applyContactsPage(deps: Deps, credentialId: string, page: DeltaPage): Promise<PageResult | null> {
   return deps.db.transaction().execute(async (trx) => {
-    const credential = narrowed<CredentialRow | undefined>(
-      await trx
-        .selectFrom('extmail_credentials')
-        .selectAll()
-        .where('id', '=', credentialId)
-        .where('deleted_at', 'is', null)
-        .where('revoked', '=', false)
-        .forUpdate()
-        .executeTakeFirst(),
-    );
+    const credential = await lockSyncableCredential(trx, credentialId);
     if (!credential) return null;
     const now = deps.clock.now();
     const removed = await applyRemovals(trx, deps, credential, page.removed);
     const { created, updated } = await applyChanges(trx, deps, credential, page.changed);
-    await trx
-      .updateTable('extmail_credentials')
-      .set({
-        contacts_sync_cursor: page.nextLink,
-        ...(page.deltaLink ? { contacts_sync_token: page.deltaLink } : {}),
-        updated_at: now,
-      })
-      .where('id', '=', credentialId)
-      .execute();
+    await storeContactsCursor(trx, credentialId, page.nextLink, page.deltaLink, now);
     return { created, updated, removed };
   });
 }
 
 async function linksOf(trx: Transaction<DB>, credential: string, remoteIds: string[]): Promise<Map<string, string>> {
   if (remoteIds.length === 0) return new Map();
-  const rows = await trx
-    .selectFrom('extmail_contacts')
-    .select(['remote_id', 'contact'])
-    .where('credential', '=', credential)
-    .where(sql<boolean>`remote_id = any(${remoteIds}::text[])`)
-    .execute();
+  const rows = await findContactLinks(trx, credential, remoteIds);
   return new Map(rows.map((r) => [r.remote_id, r.contact]));
 }
 
@@ -80,11 +64,7 @@ async function applyRemovals(
     deps,
     deleted.map((r) => r.id),
   );
-  await trx
-    .deleteFrom('extmail_contacts')
-    .where('credential', '=', credential.id)
-    .where(sql<boolean>`remote_id = any(${[...links.keys()]}::text[])`)
-    .execute();
+  await deleteContactLinks(trx, credential.id, [...links.keys()]);
   return deleted.length;
 }
 
@@ -114,18 +94,9 @@ async function applyChanges(
   const keys = [...new Set(unlinked.flatMap((c) => graphEmails(c).map(emailKey)))];
   const byKey = new Map<string, Target>();
   if (keys.length > 0) {
-    const matches = await trx
-      .selectFrom('contacts')
-      .select([...contacts.CONTACT_COLUMNS, 'email_keys'])
-      .where('brand', '=', credential.brand)
-      .where('deleted_at', 'is', null)
-      .where(sql<boolean>`email_keys && ${keys}::text[]`)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .forUpdate()
-      .execute();
+    const matches = await contacts.lockLiveContactsByEmailKeys(trx, credential.brand, keys);
     // Oldest last, so it wins each key it shares with a newer contact.
-    for (const { email_keys, ...row } of narrowed<(contacts.ContactRow & { email_keys: string[] })[]>(matches)) {
+    for (const { email_keys, ...row } of matches) {
       const target: Target = { row, fields: contacts.fieldsOf(row), remoteIds: [] };
       for (const key of email_keys) byKey.set(key, target);
     }
@@ -190,14 +161,6 @@ async function applyChanges(
     for (const remoteId of fresh[i]!.remoteIds)
       linkRows.push({ credential: credential.id, remote_id: remoteId, contact: row.id });
   });
-  for (let i = 0; i < linkRows.length; i += 1000) {
-    await trx
-      .insertInto('extmail_contacts')
-      .values(linkRows.slice(i, i + 1000))
-      .onConflict((oc) =>
-        oc.columns(['credential', 'remote_id']).doUpdateSet({ contact: (eb) => eb.ref('excluded.contact') }),
-      )
-      .execute();
-  }
+  await upsertContactLinks(trx, linkRows);
   return { created: inserted.length, updated: updated.length };
 }

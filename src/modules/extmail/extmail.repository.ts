@@ -1,5 +1,6 @@
-// SQL of linked mailboxes (extmail_credentials) and consumed link states.
-import type { Kysely, Selectable } from 'kysely';
+// SQL of linked mailboxes (extmail_credentials), consumed link states, and the links of synced remote contacts
+// to the contacts they created or matched (extmail_contacts).
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { SyncStatus } from './extmail.columns.js';
 import { narrowed } from '../../db/narrow.js';
 import type { DB, Narrowed } from '../../db/types.js';
@@ -263,4 +264,75 @@ export async function storeRefreshedTokens(
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .execute();
+}
+
+/** The live credential, locked, while it is not revoked: a contacts page is applied under this lock. */
+export async function lockSyncableCredential(db: Kysely<DB>, id: string): Promise<CredentialRow | undefined> {
+  return narrowed<CredentialRow | undefined>(
+    await db
+      .selectFrom('extmail_credentials')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .where('revoked', '=', false)
+      .forUpdate()
+      .executeTakeFirst(),
+  );
+}
+
+/** The contacts delta cursor after a page (and the delta link, when the page was the last). */
+export async function storeContactsCursor(
+  db: Kysely<DB>,
+  id: string,
+  nextLink: string | null,
+  deltaLink: string | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('extmail_credentials')
+    .set({
+      contacts_sync_cursor: nextLink,
+      ...(deltaLink ? { contacts_sync_token: deltaLink } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The contacts that remote contacts of a credential are linked to, by remote id. */
+export async function findContactLinks(
+  db: Kysely<DB>,
+  credential: string,
+  remoteIds: string[],
+): Promise<{ remote_id: string; contact: string }[]> {
+  return db
+    .selectFrom('extmail_contacts')
+    .select(['remote_id', 'contact'])
+    .where('credential', '=', credential)
+    .where(sql<boolean>`remote_id = any(${remoteIds}::text[])`)
+    .execute();
+}
+
+export async function deleteContactLinks(db: Kysely<DB>, credential: string, remoteIds: string[]): Promise<void> {
+  await db
+    .deleteFrom('extmail_contacts')
+    .where('credential', '=', credential)
+    .where(sql<boolean>`remote_id = any(${remoteIds}::text[])`)
+    .execute();
+}
+
+/** Links remote contacts to contacts, a thousand rows per statement; a remote contact linked before is relinked. */
+export async function upsertContactLinks(
+  db: Kysely<DB>,
+  links: { credential: string; remote_id: string; contact: string }[],
+): Promise<void> {
+  for (let i = 0; i < links.length; i += 1000) {
+    await db
+      .insertInto('extmail_contacts')
+      .values(links.slice(i, i + 1000))
+      .onConflict((oc) =>
+        oc.columns(['credential', 'remote_id']).doUpdateSet({ contact: (eb) => eb.ref('excluded.contact') }),
+      )
+      .execute();
+  }
 }
