@@ -35,6 +35,30 @@ export interface QuotaColumns {
   planned_recipients: number | null;
 }
 
+/**
+ * The recipients that count against a sender's quota in one brand and month: a sent campaign's recipients_count,
+ * else the recipients resolved when it was planned. Without the campaign `except` (the one being changed).
+ */
+export async function quotaUsed(
+  db: Kysely<DB>,
+  sender: string,
+  brand: string,
+  month: string,
+  except?: string,
+): Promise<number> {
+  let query = db
+    .selectFrom('email_campaigns')
+    .select(sql<number>`coalesce(sum(coalesce(recipients_count, planned_recipients, 0)), 0)::int`.as('used'))
+    .where('created_by', '=', sender)
+    .where('brand', '=', brand)
+    .where('individual', '=', true)
+    .where('deleted_at', 'is', null)
+    .where('sender_month', '=', month);
+  if (except) query = query.where('id', '!=', except);
+  const { used } = await query.executeTakeFirstOrThrow();
+  return used;
+}
+
 export async function insertCampaign(
   db: Kysely<DB>,
   brand: string,

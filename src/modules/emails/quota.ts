@@ -2,11 +2,12 @@
 // sender's users.email_quota (30000) per calendar month in the sender's time zone — the month of the campaign's
 // due_at. A campaign not yet sent counts the recipients resolved when it was planned; a sent one its
 // recipients_count. Over it → 429 with Retry-After = seconds until that month is over.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { monthKey, startOfNextMonth } from '../../lib/zoned-time.js';
-import type { CampaignFields, QuotaColumns } from './emails.repository.js';
+import { lockUserEmailQuota } from '../users/index.js';
+import { quotaUsed, type CampaignFields, type QuotaColumns } from './emails.repository.js';
 import { resolveRecipients } from './emails.send.js';
 
 export const QUOTA_MESSAGE = 'Maximum marketing email quota per month exceeded.';
@@ -26,25 +27,11 @@ export async function checkQuota(
   options: { current?: string; planned?: number } = {},
 ): Promise<QuotaColumns> {
   if (!fields.individual) return NOT_COUNTED;
-  const user = await trx
-    .selectFrom('users')
-    .select(['timezone', 'email_quota'])
-    .where('id', '=', sender)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
+  const user = await lockUserEmailQuota(trx, sender);
   const month = monthKey(fields.due_at, user.timezone);
   // A caller that already knows its recipients (a trigger's contacts) spares resolving them again.
   const planned = options.planned ?? (await resolveRecipients(trx, { brand, recipients: fields.recipients })).length;
-  let query = trx
-    .selectFrom('email_campaigns')
-    .select(sql<number>`coalesce(sum(coalesce(recipients_count, planned_recipients, 0)), 0)::int`.as('used'))
-    .where('created_by', '=', sender)
-    .where('brand', '=', brand)
-    .where('individual', '=', true)
-    .where('deleted_at', 'is', null)
-    .where('sender_month', '=', month);
-  if (options.current) query = query.where('id', '!=', options.current);
-  const { used } = await query.executeTakeFirstOrThrow();
+  const used = await quotaUsed(trx, sender, brand, month, options.current);
   if (used + planned > user.email_quota) {
     throw errors.tooManyRequests(
       (startOfNextMonth(month, user.timezone).getTime() - now.getTime()) / 1000,

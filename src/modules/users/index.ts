@@ -5,6 +5,7 @@ export {
   findLiveUserByRef,
   findLiveUserId,
   findPageUser,
+  lockUserEmailQuota,
   userRowQuery,
   type UserRow,
 } from './users.repository.js';

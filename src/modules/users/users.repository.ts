@@ -229,6 +229,22 @@ export async function findLiveUserId(db: Kysely<DB>, userId: string): Promise<{ 
     .executeTakeFirst();
 }
 
+/**
+ * The user's time zone and monthly email quota, the row locked (FOR UPDATE) so that two campaigns planned at
+ * once count against the quota one after the other. Throws when there is no such user.
+ */
+export async function lockUserEmailQuota(
+  db: Kysely<DB>,
+  userId: string,
+): Promise<{ timezone: string; email_quota: number }> {
+  return db
+    .selectFrom('users')
+    .select(['timezone', 'email_quota'])
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
 export interface NewUserRow {
   id?: string;
   email: string;
