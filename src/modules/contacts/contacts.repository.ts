@@ -277,6 +277,14 @@ export async function liveContactIdsWithEmail(db: Kysely<DB>, brand: string, ema
   return rows.map((r) => r.id);
 }
 
+/** Whether a contact (live or not) can be sent marketing email: its addresses and its unsubscription. */
+export async function findMailability(
+  db: Kysely<DB>,
+  id: string,
+): Promise<{ emails: string[]; unsubscribed: boolean }> {
+  return db.selectFrom('contacts').select(['emails', 'unsubscribed']).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
 export async function updateContact(
   db: Kysely<DB>,
   id: string,

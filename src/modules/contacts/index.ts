@@ -8,6 +8,7 @@ export {
   findContact,
   findContactsForUpdate,
   findLiveContacts,
+  findMailability,
   softDeleteContacts,
   updateContact,
   type ContactRow,

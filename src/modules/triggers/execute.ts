@@ -6,6 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
+import { findMailability } from '../contacts/index.js';
 import { findCampaign } from '../emails/index.js';
 import { scheduleCopyIn } from '../emails/emails.service.js';
 import { notify } from '../notifications/notify.js';
@@ -48,11 +49,7 @@ export async function executeTrigger(deps: Deps, id: string, plannedAt: string):
 
 /** Schedules the copy and marks the trigger executed; answers why it could not instead. */
 async function sendCopy(trx: Transaction<DB>, deps: Deps, row: repo.PlanningRow): Promise<TriggerFailure | null> {
-  const contact = await trx
-    .selectFrom('contacts')
-    .select(['emails', 'unsubscribed'])
-    .where('id', '=', row.contact)
-    .executeTakeFirstOrThrow();
+  const contact = await findMailability(trx, row.contact);
   if (contact.emails.length === 0) return NO_EMAIL;
   if (contact.unsubscribed) return UNSUBSCRIBED;
   const template = await findCampaign(trx, row.campaign);

@@ -8,6 +8,7 @@ import { errors } from '../../errors.js';
 import type { Actor } from '../auth/authenticate.js';
 import { brandReach, requireAccess } from '../brands/access.js';
 import { findContact } from '../contacts/index.js';
+import { findLiveUserTimezone } from '../users/index.js';
 import * as campaigns from '../emails/index.js';
 import { nextFireTime } from './fire-time.js';
 import { ruleOf, scheduleExecution, stillFiresAt } from './planner.js';
@@ -34,12 +35,7 @@ async function contactDate(
 async function userTimeZone(db: Kysely<DB>, brand: string, user: string): Promise<string> {
   const reach = await brandReach(db, user.toLowerCase(), brand);
   if (!reach?.acl) throw errors.notFound('User');
-  const row = await db
-    .selectFrom('users')
-    .select('timezone')
-    .where('id', '=', user.toLowerCase())
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await findLiveUserTimezone(db, user.toLowerCase());
   if (!row) throw errors.notFound('User');
   return row.timezone;
 }

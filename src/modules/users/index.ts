@@ -4,6 +4,7 @@
 export {
   findLiveUserByRef,
   findLiveUserId,
+  findLiveUserTimezone,
   findPageUser,
   lockUserEmailQuota,
   userRowQuery,

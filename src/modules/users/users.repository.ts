@@ -229,6 +229,16 @@ export async function findLiveUserId(db: Kysely<DB>, userId: string): Promise<{ 
     .executeTakeFirst();
 }
 
+/** The time zone of a live user. */
+export async function findLiveUserTimezone(db: Kysely<DB>, userId: string): Promise<{ timezone: string } | undefined> {
+  return db
+    .selectFrom('users')
+    .select('timezone')
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
 /**
  * The user's time zone and monthly email quota, the row locked (FOR UPDATE) so that two campaigns planned at
  * once count against the quota one after the other. Throws when there is no such user.
