@@ -7,7 +7,7 @@ import { splitAtAntimeridian } from '../../lib/antimeridian.js';
 import { polylabel } from '../../lib/polylabel.js';
 import { loadBoundaries, seedShippedBoundaries } from './boundaries.loader.js';
 import type { BoundaryInput } from './boundaries.model.js';
-import { boundaryContainsPoint, ringsContainPoint } from './boundaries.geometry.js';
+import { boundaryContainsPoint, ringsContainPoint } from './containment.query.js';
 import { containmentRings, containsPoint } from './boundaries.repository.js';
 
 const boundary = (externalId: string, geometry: BoundaryInput['geometry']): BoundaryInput => ({

@@ -1,10 +1,8 @@
 // All SQL of the boundaries catalogue. Every function takes Kysely<DB> or a transaction.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { boundaryContainsPoint, type ContainmentRing } from './boundaries.geometry.js';
+import { boundaryContainsPoint, type ContainmentRing } from './containment.query.js';
 import type { PreparedBoundary } from './boundaries.model.js';
-
-export { boundaryContainsPoint } from './boundaries.geometry.js';
 
 export interface BoundaryRow {
   id: string;

@@ -1,5 +1,5 @@
 // SQL of listing events read and marked by saved-search matching (the listings module owns listing_events; the
-// events are written with the listings, listings.writes.ts insertEvents).
+// events are written with the listings, listings.repository.ts insertEvents).
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 

@@ -6,7 +6,7 @@
 // A new listing in another status (a Sold record loaded for history) records nothing: "just hit the market"
 // alerts must not fire for homes that are not on it.
 import type { ListingWrite } from './listings.normalize.js';
-import type { NewListingEvent, StoredState } from './listings.writes.js';
+import type { NewListingEvent, StoredState } from './listings.repository.js';
 
 export function eventsFor(
   listing: string,

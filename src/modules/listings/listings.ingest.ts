@@ -16,7 +16,7 @@ import {
   replaceOpenHouses,
   upsertListings,
   type NewListingEvent,
-} from './listings.writes.js';
+} from './listings.repository.js';
 
 export interface IngestOptions {
   /** Record listing events (default true). Bulk synthetic seeding turns them off: nothing "hit the market". */

@@ -21,7 +21,7 @@ type AddressColumn =
   | 'full_address'
   | 'street_address';
 
-/** The JSON row read by `jsonb_to_recordset` in listings.writes.ts: timestamps as ISO strings. */
+/** The JSON row read by `jsonb_to_recordset` in listings.repository.ts: timestamps as ISO strings. */
 export type ListingWrite = Record<Slot | Flag, string | boolean | null> &
   Pick<Selectable<DB['listings']>, AddressColumn> & {
     mls: string;

@@ -3,8 +3,8 @@ import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQue
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../../../db/types.js';
 import { AppError } from '../../../errors.js';
-import { compileFilters } from './search.filters.js';
-import { matchesStatement } from './search.query.js';
+import { compileFilters } from './filters.query.js';
+import { matchesStatement } from './search.repository.js';
 import { proposedTitle, compact } from './search.title.js';
 import { ANCHOR_MESSAGE, normalizeCriteria, requireAnchor, resolveSort, type Criteria } from './search.validation.js';
 import type { SearchCriteria } from './search.schemas.js';

@@ -4,8 +4,8 @@ import { useTestApp } from '../../../../test/helpers/app.js';
 import { addMembership, createBrand } from '../../../../test/helpers/factories.js';
 import { prepareBoundary } from '../../boundaries/boundaries.model.js';
 import { upsertBoundaries } from '../../boundaries/boundaries.repository.js';
-import { compileFilters } from './search.filters.js';
-import { runSearch } from './search.query.js';
+import { compileFilters } from './filters.query.js';
+import { runSearch } from './search.repository.js';
 import { normalizeCriteria, resolveSort } from './search.validation.js';
 import { insertListings, linkAgent, memberOfNewBrand, newTag } from '../../../../test/helpers/search-fixtures.js';
 

@@ -1,12 +1,18 @@
 // Listing search: validate criteria, check the brands they name, compile, run one statement, present the page.
 // Every endpoint of search.routes.ts (current and deprecated) ends here.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import type { Deps } from '../../../platform/deps.js';
 import { errors } from '../../../errors.js';
 import type { Actor } from '../../auth/authenticate.js';
-import { requireAccess, subtreeIds, subtreeQuery } from '../../brands/access.js';
-import { compileFilters } from './search.filters.js';
-import { runCount, runSearch, type TotalStrategy } from './search.query.js';
+import { requireAccess, subtreeIds } from '../../brands/access.js';
+import { compileFilters, everyLive, mlsNumberIn, publiclyDisplayable, uuidArray } from './filters.query.js';
+import {
+  agentMuisOfBrandSubtrees,
+  findAgentMuisOfBrands,
+  runCount,
+  runSearch,
+  type TotalStrategy,
+} from './search.repository.js';
 import type { LegacySearchQuery, SearchBody, SearchCriteria, SearchQuery } from './search.schemas.js';
 import { proposedTitle } from './search.title.js';
 import {
@@ -19,7 +25,7 @@ import {
 } from './search.validation.js';
 import { loadSearchResults } from './search.records.js';
 import { containmentRings, findLiveBoundaryTitles } from '../../boundaries/index.js';
-import { agentsOfBrandsQuery, findAgentMuisOfBrands } from './search.repository.js';
+
 import type { ListingEmbeds } from '../listings.presenter.js';
 
 const DEFAULT_LIMIT = 50;
@@ -68,7 +74,7 @@ async function prepare(
     ? await (actor ? reachableBrandScope(deps, actor, criteria.brands) : existingBrandScope(deps, criteria.brands))
     : undefined;
   const { where, boundaries } = await compileWithScope(deps, criteria, scope);
-  if (mlsNumbers.length > 0) where.push(sql<SqlBool>`${sql.ref('l.mls_number')} = any(${mlsNumbers}::text[])`);
+  if (mlsNumbers.length > 0) where.push(mlsNumberIn(mlsNumbers));
   if (request.publicOnly) where.push(publiclyDisplayable());
   return { where, title: titleOf(criteria, boundaries?.titles) };
 }
@@ -85,23 +91,16 @@ async function prepare(
 export function compileStoredSearch(input: SearchCriteria, now: Date): Expression<SqlBool>[] {
   const criteria = normalizeCriteria(input);
   requireAnchor(criteria);
-  const brands = criteria.brands ? sql<string[]>`${[...new Set(criteria.brands)]}::uuid[]` : undefined;
-  const boundaries = criteria.boundaries ? sql<string[]>`${criteria.boundaries}::uuid[]` : undefined;
+  const brands = criteria.brands ? uuidArray([...new Set(criteria.brands)]) : undefined;
+  const boundaries = criteria.boundaries ? uuidArray(criteria.boundaries) : undefined;
   const where = compileFilters(criteria, {
     now,
-    ...(brands
-      ? { brandAgentMuis: sql<string[]>`array(${agentsOfBrandsQuery(sql`array(${subtreeQuery(brands)})`)})` }
-      : {}),
+    ...(brands ? { brandAgentMuis: agentMuisOfBrandSubtrees(brands) } : {}),
     ...(boundaries ? { boundaryRings: { readWhenEvaluated: boundaries } } : {}),
   });
   if (brands) where.push(everyLive('brands', brands));
   if (boundaries) where.push(everyLive('boundaries', boundaries));
   return where;
-}
-
-/** Every id names a row of the table that is not deleted (what a run checks before it compiles). */
-function everyLive(table: 'brands' | 'boundaries', ids: Expression<string[]>): Expression<SqlBool> {
-  return sql<SqlBool>`not exists (select 1 from unnest(${ids}) as named(id) where not exists (select 1 from ${sql.table(table)} as t where t.id = named.id and t.deleted_at is null))`;
 }
 
 /** Criteria → predicates, with the brand scope already resolved (and checked) by the caller. */
@@ -178,15 +177,6 @@ async function existingBrandScope(deps: Pick<Deps, 'db'>, brands: string[]): Pro
     for (const id of subtree) scope.add(id);
   }
   return [...scope];
-}
-
-/**
- * Listings a brand's public site may show to anyone: on or recently off the market (not withdrawn, expired,
- * cancelled or temporarily off), and not office exclusive.
- */
-export const PUBLIC_STATUSES = ['Active', 'Coming Soon', 'Active Under Contract', 'Pending', 'Sold', 'Leased'] as const;
-function publiclyDisplayable(): Expression<SqlBool> {
-  return sql<SqlBool>`(${sql.ref('l.status')} = any(${[...PUBLIC_STATUSES]}::text[]) and ${sql.ref('l.office_exclusive')} is not true)`;
 }
 
 /** Unknown or deleted boundaries are a 400 naming them; their titles feed proposed_title. */

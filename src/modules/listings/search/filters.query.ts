@@ -2,11 +2,7 @@
 // ever holds column names chosen here. Each predicate is written in the form its index answers:
 // `location <@ polygon` (GiST), `agent_muis && array` (GIN), `search_tsv @@ tsquery` (GIN), ranges (btree).
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import {
-  boundaryContainsPoint,
-  ringsContainPoint,
-  type ContainmentRing,
-} from '../../boundaries/boundaries.geometry.js';
+import { boundaryContainsPoint, ringsContainPoint, type ContainmentRing } from '../../boundaries/containment.query.js';
 import { DEFAULT_CURRENCY, TRI_STATE_FLAGS, type Location } from './search.schemas.js';
 import type { Criteria } from './search.validation.js';
 
@@ -124,4 +120,33 @@ export function compileFilters(criteria: Criteria, context: FilterContext): Expr
   if (criteria.content) add(sql`${col('content_tsv')} @@ plainto_tsquery('english', ${criteria.content})`);
   if (criteria.address) add(sql`${col('address_tsv')} @@ plainto_tsquery('english', ${criteria.address})`);
   return where;
+}
+
+/** The predicates joined by AND (true when there are none). */
+export function whereClause(where: Expression<SqlBool>[]): RawBuilder<unknown> {
+  return where.length === 0 ? sql`true` : sql.join(where, sql` and `);
+}
+
+/** The listing's MLS number is one of these (the legacy `mls_numbers` anchor). */
+export function mlsNumberIn(numbers: string[]): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref('l.mls_number')} = any(${numbers}::text[])`;
+}
+
+/** These ids as a uuid[] parameter. */
+export function uuidArray(ids: string[]): RawBuilder<string[]> {
+  return sql<string[]>`${ids}::uuid[]`;
+}
+
+/** Every id names a row of the table that is not deleted (what a run checks before it compiles). */
+export function everyLive(table: 'brands' | 'boundaries', ids: Expression<string[]>): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from unnest(${ids}) as named(id) where not exists (select 1 from ${sql.table(table)} as t where t.id = named.id and t.deleted_at is null))`;
+}
+
+/**
+ * Listings a brand's public site may show to anyone: on or recently off the market (not withdrawn, expired,
+ * cancelled or temporarily off), and not office exclusive.
+ */
+export const PUBLIC_STATUSES = ['Active', 'Coming Soon', 'Active Under Contract', 'Pending', 'Sold', 'Leased'] as const;
+export function publiclyDisplayable(): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.ref('l.status')} = any(${[...PUBLIC_STATUSES]}::text[]) and ${sql.ref('l.office_exclusive')} is not true)`;
 }

@@ -38,7 +38,7 @@ export function sortExpression(by: SortKey): RawBuilder<unknown> {
 
 /**
  * ORDER BY terms; an empty sort still orders by id (stable pages, see docs). `keyRef(i)` names the i-th key
- * when the keys were already selected under aliases (the materialized matches of search.query.ts).
+ * when the keys were already selected under aliases (the materialized matches of search.repository.ts).
  */
 export function compileSort(
   sort: ResolvedSort,
