@@ -1,9 +1,8 @@
 // Approve: re-check everything the consent page showed (the session may be old, the client or membership
 // may have changed), then issue a code or an implicit token through the auth module and build the redirect.
-import { createAuthorizationCode, issueImplicitToken } from '../modules/auth/authorization-codes.js';
+import { createAuthorizationCode, issueImplicitToken, takePending } from '../modules/auth/index.js';
 import { authorizationRedirect } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';
-import { takePending } from '../modules/auth/web-sessions.repository.js';
 import { loadPageUser, registeredClient, type StepContext } from './steps.js';
 
 /** The redirect to the partner, or null when the request is not ready to approve (the caller shows the current step). */

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import type { FeatureRoutes } from '../platform/feature.js';
 import { FORM_OR_JSON_BODY } from '../platform/body-types.js';
-import { whiteLabelBrand } from '../modules/brands/hostnames.service.js';
+import { whiteLabelBrand } from '../modules/brands/index.js';
 import { randomToken } from '../lib/crypto.js';
 import { authorizationRedirect, parseAuthorizationRequest } from './authorization-request.js';
 import { approve } from './approve.js';

@@ -2,8 +2,7 @@
 // only that brand's subtree.
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.js';
-import { reachableBrandIds } from '../modules/brands/access.js';
-import { findBrandsWithParentNames } from '../modules/brands/index.js';
+import { reachableBrandIds, findBrandsWithParentNames } from '../modules/brands/index.js';
 import type { BrandChoice } from './brand-pages.js';
 
 export async function brandChoices(

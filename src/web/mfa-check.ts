@@ -2,7 +2,7 @@
 // per-user and per-IP attempt budgets live there, once for the API and the pages.
 import type { Deps } from '../platform/deps.js';
 import { AppError } from '../errors.js';
-import { checkUserTotp } from '../modules/mfa/mfa.service.js';
+import { checkUserTotp } from '../modules/mfa/index.js';
 
 export type MfaOutcome = { kind: 'ok' } | { kind: 'invalid' } | { kind: 'blocked'; retryAfterSeconds: number };
 

@@ -13,7 +13,7 @@ import {
   updateSession,
   type SessionChanges,
   type WebSessionRow,
-} from '../modules/auth/web-sessions.repository.js';
+} from '../modules/auth/index.js';
 
 /** A sign-in on this browser lasts a working day; every authorization still asks for approval. */
 export const SESSION_SECONDS = 12 * 3600;

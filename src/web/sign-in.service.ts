@@ -3,7 +3,7 @@
 import type { Deps } from '../platform/deps.js';
 import { AppError } from '../errors.js';
 import { verifyPassword } from '../lib/passwords.js';
-import { findLiveUserByEmail } from '../modules/auth/login.repository.js';
+import { findLiveUserByEmail } from '../modules/auth/index.js';
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../platform/attempts.js';
 
 export interface SignedInUser {

@@ -2,7 +2,7 @@
 // changes the session and redirects here (POST/redirect/GET), so reloads and back buttons stay harmless.
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../platform/deps.js';
-import type { HostBrand } from '../modules/brands/hostnames.repository.js';
+import type { HostBrand } from '../modules/brands/index.js';
 import { findLiveClientById } from '../modules/auth/index.js';
 import { findPageUser } from '../modules/users/index.js';
 import type { PendingAuthorization } from './authorization-request.js';

@@ -1,6 +1,20 @@
-// The public face of the auth module (issue 29, docs/architecture.md "Layers"): what other modules may import.
-// So far the query functions they read and write with; never a table. Other modules import this file, not the
-// module's repository, so the repository can change behind it.
-export { bearerQuery, markFamilyMfaValidated, type BearerRow } from './tokens.repository.js';
-export { signOutEverywhere } from './web-sessions.repository.js';
+// The public face of the auth module (issue 29, docs/architecture.md "Layers"): what other modules may import, the
+// services, query functions and types they use; never a repository or a table as such. Other modules import this
+// file (and the record shapes of the module's *.schemas.ts), not its other files, which can change behind it.
+export { type ClientKind } from './auth.columns.js';
+export { actorOf, userIdOf, type Actor, type BearerRead } from './authenticate.js';
+export { createAuthorizationCode, issueImplicitToken } from './authorization-codes.js';
 export { findAuthorizingClient, findLiveClientById } from './clients.repository.js';
+export { clientSecretMatches, createOAuthClient, GRANTS_BY_KIND, hashClientSecret } from './clients.service.js';
+export { findLiveUserByEmail } from './login.repository.js';
+export { bearerQuery, markFamilyMfaValidated, type BearerRow } from './tokens.repository.js';
+export {
+  deleteExpiredSessions,
+  findLiveSession,
+  insertSession,
+  signOutEverywhere,
+  takePending,
+  updateSession,
+  type SessionChanges,
+  type WebSessionRow,
+} from './web-sessions.repository.js';

@@ -2,7 +2,7 @@
 import type { Deps } from '../../platform/deps.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
-import { loadUserRecord } from '../users/users.service.js';
+import { loadUserRecord } from '../users/index.js';
 import type { ClientRow } from './clients.repository.js';
 import { findLiveUserByEmail } from './login.repository.js';
 import { oauthErrors } from './oauth-errors.js';

@@ -1,4 +1,6 @@
-// The public face of the boundaries module (issue 29, docs/architecture.md "Layers"): what other modules may import.
-// So far the query functions they read and write with; never a table. Other modules import this file, not the
-// module's repository, so the repository can change behind it.
+// The public face of the boundaries module (issue 29, docs/architecture.md "Layers"): what other modules may import, the
+// services, query functions and types they use; never a repository or a table as such. Other modules import this
+// file (and the record shapes of the module's *.schemas.ts), not its other files, which can change behind it.
 export { containmentRings, findLiveBoundaryTitles } from './boundaries.repository.js';
+export { getBoundary } from './boundaries.service.js';
+export { boundaryContainsPoint, ringsContainPoint, type ContainmentRing } from './containment.query.js';

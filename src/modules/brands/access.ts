@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../auth/authenticate.js';
+import type { Actor } from '../auth/index.js';
 import { isUuid } from '../../lib/uuid.js';
 import { findBrandReach, findReachableBrandIds, findSubtreeIds, type ReachColumns } from './access.repository.js';
 import { ACL_WORDS } from './brands.words.js';

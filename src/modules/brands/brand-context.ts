@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { requireAccess } from './access.js';
 import { findNewestMembershipBrand } from './brands.repository.js';
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { isUuid } from '../../lib/uuid.js';
 
 export const BRAND_HEADER = 'x-rechat-brand';

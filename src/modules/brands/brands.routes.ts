@@ -1,5 +1,5 @@
 // Brand profile routes for existing clients (decisions §19). Wiring only.
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { associationsOf } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, ListEnvelope, errorResponses, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';

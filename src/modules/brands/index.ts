@@ -1,12 +1,27 @@
-// The public face of the brands module (issue 29, docs/architecture.md "Layers"): what other modules may import.
-// So far the query functions they read and write with; never a table. Other modules import this file, not the
-// module's repository, so the repository can change behind it.
+// The public face of the brands module (issue 29, docs/architecture.md "Layers"): what other modules may import, the
+// services, query functions and types they use; never a repository or a table as such. Other modules import this
+// file (and the record shapes of the module's *.schemas.ts), not its other files, which can change behind it.
 export {
-  findLiveBrand,
+  assertReach,
+  brandReach,
+  reachableBrandIds,
+  reachFrom,
+  reachOf,
+  requireAccess,
+  subtreeIds,
+  subtreeQuery,
+  type AclWord,
+  type ReachColumns,
+} from './access.js';
+export { headerBrand, namedBrand, requireBrandContext } from './brand-context.js';
+export {
   ensureBrand,
+  findBrandsWithParentNames,
+  findLiveBrand,
   findLiveMembership,
   insertMembership,
   updateMembership,
-  findBrandsWithParentNames,
 } from './brands.repository.js';
-export { isBrandHostname } from './hostnames.repository.js';
+export { isBrandHostname, type HostBrand } from './hostnames.repository.js';
+export { whiteLabelBrand } from './hostnames.service.js';
+export { brandExpansion, getBrandProfile } from './profile.service.js';

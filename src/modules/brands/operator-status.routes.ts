@@ -3,7 +3,7 @@
 // bucket, the browser); no row carries a secret.
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.js';
-import { userIdOf } from '../auth/authenticate.js';
+import { userIdOf } from '../auth/index.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { featureStatus } from '../../platform/feature-status.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';

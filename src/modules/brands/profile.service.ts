@@ -1,9 +1,9 @@
 // The brand profile (public), its children, its marketing palette and its roster (decisions §19).
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../auth/authenticate.js';
+import type { Actor } from '../auth/index.js';
 import { isUuid } from '../../lib/uuid.js';
-import { toUserRecord } from '../users/users.service.js';
+import { toUserRecord } from '../users/index.js';
 import { requireAccess, subtreeIds } from './access.js';
 import type { BrandRecord, RosterRow } from './brands.schemas.js';
 import { effectivePalette, validatePalette, type Palette } from './palette.js';

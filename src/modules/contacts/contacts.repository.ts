@@ -5,7 +5,7 @@ import { narrowed } from '../../db/narrow.js';
 import type { DB, Narrowed } from '../../db/types.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { bearerQuery, type BearerRow } from '../auth/index.js';
-import { reachOf, type ReachColumns } from '../brands/access.js';
+import { reachOf, type ReachColumns } from '../brands/index.js';
 import { displayNameOf, emailKeysOf, nextTouchOf, searchLexemes, sortFieldOf } from './contacts.derive.js';
 import type { ContactFields } from './contacts.input.js';
 import type { ContactOrderKey } from './contacts.schemas.js';

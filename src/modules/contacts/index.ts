@@ -1,6 +1,18 @@
-// The public face of the contacts module (issue 29, docs/architecture.md "Layers"): what other modules may import.
-// So far the query functions they read and write with; never a table. Other modules import this file, not the
-// module's repository, so the repository can change behind it.
+// The public face of the contacts module (issue 29, docs/architecture.md "Layers"): what other modules may import, the
+// services, query functions and types they use; never a repository or a table as such. Other modules import this
+// file (and the record shapes of the module's *.schemas.ts), not its other files, which can change behind it.
+export { lockLiveContactsByEmailKeys } from './contacts-import.repository.js';
+export {
+  applyContactInput,
+  EMAIL,
+  emailKey,
+  EMPTY_CONTACT,
+  isCleanText,
+  normalizeDate,
+  normalizePhone,
+  type ContactFields,
+} from './contacts.input.js';
+export { presentContacts } from './contacts.presenter.js';
 export {
   CONTACT_COLUMNS,
   existingContactIds,
@@ -13,4 +25,11 @@ export {
   updateContact,
   type ContactRow,
 } from './contacts.repository.js';
-export { lockLiveContactsByEmailKeys } from './contacts-import.repository.js';
+export {
+  contactEvents,
+  getContact,
+  insertContactsIn,
+  requireReachableContacts,
+  setHomeAnniversaryIn,
+} from './contacts.service.js';
+export { recordActivityIn } from './timeline.service.js';

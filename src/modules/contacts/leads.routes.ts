@@ -1,8 +1,8 @@
 // Leads (decisions §14; docs/contacts.md): POST /leads, lead channels, and the public capture endpoint.
 // Wiring only.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../auth/authenticate.js';
-import { requireBrandContext } from '../brands/brand-context.js';
+import { actorOf } from '../auth/index.js';
+import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { ContactRecord } from './contacts.schemas.js';

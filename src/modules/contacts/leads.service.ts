@@ -9,9 +9,9 @@ import { errors, type ErrorAttributes } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { isUuid } from '../../lib/uuid.js';
 import { AttemptLimiter, attemptKey, type AttemptPolicy } from '../../platform/attempts.js';
-import type { Actor } from '../auth/authenticate.js';
+import type { Actor } from '../auth/index.js';
 import { recordEvents } from '../../events/outbox.js';
-import { requireAccess } from '../brands/access.js';
+import { requireAccess } from '../brands/index.js';
 import { presentContact } from './contacts.presenter.js';
 import {
   applyContactInput,

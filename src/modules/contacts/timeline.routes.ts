@@ -1,5 +1,5 @@
 // /contacts/:id/timeline (decisions §7, §14; docs/contacts.md). Wiring only.
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { ContactParams } from './contacts.schemas.js';

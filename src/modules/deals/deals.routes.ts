@@ -1,8 +1,8 @@
 // /deals (decisions §17, docs/deals.md). Wiring only: schemas, the brand context, one service call.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { associationsOf } from '../../platform/associations.js';
-import { requireBrandContext } from '../brands/brand-context.js';
+import { requireBrandContext } from '../brands/index.js';
 import { lenientPaging } from '../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';

@@ -3,12 +3,16 @@
 // ids derived from the demo secret), so re-running writes nothing new; a contact someone deleted stays deleted.
 import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
-import { SeededRandom } from '../listings/listings.random.js';
+import { SeededRandom } from '../listings/index.js';
 import { findLiveBrand } from '../brands/index.js';
 import { DemoSecrets } from './demo-seed.js';
-import { applyContactInput, EMPTY_CONTACT, type ContactFields } from '../contacts/contacts.input.js';
-import { existingContactIds } from '../contacts/index.js';
-import { insertContactsIn } from '../contacts/contacts.service.js';
+import {
+  applyContactInput,
+  EMPTY_CONTACT,
+  type ContactFields,
+  existingContactIds,
+  insertContactsIn,
+} from '../contacts/index.js';
 import type { ContactInput } from '../contacts/contacts.schemas.js';
 
 /** Demo brand (key of the demo world) → how many contacts, owned by which demo user. */

@@ -1,7 +1,7 @@
 // SQL of the demo world: existence checks and repairs of its fixed rows.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { ClientKind } from '../auth/auth.columns.js';
+import type { ClientKind } from '../auth/index.js';
 
 /** Serialises concurrent seeds (two CLI runs, or a CLI run during first start) on any database. */
 export async function lockDemoSeed(db: Kysely<DB>): Promise<void> {

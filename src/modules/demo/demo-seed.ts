@@ -6,15 +6,15 @@
 // that drifted (a demo password changed, a client or brand deleted) is put back, so what is printed works.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { ClientKind } from '../auth/auth.columns.js';
+import type { ClientKind } from '../auth/index.js';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { deriveKey } from '../../lib/crypto.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { GRANTS_BY_KIND, clientSecretMatches, createOAuthClient, hashClientSecret } from '../auth/clients.service.js';
-import type { AclWord } from '../brands/access.js';
+import { GRANTS_BY_KIND, clientSecretMatches, createOAuthClient, hashClientSecret } from '../auth/index.js';
+import type { AclWord } from '../brands/index.js';
 import { ensureBrand, findLiveMembership, insertMembership, updateMembership } from '../brands/index.js';
-import { ensureDemoMls } from '../listings/mls-registry.service.js';
+import { ensureDemoMls } from '../listings/index.js';
 import {
   ensurePalette,
   findClientForSeed,
@@ -24,7 +24,7 @@ import {
   repairClient,
   reviveUser,
 } from './demo-seed.repository.js';
-import { createAccount } from '../users/users.admin.js';
+import { createAccount } from '../users/index.js';
 
 export const DEMO_REDIRECT_URIS = ['http://127.0.0.1:8787/callback', 'http://localhost:8787/callback'];
 

@@ -1,7 +1,7 @@
 // Checks of a campaign body that a JSON schema cannot express: one-line subject and headers (no header
 // injection), html size in bytes, templates that parse, the field each recipient type needs, NUL characters.
 import { errors, type ErrorAttributes } from '../../errors.js';
-import { isCleanText } from '../contacts/contacts.input.js';
+import { isCleanText } from '../contacts/index.js';
 import type { CampaignRecipients, RecipientSpec } from './emails.columns.js';
 import { MAX_HEADERS, MAX_HTML_BYTES, type Recipient } from './emails.schemas.js';
 import { templateProblem } from './personalise.js';

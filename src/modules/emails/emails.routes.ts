@@ -1,7 +1,7 @@
 // /emails and /brands/:brand/emails (spec 2.6, decisions §7, §15; docs/emails.md). Wiring only.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../auth/authenticate.js';
-import { requireBrandContext } from '../brands/brand-context.js';
+import { actorOf } from '../auth/index.js';
+import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import {

@@ -8,13 +8,13 @@ import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { unsubscribedAddresses } from '../../mail/mail.repository.js';
 import { queueMessages, type OutgoingMessage } from '../../mail/mail.service.js';
-import { subtreeIds } from '../brands/access.js';
+import { subtreeIds } from '../brands/index.js';
 import { emailKey } from '../../lib/contact-values.js';
 import * as repo from './emails.repository.js';
 import type { RecipientSpec } from './emails.columns.js';
 import { compile, oneLine, textOf } from './personalise.js';
 import { executeCampaignTask } from './emails.tasks.js';
-import { sendingCredential } from '../extmail/send.js';
+import { sendingCredential } from '../extmail/index.js';
 
 type List = 'to' | 'cc' | 'bcc';
 

@@ -4,7 +4,7 @@
 // credential upserted with its tokens sealed. Failures after a verified state go back to the state's redirect
 // with OAuth-style `error` parameters.
 import type { Deps } from '../../platform/deps.js';
-import { brandReach } from '../brands/access.js';
+import { brandReach } from '../brands/index.js';
 import { findLiveUserId } from '../users/index.js';
 import { consumeStateNonce, upsertCredential } from './extmail.repository.js';
 import { ProviderError } from './provider.js';

@@ -13,7 +13,7 @@ import {
   normalizeDate,
   normalizePhone,
   type ContactFields,
-} from '../contacts/contacts.input.js';
+} from '../contacts/index.js';
 import type { ContactInput } from '../contacts/contacts.schemas.js';
 
 export const SOURCE_TYPE = 'Microsoft';

@@ -8,9 +8,8 @@ import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { recordEvents } from '../../events/outbox.js';
 import { emailKey } from '../../lib/contact-values.js';
-import { EMPTY_CONTACT, type ContactFields } from '../contacts/contacts.input.js';
+import { EMPTY_CONTACT, type ContactFields, contactEvents, insertContactsIn } from '../contacts/index.js';
 import * as contacts from '../contacts/index.js';
-import { contactEvents, insertContactsIn } from '../contacts/contacts.service.js';
 import { graphEmails, mapGraphContact, sameFields } from './contact-mapping.js';
 import {
   deleteContactLinks,

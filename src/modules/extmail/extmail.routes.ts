@@ -1,6 +1,6 @@
 // /users/self/extmail and the provider's callback (spec §4.3; decisions §12; docs/extmail.md). Wiring only.
-import { actorOf } from '../auth/authenticate.js';
-import { requireBrandContext } from '../brands/brand-context.js';
+import { actorOf } from '../auth/index.js';
+import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import { messagePage } from '../../platform/pages/pages.js';
 import { PAGE_STYLE_HASH } from '../../platform/pages/styles.js';

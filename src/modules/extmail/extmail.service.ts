@@ -1,8 +1,8 @@
 // Linking a mailbox and managing its credential (spec §4.3; decisions §12; docs/extmail.md).
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../auth/authenticate.js';
-import { requireAccess } from '../brands/access.js';
+import type { Actor } from '../auth/index.js';
+import { requireAccess } from '../brands/index.js';
 import { MicrosoftProvider } from './microsoft.js';
 import type { ExtmailProvider } from './provider.js';
 import { isAllowedRedirect } from './redirect.js';

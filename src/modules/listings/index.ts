@@ -1,5 +1,14 @@
-// The public face of the listings module (issue 29, docs/architecture.md "Layers"): what other modules may import.
-// So far the query functions they read and write with; never a table. Other modules import this file, not the
-// module's repositories, so the repositories can change behind it.
+// The public face of the listings module (issue 29, docs/architecture.md "Layers"): what other modules may import, the
+// services, query functions and types they use; never a repository or a table as such. Other modules import this
+// file (and the record shapes of the module's *.schemas.ts), not its other files, which can change behind it.
 export { lockUnmatchedEvents, markEventsMatched, type UnmatchedEvent } from './listing-events.repository.js';
+export { formatListing } from './listings.format.js';
+export { findListingSummary } from './listings.lookup.js';
+export { loadListingRecords } from './listings.presenter.js';
+export { SeededRandom } from './listings.random.js';
 export { findListingCardRows, type ListingCardRow } from './listings.repository.js';
+export { ensureDemoMls } from './mls-registry.service.js';
+export { whereClause } from './search/filters.query.js';
+export { SearchResultSchema } from './search/search.records.js';
+export { checkSavedCriteria, compileStoredSearch, searchListings, type SearchResult } from './search/search.service.js';
+export { resolveSort, type Criteria } from './search/search.validation.js';

@@ -8,7 +8,7 @@ import { eventsFor } from './listings.events.js';
 import { checkListingInput } from './listings.input.js';
 import { normalizeListing, type NormalizedListing } from './listings.normalize.js';
 import type { IngestFailure, IngestResult } from './listings.schemas.js';
-import { MATCH_BATCH, matchEventsTask } from '../saved-searches/matching.tasks.js';
+import { MATCH_BATCH, matchEventsTask } from '../saved-searches/index.js';
 import { writeListingRecords } from './listings.stored-record.js';
 import {
   insertEvents,

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { formatListing } from './listings.format.js';
-import { toAgentRecord } from '../users/agents.record.js';
+import { toAgentRecord } from '../users/index.js';
 import { findListingRows, type ListingEmbeds, type ListingRow } from './listings.repository.js';
 import { AGENT_SLOTS, OFFICE_SLOTS, type ListingRecord } from './listings.schemas.js';
 

@@ -6,7 +6,7 @@ import { narrowed } from '../../db/narrow.js';
 import type { DB, Narrowed } from '../../db/types.js';
 import type { ListingEventType } from './listings.columns.js';
 import type { ListingWrite, OpenHouseWrite } from './listings.normalize.js';
-import { AGENT_RECORD_COLUMNS, type AgentRow } from '../users/agents.record.js';
+import { AGENT_RECORD_COLUMNS, type AgentRow } from '../users/index.js';
 
 /** Every column the record shows: not the tsvectors (large, internal) nor the source hash. */
 export const LISTING_COLUMNS = [

@@ -1,6 +1,6 @@
 // GET /listings/:id and POST /mls/:mls/listings (decisions §5). Wiring only.
 import type { FeatureRoutes } from '../../platform/feature.js';
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { associationsOf } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import {

@@ -1,7 +1,7 @@
 // SQL of synthetic seeding: the agent pool, links to existing users, boundary sampling support.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import { boundaryContainsPoint } from '../boundaries/containment.query.js';
+import { boundaryContainsPoint } from '../boundaries/index.js';
 
 export interface SeedAgent {
   mlsid: string;

@@ -1,7 +1,7 @@
 // Listing reads and the ingest entry point, with their access rules.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../auth/authenticate.js';
+import type { Actor } from '../auth/index.js';
 import { ingestListings } from './listings.ingest.js';
 import { loadListingRecords, type ListingEmbeds } from './listings.presenter.js';
 import type { IngestResult, ListingRecord } from './listings.schemas.js';

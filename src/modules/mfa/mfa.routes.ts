@@ -1,7 +1,7 @@
 // /users/self/mfa: TOTP set-up, verification, per-login validation and removal. Wiring only.
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { actorOf, userIdOf } from '../auth/authenticate.js';
+import { actorOf, userIdOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { UserRecord } from '../users/users.schemas.js';

@@ -7,7 +7,7 @@ import { errors } from '../../errors.js';
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, IP_POLICY, type AttemptKey } from '../../platform/attempts.js';
 import { markFamilyMfaValidated } from '../auth/index.js';
 import type { UserRecord } from '../users/users.schemas.js';
-import { loadUserRecord } from '../users/users.service.js';
+import { loadUserRecord } from '../users/index.js';
 import { clearMfa, consumeStep, enableMfa, findMfaState, storePendingSecret } from './mfa.repository.js';
 import { matchingStep, newTotpSecret, totpUri } from './totp.js';
 

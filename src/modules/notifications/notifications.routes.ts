@@ -1,7 +1,7 @@
 // /notifications: the caller's feed (spec §4.8, decisions §10; docs/notifications.md). Wiring only.
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { userIdOf } from '../auth/authenticate.js';
+import { userIdOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import {

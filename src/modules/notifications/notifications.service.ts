@@ -2,7 +2,7 @@
 // answers 404). Seen-state changes announce the new unseen count to the live stream in the same transaction.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { BearerRead } from '../auth/authenticate.js';
+import type { BearerRead } from '../auth/index.js';
 import { feedBody, type Serialize } from './feed-json.js';
 import {
   feedPageJson,

@@ -1,7 +1,7 @@
 // GET /notifications/stream: the caller's live notifications as Server-Sent Events (docs/notifications.md).
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.js';
-import { userIdOf } from '../auth/authenticate.js';
+import { userIdOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { NotificationStreamHub } from './notifications.stream.js';

@@ -1,7 +1,7 @@
 // Device-token registration (spec §4.8, decisions §10, §13; docs/notifications.md). Wiring only.
 import { Type } from '@sinclair/typebox';
 import { MAIN_PUSH_APP } from '../../config.js';
-import { userIdOf } from '../auth/authenticate.js';
+import { userIdOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { UserRecord } from '../users/users.schemas.js';

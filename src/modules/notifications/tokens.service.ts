@@ -6,7 +6,7 @@ import { providersOf } from '../../config-push.js';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { hashToken } from '../../lib/crypto.js';
-import { loadUserRecord } from '../users/users.service.js';
+import { loadUserRecord } from '../users/index.js';
 import type { UserRecord } from '../users/users.schemas.js';
 import { checkChannel } from './tokens.channel.js';
 import * as repo from './tokens.repository.js';

@@ -4,10 +4,9 @@
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
-import type { Actor } from '../auth/authenticate.js';
-import { requireAccess } from '../brands/access.js';
-import { findInstance, findInstances } from '../templates/index.js';
-import { presentInstances } from '../templates/instances.service.js';
+import type { Actor } from '../auth/index.js';
+import { requireAccess } from '../brands/index.js';
+import { findInstance, findInstances, presentInstances } from '../templates/index.js';
 import { checkMediums } from '../../render/mediums.js';
 import * as repo from './print-campaigns.repository.js';
 import {

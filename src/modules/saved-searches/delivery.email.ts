@@ -6,8 +6,7 @@ import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
 import type { OutgoingMessage } from '../../mail/mail.service.js';
 import { html } from '../../platform/pages/html.js';
-import { findListingCardRows } from '../listings/index.js';
-import { formatListing } from '../listings/listings.format.js';
+import { findListingCardRows, formatListing } from '../listings/index.js';
 
 export interface ListingCard {
   id: string;

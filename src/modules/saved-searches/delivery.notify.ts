@@ -4,7 +4,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
-import { notifyMany } from '../notifications/notify.js';
+import { notifyMany } from '../notifications/index.js';
 import type { ListingCard } from './delivery.email.js';
 
 /** A stored match, with what its notification names: the search's owner (none: nobody to notify) and title. */

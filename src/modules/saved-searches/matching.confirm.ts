@@ -7,7 +7,7 @@
 import type { Expression, Kysely, SqlBool } from 'kysely';
 import { parameterText } from '../../db/arrays.js';
 import type { DB } from '../../db/types.js';
-import { whereClause } from '../listings/search/filters.query.js';
+import { whereClause } from '../listings/index.js';
 import {
   findConfirmedPairs,
   preparedParameterTypes,

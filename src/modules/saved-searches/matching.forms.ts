@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { SearchCriteria } from '../listings/search/search.schemas.js';
-import { compileStoredSearch } from '../listings/search/search.service.js';
+import { compileStoredSearch } from '../listings/index.js';
 import { compileWhere } from './matching.confirm.js';
 import { findShapes, insertShapes, storeMatchForms } from './matching.repository.js';
 import { findStaleForms, storedCriteriaOf } from './saved-searches.repository.js';

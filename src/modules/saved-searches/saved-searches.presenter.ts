@@ -2,10 +2,9 @@
 // the contact links; `saved_search.contacts`, `.boundaries` and `.brands` turn ids into records.
 import type { Deps } from '../../platform/deps.js';
 import { epochSeconds } from '../../lib/clock.js';
-import { getBoundary } from '../boundaries/boundaries.service.js';
-import { brandExpansion, getBrandProfile } from '../brands/profile.service.js';
-import { presentContacts } from '../contacts/contacts.presenter.js';
-import { findLiveContacts } from '../contacts/index.js';
+import { getBoundary } from '../boundaries/index.js';
+import { brandExpansion, getBrandProfile } from '../brands/index.js';
+import { presentContacts, findLiveContacts } from '../contacts/index.js';
 import { DEFAULT_CURRENCY, SearchCriteria } from '../listings/search/search.schemas.js';
 import type { SavedSearchRow } from './saved-searches.repository.js';
 import type { ContactLink, Frequency, SavedSearchRecord } from './saved-searches.schemas.js';

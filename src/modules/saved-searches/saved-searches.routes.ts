@@ -1,6 +1,6 @@
 // /brands/:brand/saved-searches (spec §4.4, decisions §6; docs/saved-searches.md). Wiring only.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { associationsOf } from '../../platform/associations.js';
 import { lenientPaging } from '../../platform/paging.js';
 import { FORM_OR_JSON_BODY } from '../../platform/body-types.js';
@@ -18,7 +18,7 @@ import {
   Uuid,
 } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
-import { SearchResultSchema } from '../listings/search/search.records.js';
+import { SearchResultSchema } from '../listings/index.js';
 import { LegacyOrderBy, SearchInfo } from '../listings/search/search.schemas.js';
 import {
   LinkContactsBody,

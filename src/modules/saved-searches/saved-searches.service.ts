@@ -2,12 +2,11 @@
 // by the listing search engine itself (checkSavedCriteria), so a saved search accepts exactly what a search does.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../auth/authenticate.js';
-import { requireAccess } from '../brands/access.js';
-import { requireReachableContacts } from '../contacts/contacts.service.js';
+import type { Actor } from '../auth/index.js';
+import { requireAccess } from '../brands/index.js';
+import { requireReachableContacts } from '../contacts/index.js';
 import type { SearchCriteria } from '../listings/search/search.schemas.js';
-import { checkSavedCriteria, searchListings, type SearchResult } from '../listings/search/search.service.js';
-import { resolveSort } from '../listings/search/search.validation.js';
+import { checkSavedCriteria, searchListings, type SearchResult, resolveSort } from '../listings/index.js';
 import { SearchCriteria as CriteriaSchema } from '../listings/search/search.schemas.js';
 import { matchFormColumns } from './matching.forms.js';
 import { presentSavedSearches } from './saved-searches.presenter.js';

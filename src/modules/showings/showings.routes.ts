@@ -1,6 +1,6 @@
 // /showings and /brands/:brand/showings (decisions §17, docs/showings.md). Wiring only.
-import { actorOf } from '../auth/authenticate.js';
-import { requireBrandContext } from '../brands/brand-context.js';
+import { actorOf } from '../auth/index.js';
+import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import {

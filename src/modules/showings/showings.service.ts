@@ -6,11 +6,10 @@ import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import { epochSeconds } from '../../lib/clock.js';
-import type { Actor } from '../auth/authenticate.js';
-import { brandReach, requireAccess } from '../brands/access.js';
-import { findContact } from '../contacts/index.js';
-import { recordActivityIn } from '../contacts/timeline.service.js';
-import { findListingSummary } from '../listings/listings.lookup.js';
+import type { Actor } from '../auth/index.js';
+import { brandReach, requireAccess } from '../brands/index.js';
+import { findContact, recordActivityIn } from '../contacts/index.js';
+import { findListingSummary } from '../listings/index.js';
 import * as repo from './showings.repository.js';
 import type { CreateShowingBody, ListShowingsQuery, ShowingRecord, UpdateShowingBody } from './showings.schemas.js';
 

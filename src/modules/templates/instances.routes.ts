@@ -1,8 +1,8 @@
 // /templates/:id/instances and /templates/instances (decisions §11; docs/templates.md). Wiring only.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { associationsOf } from '../../platform/associations.js';
-import { requireBrandContext } from '../brands/brand-context.js';
+import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import {

@@ -4,11 +4,11 @@
 // it did not exist.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import type { Actor } from '../auth/authenticate.js';
-import { getBrandProfile } from '../brands/profile.service.js';
-import { getContact } from '../contacts/contacts.service.js';
-import { getDeal } from '../deals/deals.service.js';
-import { loadListingRecords } from '../listings/listings.presenter.js';
+import type { Actor } from '../auth/index.js';
+import { getBrandProfile } from '../brands/index.js';
+import { getContact } from '../contacts/index.js';
+import { getDeal } from '../deals/index.js';
+import { loadListingRecords } from '../listings/index.js';
 import { findTemplateUser } from './instances.repository.js';
 
 function paletteOf(palette: Record<string, unknown>): Record<string, unknown> {

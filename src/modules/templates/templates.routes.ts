@@ -1,6 +1,6 @@
 // /templates and /brands/:brand/templates (decisions §11; docs/templates.md). Wiring only.
-import { actorOf } from '../auth/authenticate.js';
-import { requireBrandContext } from '../brands/brand-context.js';
+import { actorOf } from '../auth/index.js';
+import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { BrandParams, CreateTemplateBody, TemplateFilterQuery, TemplateRecord } from './templates.schemas.js';

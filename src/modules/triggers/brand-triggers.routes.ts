@@ -1,5 +1,5 @@
 // /brands/:brand/triggers (issue 10 item 4; docs/triggers.md). Wiring only.
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import {

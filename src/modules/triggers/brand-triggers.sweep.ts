@@ -9,8 +9,8 @@ import type { Deps } from '../../platform/deps.js';
 import type { DB } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { wallClock, zonedTime } from '../../lib/zoned-time.js';
-import { scheduleForContactsIn } from '../emails/emails.service.js';
-import { notify } from '../notifications/notify.js';
+import { scheduleForContactsIn } from '../emails/index.js';
+import { notify } from '../notifications/index.js';
 import * as repo from './brand-triggers.repository.js';
 
 const LATEST_LATE_SEND_MS = 2 * 86_400_000;

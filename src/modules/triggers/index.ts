@@ -1,6 +1,6 @@
-// The public face of the triggers module (issue 29, docs/architecture.md "Layers"): what other modules may import.
-// So far the query functions they read and write with; never a table. Other modules import this file, not the
-// module's repository, so the repository can change behind it.
+// The public face of the triggers module (issue 29, docs/architecture.md "Layers"): what other modules may import, the
+// services, query functions and types they use; never a repository or a table as such. Other modules import this
+// file (and the record shapes of the module's *.schemas.ts), not its other files, which can change behind it.
+export { replanTriggersOfContacts, replanTriggersOfUser } from './planner.js';
 export { campaignInUse } from './triggers.repository.js';
-export { replanTriggersOfContacts } from './planner.js';
 export { triggersOfContacts } from './triggers.service.js';

@@ -2,8 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { epochSeconds } from '../../lib/clock.js';
-import { presentCampaigns } from '../emails/emails.presenter.js';
-import { campaignsByIds } from '../emails/index.js';
+import { presentCampaigns, campaignsByIds } from '../emails/index.js';
 import type { EmailCampaignRecord } from '../emails/emails.schemas.js';
 import type { TriggerRow } from './triggers.repository.js';
 import type { TriggerRecord } from './triggers.schemas.js';

@@ -1,8 +1,8 @@
 // /triggers (spec 4.5, decisions §7; docs/triggers.md). Wiring only.
 import { Type } from '@sinclair/typebox';
 import { associationsOf } from '../../platform/associations.js';
-import { actorOf } from '../auth/authenticate.js';
-import { requireBrandContext } from '../brands/brand-context.js';
+import { actorOf } from '../auth/index.js';
+import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import {

@@ -3,7 +3,7 @@ import type { Deps } from '../../platform/deps.js';
 import { errors, type ErrorAttributes } from '../../errors.js';
 import { MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { attemptKey, ACCOUNT_POLICY, AttemptLimiter, type AttemptKey } from '../../platform/attempts.js';
-import type { Actor } from '../auth/authenticate.js';
+import type { Actor } from '../auth/index.js';
 import { isValidTimeZone } from './local-time.js';
 import {
   findPasswordHash,
@@ -16,7 +16,7 @@ import {
 import type { ChangePasswordBody, UpdateSelfBody, UserRecord } from './users.schemas.js';
 import { loadUserRecord } from './users.service.js';
 import { signOutEverywhere } from '../auth/index.js';
-import { replanTriggersOfUser } from '../triggers/planner.js';
+import { replanTriggersOfUser } from '../triggers/index.js';
 
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
 const E164 = /^\+[1-9]\d{6,14}$/;

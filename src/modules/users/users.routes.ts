@@ -1,8 +1,8 @@
 // /users/self: the caller's own record, profile, password and active brand. Wiring only.
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.js';
-import { actorOf, userIdOf } from '../auth/authenticate.js';
-import { headerBrand } from '../brands/brand-context.js';
+import { actorOf, userIdOf } from '../auth/index.js';
+import { headerBrand } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { changeActiveBrand, changePassword, updateSelf } from './self.service.js';

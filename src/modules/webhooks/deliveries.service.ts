@@ -6,7 +6,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
-import { notify } from '../notifications/notify.js';
+import { notify } from '../notifications/index.js';
 import { addSeconds } from '../../lib/clock.js';
 import { OutboundError } from '../../lib/outbound.js';
 import { parseRetryAfter } from '../../lib/retry-after.js';

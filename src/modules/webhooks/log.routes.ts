@@ -1,5 +1,5 @@
 // The delivery log and the actions on a webhook (docs/webhooks.md). Wiring only.
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { DeliveryLogQuery, DeliveryParams, DeliveryRecord } from './log.schemas.js';

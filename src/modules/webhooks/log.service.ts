@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { addSeconds, epochSeconds } from '../../lib/clock.js';
-import type { Actor } from '../auth/authenticate.js';
+import type { Actor } from '../auth/index.js';
 import * as repo from './log.repository.js';
 import type { DeliveryLogQuery, DeliveryRecord } from './log.schemas.js';
 import { deliverTask } from './webhooks.tasks.js';

@@ -1,6 +1,6 @@
 // /brands/:id/webhooks (spec §4.7; decisions §9, §13; docs/webhooks.md). Wiring only.
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import { announceDeprecation } from '../../platform/deprecation.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';

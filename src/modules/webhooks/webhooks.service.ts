@@ -5,8 +5,8 @@ import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
 import { epochSeconds } from '../../lib/clock.js';
 import { OutboundError } from '../../lib/outbound.js';
-import type { Actor } from '../auth/authenticate.js';
-import { requireAccess } from '../brands/access.js';
+import type { Actor } from '../auth/index.js';
+import { requireAccess } from '../brands/index.js';
 import * as repo from './webhooks.repository.js';
 import {
   MAX_URL_LENGTH,

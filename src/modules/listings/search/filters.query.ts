@@ -2,7 +2,7 @@
 // ever holds column names chosen here. Each predicate is written in the form its index answers:
 // `location <@ polygon` (GiST), `agent_muis && array` (GIN), `search_tsv @@ tsquery` (GIN), ranges (btree).
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { boundaryContainsPoint, ringsContainPoint, type ContainmentRing } from '../../boundaries/containment.query.js';
+import { boundaryContainsPoint, ringsContainPoint, type ContainmentRing } from '../../boundaries/index.js';
 import { DEFAULT_CURRENCY, TRI_STATE_FLAGS, type Location } from './search.schemas.js';
 import type { Criteria } from './search.validation.js';
 

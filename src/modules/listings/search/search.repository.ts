@@ -14,7 +14,7 @@
 //   end) loses the total, which then costs a second statement.
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../../db/types.js';
-import { subtreeQuery } from '../../brands/access.js';
+import { subtreeQuery } from '../../brands/index.js';
 import { whereClause } from './filters.query.js';
 import { compileSort, sortExpression } from './sort.query.js';
 import type { ResolvedSort } from './search.validation.js';

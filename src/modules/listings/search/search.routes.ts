@@ -1,9 +1,9 @@
 // Listing search endpoints (decisions §5): the current POST /brands/:brand/listings and the deprecated
 // POST /valerts, POST /valerts/count, GET /listings/search. Wiring only: schemas, then one service call.
 import type { FastifyRequest } from 'fastify';
-import { actorOf } from '../../auth/authenticate.js';
+import { actorOf } from '../../auth/index.js';
 import { associationsOf } from '../../../platform/associations.js';
-import { namedBrand, requireBrandContext } from '../../brands/brand-context.js';
+import { namedBrand, requireBrandContext } from '../../brands/index.js';
 import { lenientPaging } from '../../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, sendOkListTexts } from '../../../platform/schemas.js';
 import type { FeatureRoutes } from '../../../platform/feature.js';

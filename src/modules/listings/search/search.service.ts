@@ -3,8 +3,8 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Deps } from '../../../platform/deps.js';
 import { errors } from '../../../errors.js';
-import type { Actor } from '../../auth/authenticate.js';
-import { requireAccess, subtreeIds } from '../../brands/access.js';
+import type { Actor } from '../../auth/index.js';
+import { requireAccess, subtreeIds } from '../../brands/index.js';
 import { compileFilters, everyLive, mlsNumberIn, publiclyDisplayable, uuidArray } from './filters.query.js';
 import {
   agentMuisOfBrandSubtrees,

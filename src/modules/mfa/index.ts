@@ -1,0 +1,4 @@
+// The public face of the mfa module (issue 29, docs/architecture.md "Layers"): what other modules may import, the
+// services, query functions and types they use; never a repository or a table as such. Other modules import this
+// file (and the record shapes of the module's *.schemas.ts), not its other files, which can change behind it.
+export { checkUserTotp } from './mfa.service.js';
