@@ -4,7 +4,7 @@ import type { Deps } from '../../platform/deps.js';
 import { hashToken, safeEqual, sha256Base64Url } from '../../lib/crypto.js';
 import { findAuthorizationCodeForUpdate, markAuthorizationCodeUsed } from './authorization-codes.repository.js';
 import type { ClientRow } from './clients.repository.js';
-import { isLiveUser } from './login.repository.js';
+import { findLiveUserId } from '../users/index.js';
 import { oauthErrors } from './oauth-errors.js';
 import type { TokenResponse } from './oauth.schemas.js';
 import { revokeFamily } from './tokens.repository.js';
@@ -43,7 +43,7 @@ export async function authorizationCodeGrant(
       return { refused: 'redirect_uri does not match the authorization request' };
     const pkceProblem = checkPkce(client, row.code_challenge, exchange.codeVerifier);
     if (pkceProblem) return { refused: pkceProblem };
-    if (!(await isLiveUser(trx, row.user))) return { refused: 'The authorization code is invalid' };
+    if (!(await findLiveUserId(trx, row.user))) return { refused: 'The authorization code is invalid' };
 
     const tokens = await issueNewFamily(trx, deps.clock, {
       user: row.user,

@@ -11,12 +11,3 @@ export function findLiveUserByEmail(db: Kysely<DB>, email: string) {
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
-
-export function isLiveUser(db: Kysely<DB>, userId: string) {
-  return db
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-}
