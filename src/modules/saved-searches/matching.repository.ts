@@ -1,5 +1,5 @@
 // SQL of matching listing events against saved searches (matching.service.ts; docs/saved-searches.md "Matching"):
-// the candidate searches (matching.candidates.ts), their confirmation by the engine's compiled WHERE, grouped by shape
+// the candidate searches (findCandidateSearches), their confirmation by the engine's compiled WHERE, grouped by shape
 // (matching.confirm.ts), and the stored match forms and shapes (matching.forms.ts).
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';

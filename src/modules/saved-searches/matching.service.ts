@@ -1,5 +1,5 @@
 // Matching listing events against saved searches (issue 12 item 2; docs/saved-searches.md "Matching").
-// Two steps: the searches' own indexes name the candidates (matching.candidates.ts), then each candidate search is
+// Two steps: the searches' own indexes name the candidates (matching.repository.ts findCandidateSearches), then each candidate search is
 // confirmed by the search engine's compiled WHERE (compileStoredSearch, stored with each search: matching.forms.ts)
 // over just the event's listings, so a match
 // means exactly "running the search now finds this listing" — no second matcher restating the criteria.
@@ -11,7 +11,7 @@ import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
 import { lockUnmatchedEvents, markEventsMatched } from '../listings/index.js';
 import { DELIVER_BATCH, deliverMatchesTask } from './delivery.tasks.js';
-import { candidateSearches, type Candidate } from './matching.candidates.js';
+import { findCandidateSearches, type Candidate } from './matching.repository.js';
 import { confirmedPairs, type ShapedCandidate } from './matching.confirm.js';
 import {
   matchFormOf,
@@ -77,7 +77,7 @@ async function matchChunk(
       return { outcome: { events: 0, matches: 0 }, inserted: [], lags: [], compiled: [], notified: 0, emailing: 0 };
     const inTrx = { ...deps, db: trx };
     const listings = [...new Set(events.map((event) => event.listing))];
-    const { shaped, compiled, delivery } = await formCandidates(inTrx, await candidateSearches(trx, listings));
+    const { shaped, compiled, delivery } = await formCandidates(inTrx, await findCandidateSearches(trx, listings));
     const now = deps.clock.now();
     const pairs = await confirmedPairs(trx, shaped, now);
     // Each confirmed (search, listing) pair matches every event of that listing in the batch. The pairs come back

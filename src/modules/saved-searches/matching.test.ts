@@ -6,7 +6,7 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import { queuedJobs, runQueuedJobs } from '../../../test/helpers/jobs.js';
 import { crmUser } from '../../../test/helpers/contacts.js';
 import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
-import { candidateSearches } from './matching.candidates.js';
+import { findCandidateSearches } from './matching.repository.js';
 import { matchEvents } from './matching.service.js';
 import { matchEventsTask } from './matching.tasks.js';
 import { around, saveSearch } from './matching.test-support.js';
@@ -142,7 +142,7 @@ describe('matching listing events', () => {
       .select('id')
       .where('mls_number', '=', 'M-2')
       .executeTakeFirstOrThrow();
-    const candidates = (await candidateSearches(t.deps.db, [listing.id])).map((c) => c.saved_search);
+    const candidates = (await findCandidateSearches(t.deps.db, [listing.id])).map((c) => c.saved_search);
     expect(candidates).toContain(here);
     expect(candidates).not.toContain(elsewhere);
     expect(candidates).not.toContain(otherAgent);
@@ -254,7 +254,7 @@ describe('matching listing events', () => {
       .where('mls_number', 'in', ['N-1', 'N-2'])
       .execute();
     const id = (mls: string) => ids.find((row) => row.mls_number === mls)!.id;
-    const candidates = await candidateSearches(t.deps.db, [id('N-1'), id('N-2')]);
+    const candidates = await findCandidateSearches(t.deps.db, [id('N-1'), id('N-2')]);
     const of = (mls: string) =>
       candidates
         .filter((c) => c.listing === id(mls))
