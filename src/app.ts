@@ -42,6 +42,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       maxParamLength: LONGEST_PATH_PARAM,
     },
     frameworkErrors: frameworkError,
+    // While shutting down, a request that comes on a connection still open is answered as usual (with
+    // `Connection: close`), not with Fastify's bare 503: the client gets its answer, and the next request goes to
+    // another process (server.ts; /ready already says 503 to the balancer).
+    return503OnClosing: false,
     clientErrorHandler: clientError,
     // Response serializers compiled at each one's first use (platform/lazy-compile.ts), as the validators are.
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },

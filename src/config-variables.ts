@@ -76,6 +76,12 @@ export const VARIABLES = [
     meaning: 'run job workers inside `gable serve` (embedded mode always does)',
   },
   {
+    names: ['SHUTDOWN_TIMEOUT_SECONDS'],
+    default: '`10`',
+    meaning:
+      'on SIGTERM or SIGINT, how long `serve` finishes in-flight requests and a worker its running jobs; jobs still running then are released to another worker at once (docs/deployment.md)',
+  },
+  {
     names: ['TRUST_PROXY'],
     default: '`false`',
     meaning: 'trust `X-Forwarded-*` from a reverse proxy',

@@ -35,6 +35,8 @@ export interface Config {
   readonly mailFrom: string;
   /** Run job workers inside `gable serve` (always true in embedded mode, which has one process). */
   readonly workersInProcess: boolean;
+  /** On SIGTERM: how long in-flight requests and running jobs have to finish (server.ts, platform/shutdown.ts). */
+  readonly shutdownTimeoutSeconds: number;
   /** Trust X-Forwarded-* from a reverse proxy (for client IPs and https detection). */
   readonly trustProxy: boolean;
   readonly embedded: boolean;
@@ -164,6 +166,13 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://');
   const mailFrom = read('MAIL_FROM') ?? `${appName} <no-reply@${senderDomain(baseUrl)}>`;
   const workersInProcess = parseBoolean(read('WORKERS_IN_PROCESS') ?? 'true', 'WORKERS_IN_PROCESS', problems);
+  const shutdownTimeoutSeconds = parseInteger(
+    read('SHUTDOWN_TIMEOUT_SECONDS') ?? '10',
+    'SHUTDOWN_TIMEOUT_SECONDS',
+    1,
+    3600,
+    problems,
+  );
   const trustProxy = parseBoolean(read('TRUST_PROXY') ?? 'false', 'TRUST_PROXY', problems);
   const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
   const publicRateWindowSeconds = parseInteger(
@@ -258,6 +267,7 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     smtpUrl,
     mailFrom,
     workersInProcess: embedded ? true : workersInProcess,
+    shutdownTimeoutSeconds,
     trustProxy,
     embedded,
     publicRateLimit,

@@ -105,8 +105,9 @@ export async function startJobs(deps: Deps): Promise<void> {
   );
 }
 
-export async function closeDeps(deps: Deps): Promise<void> {
-  await deps.queue.stop();
+/** `drainMs`: how long running jobs may still take before they are released to another worker (queue.ts). */
+export async function closeDeps(deps: Deps, drainMs?: number): Promise<void> {
+  await deps.queue.stop(drainMs);
   deps.mail.close();
   deps.outbound.close();
   deps.files.close?.();

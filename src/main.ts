@@ -50,10 +50,11 @@ program
       import('./server.js'),
     ]);
     const deps = await createDeps(config, { workers: config.workersInProcess });
-    await migrateToLatest(deps.db);
-    await startJobs(deps);
-    await prepareEmbedded(deps);
-    await serve(deps);
+    await serve(deps, async () => {
+      await migrateToLatest(deps.db);
+      await startJobs(deps);
+      await prepareEmbedded(deps);
+    });
   });
 
 program
@@ -65,23 +66,19 @@ program
       console.error('gable worker needs DATABASE_URL: in embedded mode `gable serve` runs the workers itself.');
       process.exit(2);
     }
-    const [{ closeDeps, createDeps, startJobs }, { migrateToLatest }, { default: closeWithGrace }] = await Promise.all([
+    const [{ closeDeps, createDeps, startJobs }, { migrateToLatest }, { msUntil, onShutdown }] = await Promise.all([
       import('./deps.js'),
       import('./db/migrator.js'),
-      import('close-with-grace'),
+      import('./platform/shutdown.js'),
     ]);
     const deps = await createDeps(config, { workers: true });
+    // Before the first job can start: a signal from then on is a graceful one. closeDeps stops the queue first
+    // (no more fetches; running jobs finish until the deadline, the rest are released to another worker at
+    // once), then the mail pool, the renderer and the database.
+    onShutdown(deps.log, config.shutdownTimeoutSeconds, (deadline) => closeDeps(deps, msUntil(deadline)));
     await migrateToLatest(deps.db);
     await startJobs(deps);
     deps.log.info('worker started');
-    // closeDeps stops the queue first (in-flight jobs finish), then the mail pool, the renderer and the database.
-    // As `serve` does: a failed shutdown is logged and exits 1 instead of an unhandled rejection; a job still
-    // running after 30 s (pg-boss's own stop timeout) is left to its retry.
-    closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
-      if (err) deps.log.error({ err }, 'worker shutting down after an error');
-      else deps.log.info({ signal }, 'worker shutting down');
-      await closeDeps(deps);
-    });
   });
 
 program

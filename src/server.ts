@@ -1,24 +1,50 @@
 // The HTTP process: build the app, listen, shut down gracefully. Nothing else, beside the operator channel of an
 // embedded server (platform/operator-channel.ts: how `gable notify` and the like reach a server holding DATA_DIR).
-import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from './platform/deps.js';
 import { closeDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { operatorActions } from './features.js';
 import { startOperatorChannel, type OperatorChannel } from './platform/operator-channel.js';
+import { msUntil, onShutdown } from './platform/shutdown.js';
 import { startSummary } from './platform/start-summary.js';
 
-export async function serve(deps: Deps): Promise<void> {
-  const app = await buildApp(deps);
+/**
+ * `prepare` (migrations, job workers, the embedded first start) runs once the shutdown is in place, so that a
+ * signal during it is a graceful one too: in-process jobs start there.
+ */
+export async function serve(deps: Deps, prepare: () => Promise<void>): Promise<void> {
+  let app: FastifyInstance | null = null;
   let channel: OperatorChannel | null = null;
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
+  onShutdown(deps.log, deps.config.shutdownTimeoutSeconds, async (deadline) => {
     await channel?.close(); // no operator action starts once shutting down
-    await app.close(); // stop accepting, finish in-flight requests
-    await closeDeps(deps); // then the job workers and the database (releases the embedded lock)
+    // Requests and in-process jobs drain side by side; the queue keeps taking jobs from the requests until both
+    // are done, and stops in closeDeps, before the database closes (which releases the embedded lock).
+    await Promise.all([app && closeHttp(app, deadline), deps.queue.stopWorking(msUntil(deadline))]);
+    await closeDeps(deps);
   });
+  await prepare();
+  app = await buildApp(deps);
   await app.listen({ port: deps.config.port, host: deps.config.host });
   channel = await startOperatorChannel(deps, operatorActions);
   for (const line of startSummary(deps.config)) app.log.info(line);
+}
+
+/**
+ * Stops accepting connections and finishes the requests in flight; those still running at `deadline` are cut
+ * (their connections closed). Requests that arrive meanwhile on open keep-alive connections are answered, with
+ * `Connection: close` (app.ts: return503OnClosing), and `/ready` says 503 so a balancer sends no more.
+ */
+async function closeHttp(app: FastifyInstance, deadline: number): Promise<void> {
+  const closed = app.close();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    closed.then(() => false),
+    new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), msUntil(deadline)))),
+  ]);
+  clearTimeout(timer);
+  if (!timedOut) return;
+  app.log.warn('requests still running at SHUTDOWN_TIMEOUT_SECONDS: their connections are closed');
+  app.server.closeAllConnections();
+  await closed;
 }

@@ -34,6 +34,7 @@ const HIDDEN_PREFIX = '/docs';
 /** Statuses outside the error catalogue that a route may declare, with the reason. */
 const NON_CATALOGUE: Record<string, number[]> = {
   'GET /health': [503], // readiness: the health body, not an error body
+  'GET /ready': [503], // readiness: the readiness body, not an error body
 };
 
 const CATALOGUE_STATUSES = new Set<number>(Object.values(ERROR_CATALOGUE));

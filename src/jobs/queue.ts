@@ -32,7 +32,10 @@ const CRON_WORKER_POLL_SECONDS = 15;
 
 /** Jobs one fetch of a task takes at most, unless the task names its batch size (see startSlots). */
 const FETCH_MAX = 16;
-/** On shutdown, how long running jobs may take to end before they are failed (and run again elsewhere). */
+/**
+ * On stop, how long running jobs may take to end before they are released to another worker, unless the caller
+ * says (the processes pass SHUTDOWN_TIMEOUT_SECONDS' share; platform/shutdown.ts).
+ */
 const DRAIN_MS = 10_000;
 /** Jobs per insert statement in enqueueMany (one JSON parameter, so no parameter limit; keeps statements small). */
 const INSERT_CHUNK = 1000;
@@ -77,6 +80,8 @@ export class JobQueue {
   private readonly daemons: Promise<void>[] = [];
   private waker: JobWaker | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  /** Settles when the workers have stopped (stopWorking); one stop however many callers ask. */
+  private stoppedWorking: Promise<void> | null = null;
 
   constructor(
     /** Runs pg-boss's own statements on a pooled connection (Database.query: timed, reported when slow). */
@@ -155,6 +160,7 @@ export class JobQueue {
       fail: async (ids, message) => {
         await Promise.all(ids.map((id) => this.boss.fail(task.name, id, { message })));
       },
+      release: (ids) => this.release(task.name, ids),
       log: this.log,
     });
     this.slots.set(task.name, slots);
@@ -239,13 +245,38 @@ export class JobQueue {
     }
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Hands running jobs back, ready at once, as if never fetched: pg-boss has no such call (`fail` waits out the
+   * retry delay and spends a retry). `retry` with no start makes the next fetch leave the retry count as it is,
+   * and its trigger notices wake the other workers (migration 2026-11-28T1400).
+   */
+  private async release(name: string, ids: string[]): Promise<void> {
+    await this.query({
+      text: `update ${QUEUE_SCHEMA}.job set state = 'retry', start_after = now(), started_on = null
+             where name = $1 and id = any($2::uuid[]) and state = 'active'`,
+      values: [name, ids],
+    });
+  }
+
+  /**
+   * Stops working, the first half of a shutdown: fetches nothing more, stops the daemons, waits up to `drainMs`
+   * for the running jobs and releases the rest. Enqueueing still works (a server's in-flight requests may enqueue
+   * while they drain); `stop` ends that.
+   */
+  stopWorking(drainMs = DRAIN_MS): Promise<void> {
+    this.stoppedWorking ??= (async () => {
+      this.stopping.abort();
+      this.waker?.stop();
+      await this.unlisten?.();
+      await Promise.all([...this.daemons, ...[...this.slots.values()].map((slots) => slots.stop(drainMs))]);
+    })();
+    return this.stoppedWorking;
+  }
+
+  async stop(drainMs = DRAIN_MS): Promise<void> {
     if (!this.started) return;
+    await this.stopWorking(drainMs);
     this.started = false;
-    this.stopping.abort();
-    this.waker?.stop();
-    await this.unlisten?.();
-    await Promise.all([...this.daemons, ...[...this.slots.values()].map((slots) => slots.stop(DRAIN_MS))]);
     await this.boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
   }
 }

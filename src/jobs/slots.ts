@@ -7,8 +7,8 @@
 //   - one fetch at a time per task, of up to `fetchMax` jobs or the free slots if fewer;
 //   - each job is completed or failed alone; completions of the same turn share one statement;
 //   - a job that outlives its expiry is failed (as pg-boss's worker did) and its slot freed;
-//   - stop() fetches no more, waits for the running jobs (up to a limit) and fails those still running, so they
-//     run again elsewhere at once instead of when they expire.
+//   - stop() fetches no more, waits for the running jobs (up to a limit) and releases those still running, so
+//     another worker runs them at once instead of when they expire (and without spending one of their retries).
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface SlotJob {
@@ -31,6 +31,8 @@ export interface SlotsOptions {
   readonly run: (job: SlotJob) => Promise<void>;
   readonly complete: (ids: string[]) => Promise<void>;
   readonly fail: (ids: string[], message: string) => Promise<void>;
+  /** Hands running jobs back to the queue, ready at once (a shutdown that outlived its drain). */
+  readonly release: (ids: string[]) => Promise<void>;
   readonly log: FastifyBaseLogger;
 }
 
@@ -47,6 +49,8 @@ export class TaskSlots {
   private nudge: (() => void) | null = null;
   /** Jobs running, by id: settle when the job is completed or failed. */
   private readonly running = new Map<string, Promise<void>>();
+  /** Jobs handed back at shutdown: whatever their run does next is not recorded (another worker owns them). */
+  private readonly released = new Set<string>();
   private toComplete: string[] = [];
   private completing: Promise<void> | null = null;
 
@@ -67,7 +71,7 @@ export class TaskSlots {
     return this.busy;
   }
 
-  /** Fetches no more; waits up to `drainMs` for the running jobs, then fails the rest (shut down mid-job). */
+  /** Fetches no more; waits up to `drainMs` for the running jobs, then releases the rest (shut down mid-job). */
   async stop(drainMs: number): Promise<void> {
     this.stopped = true;
     this.poke();
@@ -81,10 +85,19 @@ export class TaskSlots {
     clearTimeout(timer);
     const left = [...this.running.keys()];
     if (drained || left.length === 0) return;
-    this.options.log.warn({ task: this.options.name, jobs: left.length }, 'jobs still running at shutdown failed');
+    this.options.log.warn(
+      { task: this.options.name, jobs: left.length },
+      'jobs still running at the shutdown timeout released to another worker',
+    );
+    for (const id of left) this.released.add(id);
     await this.options
-      .fail(left, 'the worker shut down while the job was running')
-      .catch((error: unknown) => this.options.log.error({ err: error }, 'could not fail the jobs left at shutdown'));
+      .release(left)
+      .catch((error: unknown) =>
+        this.options.log.error(
+          { err: error },
+          'could not release the jobs left at shutdown (they run again when they expire)',
+        ),
+      );
   }
 
   private poke(): void {
@@ -157,6 +170,7 @@ export class TaskSlots {
       ]);
     } catch (error) {
       clearTimeout(timer);
+      if (this.released.has(job.id)) return;
       const message = error instanceof Error ? error.message : String(error);
       log.error({ err: error, job: job.id, task: name }, 'job failed');
       await this.options
@@ -165,6 +179,7 @@ export class TaskSlots {
       return;
     }
     clearTimeout(timer);
+    if (this.released.has(job.id)) return;
     await this.complete(job.id).catch((error: unknown) =>
       // The job stays active until it expires, then runs again: a repeat at worst (jobs are idempotent).
       log.error({ err: error, job: job.id, task: name }, 'could not record a completed job'),

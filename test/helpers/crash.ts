@@ -19,7 +19,10 @@ export interface CrashHarness {
   readonly sink: SmtpSink;
   /** Opens the database the worker uses from the test's process (embedded: only while no worker holds it). */
   withDatabase<T>(run: (deps: Deps) => Promise<T>): Promise<T>;
-  startWorker(): ChildProcess;
+  /** `env`: more configuration for this process only (e.g. SHUTDOWN_TIMEOUT_SECONDS). */
+  startWorker(env?: Record<string, string>): ChildProcess;
+  /** `gable serve` on both databases (workers in process), listening on `port`. */
+  startServer(port: number, env?: Record<string, string>): ChildProcess;
 }
 
 /**
@@ -70,14 +73,18 @@ export function useCrashHarness(options: { sinkDelayMs?: number; env?: Record<st
         await closeDeps(deps);
       }
     },
-    startWorker() {
+    startWorker(more = {}) {
       // Embedded, `gable worker` refuses to run (PGlite is one process): `gable serve` runs the workers itself.
       return spawnGable([database!.databaseUrl === null ? 'serve' : 'worker'], {
         ...env,
         PORT: '0',
         HOST: '127.0.0.1',
         WORKERS_IN_PROCESS: 'true',
+        ...more,
       });
+    },
+    startServer(port, more = {}) {
+      return spawnGable(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1', ...more });
     },
   };
 }
