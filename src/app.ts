@@ -57,6 +57,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // runs as work of its route (slow statements name it).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // Shutting down (server.ts): the client (a balancer's kept connection) opens its next request elsewhere.
+    if (deps.lifecycle.draining) reply.header('connection', 'close');
     runAsWork({ kind: 'route', name: `${request.method} ${request.routeOptions.url ?? 'unmatched'}` }, done);
   });
   app.addHook('onResponse', async (request, reply) => {

@@ -82,6 +82,12 @@ export const VARIABLES = [
       'on SIGTERM or SIGINT, how long `serve` finishes in-flight requests and a worker its running jobs; jobs still running then are released to another worker at once (docs/deployment.md)',
   },
   {
+    names: ['SHUTDOWN_DELAY_SECONDS'],
+    default: '`0`',
+    meaning:
+      'on SIGTERM or SIGINT, how long `serve` goes on accepting before it closes its listener, while `/ready` says 503 and every answer closes its connection: time for a balancer that polls `/ready` to stop sending (its interval × the failures it waits for)',
+  },
+  {
     names: ['TRUST_PROXY'],
     default: '`false`',
     meaning: 'trust `X-Forwarded-*` from a reverse proxy',

@@ -37,6 +37,8 @@ export interface Config {
   readonly workersInProcess: boolean;
   /** On SIGTERM: how long in-flight requests and running jobs have to finish (server.ts, platform/shutdown.ts). */
   readonly shutdownTimeoutSeconds: number;
+  /** On SIGTERM: how long `serve` keeps accepting, unready, before it closes its listener (server.ts). */
+  readonly shutdownDelaySeconds: number;
   /** Trust X-Forwarded-* from a reverse proxy (for client IPs and https detection). */
   readonly trustProxy: boolean;
   readonly embedded: boolean;
@@ -173,6 +175,13 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     3600,
     problems,
   );
+  const shutdownDelaySeconds = parseInteger(
+    read('SHUTDOWN_DELAY_SECONDS') ?? '0',
+    'SHUTDOWN_DELAY_SECONDS',
+    0,
+    300,
+    problems,
+  );
   const trustProxy = parseBoolean(read('TRUST_PROXY') ?? 'false', 'TRUST_PROXY', problems);
   const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
   const publicRateWindowSeconds = parseInteger(
@@ -268,6 +277,7 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     mailFrom,
     workersInProcess: embedded ? true : workersInProcess,
     shutdownTimeoutSeconds,
+    shutdownDelaySeconds,
     trustProxy,
     embedded,
     publicRateLimit,

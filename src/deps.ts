@@ -28,6 +28,7 @@ import { fetchFontThrough } from './render/font-cache.js';
 import { ownResponse, type DrawnFiles } from './render/own-files.js';
 import { DEMO_LOGOS } from './modules/brands/demo-logos.routes.js';
 import { DEMO_PHOTOS } from './modules/listings/demo-photos.js';
+import { Lifecycle } from './platform/lifecycle.js';
 
 /** The SVGs this server draws, by the paths their routes serve them at: what a rendered page may load of them. */
 export const DRAWN_FILES: DrawnFiles = new Map([
@@ -86,6 +87,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     files: config.s3 ? new S3Store(config.s3) : new LocalDiskStore(join(config.dataDir, 'files')),
     fileSigner: new FileSigner(config.secretKey),
     renderer,
+    lifecycle: new Lifecycle(),
   };
   holder.deps = deps;
   return deps;

@@ -16,13 +16,19 @@ import { startSummary } from './platform/start-summary.js';
 export async function serve(deps: Deps, prepare: () => Promise<void>): Promise<void> {
   let app: FastifyInstance | null = null;
   let channel: OperatorChannel | null = null;
-  onShutdown(deps.log, deps.config.shutdownTimeoutSeconds, async (deadline) => {
+  const { shutdownTimeoutSeconds, shutdownDelaySeconds } = deps.config;
+  const close = async (deadline: number) => {
+    deps.lifecycle.draining = true; // /ready says 503; every answer closes its connection
     await channel?.close(); // no operator action starts once shutting down
     // Requests and in-process jobs drain side by side; the queue keeps taking jobs from the requests until both
     // are done, and stops in closeDeps, before the database closes (which releases the embedded lock).
-    await Promise.all([app && closeHttp(app, deadline), deps.queue.stopWorking(msUntil(deadline))]);
+    await Promise.all([
+      app && closeHttpAfter(app, shutdownDelaySeconds * 1000, deadline),
+      deps.queue.stopWorking(msUntil(deadline)),
+    ]);
     await closeDeps(deps);
-  });
+  };
+  onShutdown(deps.log, shutdownTimeoutSeconds, close, shutdownDelaySeconds);
   await prepare();
   app = await buildApp(deps);
   await app.listen({ port: deps.config.port, host: deps.config.host });
@@ -31,11 +37,13 @@ export async function serve(deps: Deps, prepare: () => Promise<void>): Promise<v
 }
 
 /**
- * Stops accepting connections and finishes the requests in flight; those still running at `deadline` are cut
- * (their connections closed). Requests that arrive meanwhile on open keep-alive connections are answered, with
- * `Connection: close` (app.ts: return503OnClosing), and `/ready` says 503 so a balancer sends no more.
+ * After `delayMs` still accepting (SHUTDOWN_DELAY_SECONDS: a balancer that polls `/ready` stops sending, and kept
+ * connections are closed by their next answer instead of under a request that is on its way), stops accepting
+ * connections and finishes the requests in flight; those still running at `deadline` are cut (their connections
+ * closed). Requests that arrive meanwhile on open connections are answered, with `Connection: close` (app.ts).
  */
-async function closeHttp(app: FastifyInstance, deadline: number): Promise<void> {
+async function closeHttpAfter(app: FastifyInstance, delayMs: number, deadline: number): Promise<void> {
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
   const closed = app.close();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = await Promise.race([

@@ -1,6 +1,6 @@
 // Graceful shutdown with real signals (issue 31 item 6): a real `gable serve` stops accepting on SIGTERM, answers
 // the request in flight and the ones that follow on its connection (`/ready` says 503 to the balancer meanwhile),
-// then exits 0; a second SIGTERM exits at once; a request still running at SHUTDOWN_TIMEOUT_SECONDS is cut. A real
+// then exits 0 — after SHUTDOWN_DELAY_SECONDS of still accepting when that is set; a second SIGTERM exits at once; a request still running at SHUTDOWN_TIMEOUT_SECONDS is cut. A real
 // worker (`gable worker` on PostgreSQL, `gable serve` embedded) stopped mid-delivery hands its job back, ready at
 // once and with its retries untouched, and the next worker delivers it.
 import { connect, type Socket } from 'node:net';
@@ -109,6 +109,28 @@ describe('gable serve on SIGTERM', () => {
     expect(held.statuses).toEqual([401, 503]);
     expect(held.text).toContain('"error":"invalid_client"');
     expect(held.text).toContain('"shutting_down":true');
+  });
+
+  it('with SHUTDOWN_DELAY_SECONDS goes on accepting, unready, each answer closing its connection', async () => {
+    const { port, server } = await startedServer({ SHUTDOWN_DELAY_SECONDS: '3', SHUTDOWN_TIMEOUT_SECONDS: '30' });
+    const kept = await Connection.open(port);
+    kept.socket.write('GET /health HTTP/1.1\r\nHost: gable.test\r\n\r\n');
+    await until(() => kept.statuses.length === 1, 10, 'the first answer');
+    expect(kept.text).toMatch(/connection: keep-alive/i);
+    server.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A connection opened after the signal is still accepted, and answered.
+    const late = await Connection.open(port);
+    late.socket.write('GET /health HTTP/1.1\r\nHost: gable.test\r\n\r\n');
+    kept.socket.write('GET /ready HTTP/1.1\r\nHost: gable.test\r\n\r\n');
+    await until(() => late.closed && kept.closed, 10, 'both answers to close their connections');
+    expect(late.statuses).toEqual([200]);
+    expect(late.text).toMatch(/connection: close/i);
+    expect(kept.statuses).toEqual([200, 503]);
+    expect(kept.text).toContain('"shutting_down":true');
+    expect(server.exitCode).toBeNull(); // the delay has not run out yet
+    await exited(server);
+    expect(server.exitCode).toBe(0);
   });
 
   it('exits at once on a second SIGTERM, with the request still in flight', async () => {

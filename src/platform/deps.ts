@@ -17,6 +17,7 @@ import type { FileSigner } from '../files/signing.js';
 import type { Renderer } from '../render/renderer.js';
 import type { Metrics } from './metrics.js';
 import type { ModuleHooks } from './module-hooks.js';
+import type { Lifecycle } from './lifecycle.js';
 
 export interface Deps {
   readonly config: Config;
@@ -40,4 +41,6 @@ export interface Deps {
   readonly fileSigner: FileSigner;
   /** Chromium renderer of template instances; null when no browser is configured (docs/templates.md). */
   readonly renderer: Renderer | null;
+  /** Whether the process is shutting down (platform/lifecycle.ts). */
+  readonly lifecycle: Lifecycle;
 }

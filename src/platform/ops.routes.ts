@@ -18,12 +18,6 @@ const Readiness = Type.Object({
 });
 
 export const opsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  // Set when the server begins to close (server.ts): it still answers, but a balancer should send no more.
-  let shuttingDown = false;
-  app.addHook('preClose', (done) => {
-    shuttingDown = true;
-    done();
-  });
   // Once the database has every migration of this code it keeps them (migrations only go forward), so the
   // question is asked until the first yes.
   let migrationsCurrent = false;
@@ -77,6 +71,8 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       } catch {
         database = 'unreachable';
       }
+      // Set at the shutdown's signal (server.ts): the server still answers, but a balancer should send no more.
+      const shuttingDown = deps.lifecycle.draining;
       const ready = database === 'ok' && migrations === 'current' && !shuttingDown;
       return reply
         .status(ready ? 200 : 503)

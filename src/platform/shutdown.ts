@@ -9,13 +9,17 @@ import type { FastifyBaseLogger } from 'fastify';
 /** After the timeout, what closing the mail pool, the browser and the database may still take. */
 const CLOSE_MARGIN_MS = 5_000;
 
-/** `close` gets the instant (Date.now()) by which its work should be over; it closes the pools after it. */
+/**
+ * `close` gets the instant (Date.now()) by which its work should be over; it closes the pools after it.
+ * `delaySeconds` (serve's SHUTDOWN_DELAY_SECONDS) comes before the timeout: the time still accepting, unready.
+ */
 export function onShutdown(
   log: FastifyBaseLogger,
   timeoutSeconds: number,
   close: (deadline: number) => Promise<void>,
+  delaySeconds = 0,
 ): void {
-  const timeoutMs = timeoutSeconds * 1000;
+  const timeoutMs = (delaySeconds + timeoutSeconds) * 1000;
   closeWithGrace(
     {
       delay: timeoutMs + CLOSE_MARGIN_MS,
@@ -25,7 +29,7 @@ export function onShutdown(
     },
     async ({ signal, err }) => {
       if (err) log.error({ err }, 'shutting down after an error');
-      else log.info({ signal, timeoutSeconds }, 'shutting down');
+      else log.info({ signal, delaySeconds, timeoutSeconds }, 'shutting down');
       await close(Date.now() + timeoutMs);
     },
   );
