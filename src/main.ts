@@ -43,7 +43,7 @@ program
   )
   .action(async () => {
     const config = withEmbeddedDemoDefaults(readConfig());
-    const [{ createDeps, startJobs }, { migrateToLatest }, { prepareEmbedded }, { serve }] = await Promise.all([
+    const [{ createDeps, startJobs }, { migrateAtStart }, { prepareEmbedded }, { serve }] = await Promise.all([
       import('./deps.js'),
       import('./db/migrator.js'),
       import('./bootstrap.js'),
@@ -51,7 +51,7 @@ program
     ]);
     const deps = await createDeps(config, { workers: config.workersInProcess });
     await serve(deps, async () => {
-      await migrateToLatest(deps.db);
+      await migrateAtStart(deps.db, deps.log);
       await startJobs(deps);
       await prepareEmbedded(deps);
     });
@@ -66,7 +66,7 @@ program
       console.error('gable worker needs DATABASE_URL: in embedded mode `gable serve` runs the workers itself.');
       process.exit(2);
     }
-    const [{ closeDeps, createDeps, startJobs }, { migrateToLatest }, { msUntil, onShutdown }] = await Promise.all([
+    const [{ closeDeps, createDeps, startJobs }, { migrateAtStart }, { msUntil, onShutdown }] = await Promise.all([
       import('./deps.js'),
       import('./db/migrator.js'),
       import('./platform/shutdown.js'),
@@ -76,7 +76,7 @@ program
     // (no more fetches; running jobs finish until the deadline, the rest are released to another worker at
     // once), then the mail pool, the renderer and the database.
     onShutdown(deps.log, config.shutdownTimeoutSeconds, (deadline) => closeDeps(deps, msUntil(deadline)));
-    await migrateToLatest(deps.db);
+    await migrateAtStart(deps.db, deps.log);
     await startJobs(deps);
     deps.log.info('worker started');
   });
@@ -85,10 +85,11 @@ program
   .command('migrate')
   .description('apply database migrations')
   .action(async () => {
-    const { migrateToLatest } = await import('./db/migrator.js');
+    const { aheadWarning, migrateToLatest } = await import('./db/migrator.js');
     await withDeps({ migrate: false }, async (deps) => {
-      const { applied } = await migrateToLatest(deps.db);
-      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      const { applied, ahead } = await migrateToLatest(deps.db);
+      if (ahead.length) console.log(aheadWarning(ahead));
+      else console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
     });
   });
 export const seedCommand = program.command('seed').description('load demo or reference data');

@@ -2,7 +2,7 @@
 // whose schema is behind (ADR 0040) — said in one line with exit 2, as a bad flag is (issue 30 item 8). A stack
 // trace there reads as a bug in Gable; `--verbose` still prints it. Any other error is a bug and keeps its stack
 // trace.
-import { MigrationsBehindError } from '../db/migrations-behind.js';
+import { MigrationsAheadAndBehindError, MigrationsBehindError } from '../db/migrations-behind.js';
 
 /** Exit status of a command refused for what the operator gave it (a file, a flag, a database address). */
 export const EXIT_OPERATOR_ERROR = 2;
@@ -35,7 +35,7 @@ const SESSION_REFUSED_CODES = new Set(['28P01', '28000', '3D000', '57P03']);
  */
 export function operatorErrorLine(error: unknown, databaseUrl: string | null): string | null {
   if (!(error instanceof Error)) return null;
-  if (error instanceof MigrationsBehindError) return error.message;
+  if (error instanceof MigrationsBehindError || error instanceof MigrationsAheadAndBehindError) return error.message;
   const { code, syscall, path, address, port, hostname } = error as SystemError;
   if (code && path && FILE_PROBLEMS[code]) return `${path}: ${FILE_PROBLEMS[code]}`;
   if (code && CONNECT_CODES.has(code) && syscall !== undefined) {

@@ -2,8 +2,9 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { MigrationsBehindError } from './migrations-behind.js';
+import { MigrationsAheadAndBehindError, MigrationsBehindError } from './migrations-behind.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
@@ -36,6 +37,8 @@ export class DirectoryMigrationProvider implements MigrationProvider {
 
 export interface MigrationOutcome {
   applied: string[];
+  /** Migrations the database has that this code does not know (a newer version migrated it); none applied then. */
+  ahead: string[];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
@@ -54,9 +57,27 @@ function migratorOf(db: Kysely<any>): Migrator {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
 export async function pendingMigrations(db: Kysely<any>, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+  return (await migrationState(db, dir)).pending;
+}
+
+export interface MigrationState {
+  /** This code's migrations the database has not applied, in name order. */
+  pending: string[];
+  /** The database's migrations this code does not know (a newer version's), in name order. */
+  ahead: string[];
+}
+
+/** How the database's migrations compare with this code's, from the file names and schema_migrations alone. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
+export async function migrationState(db: Kysely<any>, dir: string = MIGRATIONS_DIR): Promise<MigrationState> {
   const names = (await migrationFiles(dir)).map(({ name }) => name);
-  const applied = new Set(await appliedMigrations(db));
-  return names.filter((name) => !applied.has(name));
+  const known = new Set(names);
+  const applied = await appliedMigrations(db);
+  const done = new Set(applied);
+  return {
+    pending: names.filter((name) => !done.has(name)),
+    ahead: applied.filter((name) => !known.has(name)).sort(),
+  };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
@@ -91,6 +112,13 @@ export async function prepareSchemaForCommand(db: Kysely<any>, embedded: boolean
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationOutcome> {
+  // A database a newer version has migrated (a rolling upgrade, ADR 0040): this version runs on it as it is.
+  // Kysely's migrator would refuse it as corrupted, and a replaced process of the old version would not start.
+  const { pending, ahead } = await migrationState(db);
+  if (ahead.length > 0) {
+    if (pending.length > 0) throw new MigrationsAheadAndBehindError(ahead, pending);
+    return { applied: [], ahead };
+  }
   const migrator = migratorOf(db);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
@@ -98,5 +126,20 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationOutcome
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error });
   }
-  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName), ahead: [] };
+}
+
+/** `serve` and `worker` at their start: migrate, or, on a database a newer version has migrated, say so and go on. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run on any schema
+export async function migrateAtStart(db: Kysely<any>, log: FastifyBaseLogger): Promise<void> {
+  const { ahead } = await migrateToLatest(db);
+  if (ahead.length > 0) log.warn(aheadWarning(ahead));
+}
+
+/** What a process that migrates at its start (`serve`, `worker`) says about a database ahead of it. */
+export function aheadWarning(ahead: readonly string[]): string {
+  return (
+    `the database has ${ahead.length} migration(s) of a newer version of gable (${ahead.at(-1)}): ` +
+    'running on it unmigrated, as during a rolling upgrade; replace this process with the newer version'
+  );
 }

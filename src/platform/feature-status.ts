@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from '../db/types.js';
-import { pendingMigrations } from '../db/migrator.js';
+import { migrationState } from '../db/migrator.js';
 import { serverVersion } from '../db/probes.js';
 import { verifySmtp } from '../mail/transport.js';
 import type { FileStore } from '../files/store.js';
@@ -63,13 +63,19 @@ async function database({ config, db }: StatusParts): Promise<FeatureStatus> {
     return { feature: 'database', state: 'ready', detail: `${where}, open in the running server (checked there)` };
   try {
     const version = await withinLimit(serverVersion(db), 'the database');
-    const pending = await withinLimit(pendingMigrations(db), 'the database');
+    const { pending, ahead } = await withinLimit(migrationState(db), 'the database');
     const found = `${where}, PostgreSQL ${version}`;
     if (pending.length > 0)
       return {
         feature: 'database',
         state: 'broken',
         detail: `${found}; ${pending.length} migration(s) not applied (first: ${pending[0]}): run gable migrate`,
+      };
+    if (ahead.length > 0)
+      return {
+        feature: 'database',
+        state: 'ready',
+        detail: `${found}, ${ahead.length} migration(s) of a newer version (${ahead.at(-1)}): replace this version`,
       };
     return { feature: 'database', state: 'ready', detail: `${found}, migrations current` };
   } catch (error) {
