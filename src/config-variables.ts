@@ -50,6 +50,12 @@ export const VARIABLES = [
       '32 bytes (64 hex characters); required with `DATABASE_URL`. Encryption and signing keys are derived from it',
   },
   {
+    names: ['SECRET_KEY_PREVIOUS'],
+    default: '–',
+    meaning:
+      'during a rotation of `SECRET_KEY`: the key it replaced (or a comma-separated list, newest first). Secrets and signed links made with it still read; nothing new is made with it; `gable secrets rotate` re-encrypts what is stored (docs/secret-rotation.md)',
+  },
+  {
     names: ['APP_NAME'],
     default: '`Gable`',
     meaning: 'TOTP issuer and page titles',

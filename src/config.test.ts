@@ -153,6 +153,31 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: 'short' })).toThrow(/32 bytes/);
   });
 
+  it('reads SECRET_KEY_PREVIOUS as one key or a list, and refuses a bad item, SECRET_KEY itself or a repeat', () => {
+    const env = { DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: KEY };
+    const [one, two] = ['cd'.repeat(32), Buffer.alloc(32, 0xef).toString('base64')];
+    const previous = (value: string) =>
+      loadConfig({ ...env, SECRET_KEY_PREVIOUS: value }).previousSecretKeys.map((key) => key.toString('hex'));
+    expect(loadConfig(env).previousSecretKeys).toEqual([]);
+    expect(previous(one)).toEqual([one]);
+    expect(previous(` ${one} , ${two} `)).toEqual([one, 'ef'.repeat(32)]);
+    const problems = (value: string) => {
+      try {
+        loadConfig({ ...env, SECRET_KEY_PREVIOUS: value });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems('short')).toEqual([
+      'SECRET_KEY_PREVIOUS must be 32 bytes, written as 64 hex characters or as base64',
+    ]);
+    expect(problems(`${one},${KEY}`)).toEqual([
+      'SECRET_KEY_PREVIOUS item 2 is SECRET_KEY itself: set SECRET_KEY to the new key',
+    ]);
+    expect(problems(`${one},${one}`)).toEqual(['SECRET_KEY_PREVIOUS item 2 repeats an earlier item']);
+  });
+
   it('reads per-app push settings (<VARIABLE>_<APP>), each falling back to the shared one, and keeps the shared ones as they were', () => {
     const dataDir = tempDir();
     const keyFile = join(dataDir, 'AuthKey.p8');

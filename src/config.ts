@@ -30,6 +30,11 @@ export interface Config {
   readonly logFormat: 'json' | 'pretty';
   /** 32-byte master secret; subkeys for encryption and signing are derived from it (lib/crypto.ts). */
   readonly secretKey: Buffer;
+  /**
+   * The keys SECRET_KEY replaced, newest first (SECRET_KEY_PREVIOUS, docs/secret-rotation.md): values and signatures
+   * they made are still read and checked, nothing new is made with them. Empty outside a rotation.
+   */
+  readonly previousSecretKeys: readonly Buffer[];
   /** smtp(s):// URL; null = write .eml files under dataDir/mail. */
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
@@ -251,6 +256,7 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     problems,
   );
   const secretKey = resolveSecretKey(read('SECRET_KEY'), embedded, dataDir, problems);
+  const previousSecretKeys = parsePreviousKeys(read('SECRET_KEY_PREVIOUS') ?? '', secretKey, problems);
   const push = parsePushConfig(
     raw,
     Object.keys(env).filter((name) => raw(name) !== undefined),
@@ -273,6 +279,7 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     logLevel,
     logFormat: logFormat as Config['logFormat'],
     secretKey: secretKey!,
+    previousSecretKeys,
     smtpUrl,
     mailFrom,
     workersInProcess: embedded ? true : workersInProcess,
@@ -332,6 +339,25 @@ function resolveSecretKey(
   const key = randomBytes(32);
   writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
   return key;
+}
+
+/**
+ * SECRET_KEY_PREVIOUS: one key or a comma-separated list, each written as SECRET_KEY is. A list item that is
+ * SECRET_KEY itself is refused: it means the new key was not set, and a rotation would then change nothing.
+ */
+function parsePreviousKeys(text: string, current: Buffer | undefined, problems: string[]): Buffer[] {
+  const keys: Buffer[] = [];
+  const items = text.split(',').map((item) => item.trim());
+  if (text === '') return keys;
+  for (const [index, item] of items.entries()) {
+    const name = items.length > 1 ? `SECRET_KEY_PREVIOUS item ${index + 1}` : 'SECRET_KEY_PREVIOUS';
+    const key = decodeKey(item);
+    if (!key) problems.push(`${name} must be 32 bytes, written as 64 hex characters or as base64`);
+    else if (current?.equals(key)) problems.push(`${name} is SECRET_KEY itself: set SECRET_KEY to the new key`);
+    else if (keys.some((other) => other.equals(key))) problems.push(`${name} repeats an earlier item`);
+    else keys.push(key);
+  }
+  return keys;
 }
 
 function decodeKey(text: string): Buffer | undefined {

@@ -77,7 +77,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     db: database.db,
     clock: options.clock ?? systemClock,
     queue,
-    secrets: new SecretBox(config.secretKey),
+    secrets: new SecretBox(config.secretKey, config.previousSecretKeys),
     metrics,
     outbound: new OutboundHttp({ allowedNetworks: config.webhookAllowedNetworks, registry: metrics.registry }),
     mail: createMailTransport(config),
@@ -85,7 +85,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     moduleHooks: { replanContactTriggers: replanTriggersOfContacts, triggersOfContacts, campaignInUse },
     log,
     files: config.s3 ? new S3Store(config.s3) : new LocalDiskStore(join(config.dataDir, 'files')),
-    fileSigner: new FileSigner(config.secretKey),
+    fileSigner: new FileSigner(config.secretKey, config.previousSecretKeys),
     renderer,
     lifecycle: new Lifecycle(),
   };

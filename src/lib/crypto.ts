@@ -39,19 +39,48 @@ export function hmacHex(key: Buffer, data: string): string {
   return createHmac('sha256', key).update(data).digest('hex');
 }
 
+/**
+ * The master keys, SECRET_KEY first, then each SECRET_KEY_PREVIOUS (docs/secret-rotation.md): what is signed or
+ * sealed now uses the first; what is checked or opened tries them in order, so whatever a previous key made keeps
+ * working until that key is dropped.
+ */
+export interface MasterKeys {
+  readonly secretKey: Buffer;
+  readonly previousSecretKeys: readonly Buffer[];
+}
+
+/** The keys of `keys` in the order they are tried: SECRET_KEY, then each previous key. */
+export function verificationKeys(keys: MasterKeys): readonly Buffer[] {
+  return [keys.secretKey, ...keys.previousSecretKeys];
+}
+
+/**
+ * A short, stable name for a master key that reveals nothing of it (8 hex characters of a subkey), so an operator
+ * can tell which configured key a message means, or that two processes run with the same key.
+ */
+export function keyFingerprint(master: Buffer): string {
+  return deriveKey(master, 'key-fingerprint').subarray(0, 4).toString('hex');
+}
+
 const ENCRYPTION_VERSION = 'v1';
 
-/** AES-256-GCM for secrets at rest. Output: `v1.<iv>.<tag>.<ciphertext>` (base64url parts). */
+/**
+ * AES-256-GCM for secrets at rest. Output: `v1.<iv>.<tag>.<ciphertext>` (base64url parts), sealed under SECRET_KEY.
+ * Opening tries SECRET_KEY, then each previous key: the format names no key, so values stored before rotation
+ * existed read unchanged, and a process of an older version can still read what a newer one wrote (GCM's tag tells
+ * a wrong key from the right one).
+ */
 export class SecretBox {
-  private readonly key: Buffer;
+  /** The `secret-box` subkeys of SECRET_KEY and of each previous key, in the order they are tried. */
+  private readonly keys: readonly Buffer[];
 
-  constructor(master: Buffer) {
-    this.key = deriveKey(master, 'secret-box');
+  constructor(master: Buffer, previous: readonly Buffer[] = []) {
+    this.keys = [master, ...previous].map((key) => deriveKey(key, 'secret-box'));
   }
 
   encrypt(plaintext: string): string {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.keys[0]!, iv);
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [ENCRYPTION_VERSION, iv, cipher.getAuthTag(), ciphertext]
       .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
@@ -59,11 +88,39 @@ export class SecretBox {
   }
 
   decrypt(sealed: string): string {
+    const opened = this.open(sealed);
+    if (!opened) throw new Error('No configured key decrypts this value (SECRET_KEY, SECRET_KEY_PREVIOUS)');
+    return opened.plaintext;
+  }
+
+  /** Which key opens the value: 0 is SECRET_KEY, n the n-th previous key, -1 none (or not a sealed value). */
+  keyIndexOf(sealed: string): number {
+    return this.open(sealed, false)?.key ?? -1;
+  }
+
+  /** The value sealed under SECRET_KEY, the same plaintext inside; null when it already is. Throws when no key opens it. */
+  reseal(sealed: string): string | null {
+    const opened = this.open(sealed);
+    if (!opened) throw new Error('No configured key decrypts this value (SECRET_KEY, SECRET_KEY_PREVIOUS)');
+    return opened.key === 0 ? null : this.encrypt(opened.plaintext);
+  }
+
+  private open(sealed: string, strict = true): { plaintext: string; key: number } | null {
     const [version, iv, tag, ciphertext] = sealed.split('.');
-    if (version !== ENCRYPTION_VERSION || !iv || !tag || ciphertext === undefined)
-      throw new Error('Unrecognised encrypted value');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    if (version !== ENCRYPTION_VERSION || !iv || !tag || ciphertext === undefined) {
+      if (strict) throw new Error('Unrecognised encrypted value');
+      return null;
+    }
+    for (const [index, key] of this.keys.entries()) {
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+        const plain = Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
+        return { plaintext: plain.toString('utf8'), key: index };
+      } catch {
+        // the tag does not hold under this key: try the next
+      }
+    }
+    return null;
   }
 }

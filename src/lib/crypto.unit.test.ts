@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveKey, hashToken, randomToken, safeEqual, SecretBox } from './crypto.js';
+import { deriveKey, hashToken, keyFingerprint, randomToken, safeEqual, SecretBox } from './crypto.js';
 
 const master = Buffer.alloc(32, 7);
 
@@ -27,6 +27,28 @@ describe('crypto', () => {
     const flipped = parts[3]!.startsWith('A') ? `B${parts[3]!.slice(1)}` : `A${parts[3]!.slice(1)}`;
     expect(() => box.decrypt([parts[0], parts[1], parts[2], flipped].join('.'))).toThrow();
     expect(() => new SecretBox(Buffer.alloc(32, 8)).decrypt(sealed)).toThrow();
+  });
+
+  it('opens under SECRET_KEY or a previous key, seals under SECRET_KEY, and re-seals only what is not under it', () => {
+    const old = new SecretBox(master);
+    const sealed = old.encrypt('secret');
+    const rotating = new SecretBox(Buffer.alloc(32, 8), [Buffer.alloc(32, 9), master]);
+    expect(rotating.decrypt(sealed)).toBe('secret');
+    expect(rotating.keyIndexOf(sealed)).toBe(2);
+    const resealed = rotating.reseal(sealed)!;
+    expect(rotating.keyIndexOf(resealed)).toBe(0);
+    expect(new SecretBox(Buffer.alloc(32, 8)).decrypt(resealed)).toBe('secret');
+    expect(rotating.reseal(resealed)).toBeNull();
+    expect(() => old.decrypt(resealed)).toThrow(/No configured key/);
+    expect(old.keyIndexOf('not sealed')).toBe(-1);
+    expect(() => rotating.reseal(new SecretBox(Buffer.alloc(32, 1)).encrypt('x'))).toThrow();
+  });
+
+  it('names a key by a fingerprint that is stable and reveals nothing of it', () => {
+    expect(keyFingerprint(master)).toMatch(/^[0-9a-f]{8}$/);
+    expect(keyFingerprint(master)).toBe(keyFingerprint(Buffer.alloc(32, 7)));
+    expect(keyFingerprint(master)).not.toBe(keyFingerprint(Buffer.alloc(32, 8)));
+    expect(master.toString('hex')).not.toContain(keyFingerprint(master));
   });
 
   it('compares in constant time and handles different lengths', () => {

@@ -33,8 +33,16 @@ export interface SignatureHeaders {
   'webhook-signature'?: string;
 }
 
-/** Throws 403 unless the request carries a valid, fresh signature over exactly this body. */
-export function verifyEventsSignature(master: Buffer, headers: SignatureHeaders, body: string, now: Date): void {
+/**
+ * Throws 403 unless the request carries a valid, fresh signature over exactly this body, under the events key of
+ * one of `masters` (SECRET_KEY, then the previous keys: a forwarder keeps working while it is given the new key).
+ */
+export function verifyEventsSignature(
+  masters: readonly Buffer[],
+  headers: SignatureHeaders,
+  body: string,
+  now: Date,
+): void {
   const id = headers['webhook-id'];
   const timestamp = Number(headers['webhook-timestamp']);
   const signatures = (headers['webhook-signature'] ?? '').split(' ').filter(Boolean);
@@ -42,8 +50,9 @@ export function verifyEventsSignature(master: Buffer, headers: SignatureHeaders,
     throw errors.forbidden('Sign the request: webhook-id, webhook-timestamp and webhook-signature headers');
   if (Math.abs(now.getTime() / 1000 - timestamp) > EVENTS_TOLERANCE_SECONDS)
     throw errors.forbidden('The signature timestamp is too old or in the future');
-  const expected = signEvents(eventsKey(master), id, timestamp, body);
-  if (!signatures.some((s) => safeEqual(s, expected))) throw errors.forbidden('The signature does not match the body');
+  const expected = masters.map((master) => signEvents(eventsKey(master), id, timestamp, body));
+  if (!signatures.some((s) => expected.some((e) => safeEqual(s, e))))
+    throw errors.forbidden('The signature does not match the body');
 }
 
 export type FeedEventType = 'delivered' | 'bounced' | 'failed' | 'complained';

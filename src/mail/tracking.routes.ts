@@ -8,6 +8,7 @@ import type { FeatureRoutes } from '../platform/feature.js';
 import { FORM_OR_JSON_BODY } from '../platform/body-types.js';
 import { recordFeedEvents, verifyEventsSignature, type SignatureHeaders } from './events-feed.js';
 import { PIXEL_GIF } from './tracking.js';
+import { verificationKeys } from '../lib/crypto.js';
 import { ClickQuery, FeedBody, FeedResponse, LinkParams, UnsubscribeBody } from './tracking.schemas.js';
 import { describeUnsubscribe, followClick, recordOpen, unsubscribe } from './tracking.service.js';
 
@@ -162,7 +163,12 @@ export const mailTrackingRoutes: FeatureRoutes = async (app, { deps }) => {
         preValidation: async (request) => {
           const raw = (request as unknown as Record<symbol, string | undefined>)[RAW_BODY];
           if (raw === undefined) throw new AppError('UnsupportedMediaType', 'Send the events as application/json');
-          verifyEventsSignature(deps.config.secretKey, request.headers as SignatureHeaders, raw, deps.clock.now());
+          verifyEventsSignature(
+            verificationKeys(deps.config),
+            request.headers as SignatureHeaders,
+            raw,
+            deps.clock.now(),
+          );
         },
       },
       async (request) => ok(await recordFeedEvents(deps, (request.body as FeedBody).events)),

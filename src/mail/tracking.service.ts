@@ -9,6 +9,7 @@ import { emailKey } from '../lib/contact-values.js';
 import * as repo from './mail.repository.js';
 import type { MailEventKind } from './mail.columns.js';
 import { isWebUrl, verifyLinkToken, type LinkPurpose } from './tracking.js';
+import { verificationKeys } from '../lib/crypto.js';
 
 type TrackingDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'mailHooks'>;
 
@@ -26,7 +27,7 @@ async function messageOfLink(
   token: string,
   extra = '',
 ): Promise<repo.MailRow> {
-  const id = verifyLinkToken(deps.config.secretKey, purpose, token, extra);
+  const id = verifyLinkToken(verificationKeys(deps.config), purpose, token, extra);
   if (!id) throw errors.badRequest(REFUSED);
   const row = await repo.findMessage(deps.db, id);
   // A signed link of a message that is gone (the ledger was pruned) names nothing any more.

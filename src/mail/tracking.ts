@@ -1,7 +1,8 @@
 // Tracking and one-click unsubscribe for marketing mail (decisions §15, docs/mail.md). Every link is signed with
 // an HMAC (key derived from the master secret for this purpose only) over what it does and the ledger row it
 // belongs to: a forged or altered link is refused, and a click link redirects only to the URL it was signed for —
-// never an open redirect.
+// never an open redirect. Links are signed under SECRET_KEY and checked under it and each SECRET_KEY_PREVIOUS, so
+// mail sent before a rotation of SECRET_KEY keeps working while its key is configured (docs/secret-rotation.md).
 import { createHmac } from 'node:crypto';
 import { deriveKey, safeEqual } from '../lib/crypto.js';
 import { isUuid } from '../lib/uuid.js';
@@ -33,13 +34,24 @@ export function linkToken(master: Buffer, purpose: LinkPurpose, message: string,
   return `${message}.${signature(master, purpose, message, extra)}`;
 }
 
-/** The ledger id a token names when its signature holds for `purpose` (and `extra`, the click's URL), else null. */
-export function verifyLinkToken(master: Buffer, purpose: LinkPurpose, token: string, extra = ''): string | null {
+/**
+ * The ledger id a token names when its signature holds for `purpose` (and `extra`, the click's URL) under one of
+ * `masters` (SECRET_KEY, then the previous keys), else null.
+ */
+export function verifyLinkToken(
+  masters: readonly Buffer[],
+  purpose: LinkPurpose,
+  token: string,
+  extra = '',
+): string | null {
   const dot = token.indexOf('.');
   if (dot < 0) return null;
   const message = token.slice(0, dot);
   if (!isUuid(message)) return null;
-  return safeEqual(token.slice(dot + 1), signature(master, purpose, message, extra)) ? message.toLowerCase() : null;
+  const given = token.slice(dot + 1);
+  return masters.some((master) => safeEqual(given, signature(master, purpose, message, extra)))
+    ? message.toLowerCase()
+    : null;
 }
 
 export interface TrackingUrls {

@@ -5,7 +5,7 @@ import type { FirstStartStep } from '../../platform/feature.js';
 import type { Deps } from '../../platform/deps.js';
 import { SeededRandom } from '../listings/index.js';
 import { findLiveBrand } from '../brands/index.js';
-import { DemoSecrets } from './demo-seed.js';
+import { demoSecretsOf } from './demo-seed.js';
 import {
   applyContactInput,
   EMPTY_CONTACT,
@@ -179,7 +179,7 @@ function demoContact(n: number, count: number, random: () => number): ContactInp
 export async function seedDemoContacts(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
 ): Promise<{ brand: string; contacts: number; created: number }[]> {
-  const secrets = new DemoSecrets(deps.config.secretKey);
+  const secrets = await demoSecretsOf(deps);
   const summary: { brand: string; contacts: number; created: number }[] = [];
   await deps.db.transaction().execute(async (trx) => {
     for (const [b, book] of DEMO_BOOKS.entries()) {
@@ -222,7 +222,7 @@ export async function seedDemoContacts(
 export const demoContactsStep: FirstStartStep = {
   name: 'demo-contacts',
   isNeeded: async (deps) =>
-    (await findLiveBrand(deps.db, new DemoSecrets(deps.config.secretKey).id('brand:downtown'))) !== undefined,
+    (await findLiveBrand(deps.db, (await demoSecretsOf(deps)).id('brand:downtown'))) !== undefined,
   run: seedDemoContactsOnFirstStart,
 };
 

@@ -13,6 +13,13 @@ export async function anyUserExists(db: Kysely<DB>): Promise<boolean> {
   return row !== undefined;
 }
 
+/** Which of these brand ids have a row, deleted or not. */
+export async function existingBrandIds(db: Kysely<DB>, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('brands').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function findUserForSeed(db: Kysely<DB>, id: string) {
   return db
     .selectFrom('users')

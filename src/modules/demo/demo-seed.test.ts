@@ -75,6 +75,14 @@ describe('demo world', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('keeps the world it made during a rotation of SECRET_KEY, the old key then previous', async () => {
+    const rotated = {
+      ...t.deps,
+      config: { ...t.deps.config, secretKey: Buffer.alloc(32, 0x5a), previousSecretKeys: [t.deps.config.secretKey] },
+    };
+    expect(await seedDemoWorld(rotated)).toEqual(world);
+  });
+
   it('prints passwords and client secrets that work', async () => {
     for (const user of world.users) {
       const row = await t.deps.db

@@ -9,7 +9,7 @@ import type { DB } from '../../db/types.js';
 import type { ClientKind } from '../auth/index.js';
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import { deriveKey } from '../../lib/crypto.js';
+import { deriveKey, verificationKeys } from '../../lib/crypto.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { GRANTS_BY_KIND, clientSecretMatches, createOAuthClient, hashClientSecret } from '../auth/index.js';
 import type { AclWord } from '../brands/index.js';
@@ -17,6 +17,7 @@ import { ensureBrand, findLiveMembership, insertMembership, updateMembership } f
 import { ensureDemoMls } from '../listings/index.js';
 import {
   ensurePalette,
+  existingBrandIds,
   findClientForSeed,
   findUserForSeed,
   lockDemoSeed,
@@ -123,9 +124,25 @@ export class DemoSecrets {
   }
 }
 
+/**
+ * The derivations of the key the demo world was made with: during a rotation of SECRET_KEY (docs/secret-rotation.md)
+ * a world made under a previous key keeps its ids and passwords, rather than a second world being made beside it.
+ * Without a world yet, or when no configured key made it, SECRET_KEY's.
+ */
+export async function demoSecretsOf(deps: Pick<Deps, 'db' | 'config'>): Promise<DemoSecrets> {
+  const keys = verificationKeys(deps.config);
+  if (keys.length === 1) return new DemoSecrets(deps.config.secretKey);
+  const candidates = keys.map((key) => new DemoSecrets(key));
+  const found = await existingBrandIds(
+    deps.db,
+    candidates.map((secrets) => secrets.id('brand:brokerage')),
+  );
+  return candidates.find((secrets) => found.has(secrets.id('brand:brokerage'))) ?? candidates[0]!;
+}
+
 /** Creates (or puts back) the demo world and describes it. Safe to run any number of times, concurrently. */
 export async function seedDemoWorld(deps: Pick<Deps, 'db' | 'config' | 'clock'>): Promise<DemoWorld> {
-  const secrets = new DemoSecrets(deps.config.secretKey);
+  const secrets = await demoSecretsOf(deps);
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     await lockDemoSeed(trx);

@@ -62,7 +62,7 @@ export async function completeLink(deps: Deps, query: CallbackQuery): Promise<Ca
   try {
     tokens = await provider.exchangeCode({
       code: query.code,
-      codeVerifier: signer.codeVerifier(state.nonce),
+      codeVerifier: state.codeVerifier,
       redirectUri: callbackUrl(deps),
     });
     profile = await provider.profile(tokens.accessToken);

@@ -15,7 +15,7 @@ export function providerOf(deps: Deps): ExtmailProvider {
   return new MicrosoftProvider(deps.config, deps.outbound);
 }
 
-export const stateSignerOf = (deps: Deps) => new StateSigner(deps.config.secretKey);
+export const stateSignerOf = (deps: Deps) => new StateSigner(deps.config.secretKey, deps.config.previousSecretKeys);
 
 /** The page that says a mailbox was linked, or why not (`error`, `error_description` from the callback). */
 export const LINKED_PAGE = '/extmail/linked';

@@ -2,7 +2,8 @@
 // `<nonce>.<expires epoch>.<HMAC-SHA256 hex>` over everything before it, keyed by a subkey of SECRET_KEY, so a
 // forged or altered state (another user, another brand, another redirect) is refused. The nonce is consumed by
 // the callback (extmail_link_states), so a state is good once; it also derives the PKCE verifier, so nothing is
-// stored when the link is made.
+// stored when the link is made. A state is signed under SECRET_KEY and checked under it and each previous key; its
+// PKCE verifier comes from the key that signed it, so a link started before a rotation of SECRET_KEY completes.
 import { createHmac } from 'node:crypto';
 import { deriveKey, randomToken, safeEqual, sha256Base64Url } from '../../lib/crypto.js';
 
@@ -16,17 +17,21 @@ export interface LinkState {
   redirect: string;
   nonce: string;
   expiresAt: Date;
+  /** The PKCE verifier of this state's nonce, under the key that signed the state. */
+  codeVerifier: string;
 }
 
 export type StateProblem = 'malformed' | 'forged' | 'expired';
 
 export class StateSigner {
-  private readonly stateKey: Buffer;
-  private readonly pkceKey: Buffer;
+  /** The subkeys of SECRET_KEY, then of each previous key: the first signs, any verifies. */
+  private readonly keys: readonly { state: Buffer; pkce: Buffer }[];
 
-  constructor(master: Buffer) {
-    this.stateKey = deriveKey(master, 'extmail-state');
-    this.pkceKey = deriveKey(master, 'extmail-pkce');
+  constructor(master: Buffer, previous: readonly Buffer[] = []) {
+    this.keys = [master, ...previous].map((key) => ({
+      state: deriveKey(key, 'extmail-state'),
+      pkce: deriveKey(key, 'extmail-pkce'),
+    }));
   }
 
   sign(fields: { user: string; brand: string; redirect: string }, now: Date): { state: string; nonce: string } {
@@ -46,7 +51,8 @@ export class StateSigner {
     if (tail.length !== 3) return 'malformed';
     const [nonce, expires, mac] = tail as [string, string, string];
     const signed = state.slice(0, state.length - mac.length - 1);
-    if (!safeEqual(mac, this.mac(signed))) return 'forged';
+    const key = this.keys.find((candidate) => safeEqual(mac, this.mac(signed, candidate.state)));
+    if (!key) return 'forged';
     if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= now.getTime()) return 'expired';
     return {
       user: state.slice(0, first),
@@ -54,19 +60,20 @@ export class StateSigner {
       redirect: state.slice(second + SEP.length, last),
       nonce,
       expiresAt: new Date(Number(expires) * 1000),
+      codeVerifier: this.codeVerifier(nonce, key.pkce),
     };
   }
 
   /** PKCE (RFC 7636): the verifier is derived from the nonce, the challenge is its S256. */
-  codeVerifier(nonce: string): string {
-    return createHmac('sha256', this.pkceKey).update(nonce).digest('base64url');
+  codeVerifier(nonce: string, pkceKey = this.keys[0]!.pkce): string {
+    return createHmac('sha256', pkceKey).update(nonce).digest('base64url');
   }
 
   codeChallenge(nonce: string): string {
     return sha256Base64Url(this.codeVerifier(nonce));
   }
 
-  private mac(text: string): string {
-    return createHmac('sha256', this.stateKey).update(text).digest('hex');
+  private mac(text: string, stateKey = this.keys[0]!.state): string {
+    return createHmac('sha256', stateKey).update(text).digest('hex');
   }
 }

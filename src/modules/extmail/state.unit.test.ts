@@ -19,6 +19,7 @@ describe('StateSigner', () => {
       ...fields,
       nonce,
       expiresAt: new Date(now.getTime() + STATE_SECONDS * 1000),
+      codeVerifier: signer.codeVerifier(nonce),
     });
     expect(signer.verify(state, new Date(now.getTime() + STATE_SECONDS * 1000))).toBe('expired');
   });
@@ -34,6 +35,16 @@ describe('StateSigner', () => {
       ),
     ).toBe('forged');
     expect(signer.verify('a::b', now)).toBe('malformed');
+  });
+
+  it('verifies a state signed before a rotation, with the verifier of the key that signed it', () => {
+    const { state, nonce } = signer.sign(fields, now);
+    const rotated = new StateSigner(Buffer.alloc(32, 9), [Buffer.alloc(32, 7)]);
+    const verified = rotated.verify(state, now);
+    expect(verified).toMatchObject({ ...fields, nonce, codeVerifier: signer.codeVerifier(nonce) });
+    expect(rotated.codeVerifier(nonce)).not.toBe(signer.codeVerifier(nonce));
+    expect(rotated.verify(rotated.sign(fields, now).state, now)).toMatchObject(fields);
+    expect(new StateSigner(Buffer.alloc(32, 9)).verify(state, now)).toBe('forged');
   });
 
   it('derives a 43-character PKCE verifier per nonce', () => {

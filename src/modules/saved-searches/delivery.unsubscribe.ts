@@ -1,19 +1,20 @@
 // One-click unsubscribe of a saved-search alert (RFC 8058; decisions §6): the link names the search and the contact
 // and carries an HMAC of both under a key derived from SECRET_KEY, so it cannot be forged or pointed at another
-// link. Unsubscribing sets that contact link's frequency to Never (the link stays, the alerts stop).
+// link. Unsubscribing sets that contact link's frequency to Never (the link stays, the alerts stop). Links are
+// signed under SECRET_KEY and checked under it and each SECRET_KEY_PREVIOUS, so mail sent before a rotation works.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import { deriveKey, hmacHex, safeEqual } from '../../lib/crypto.js';
+import { deriveKey, hmacHex, safeEqual, verificationKeys } from '../../lib/crypto.js';
 import { findLinkTitle, unsubscribeLink } from './delivery.repository.js';
 
 const PURPOSE = 'saved-search-unsubscribe';
 
-function tokenFor(deps: Pick<Deps, 'config'>, search: string, contact: string): string {
-  return hmacHex(deriveKey(deps.config.secretKey, PURPOSE), `${search.toLowerCase()}:${contact.toLowerCase()}`);
+function tokenFor(master: Buffer, search: string, contact: string): string {
+  return hmacHex(deriveKey(master, PURPOSE), `${search.toLowerCase()}:${contact.toLowerCase()}`);
 }
 
 export function unsubscribeUrl(deps: Pick<Deps, 'config'>, search: string, contact: string): string {
-  const query = new URLSearchParams({ search, contact, token: tokenFor(deps, search, contact) });
+  const query = new URLSearchParams({ search, contact, token: tokenFor(deps.config.secretKey, search, contact) });
   return `${deps.config.baseUrl}/saved-searches/unsubscribe?${query.toString()}`;
 }
 
@@ -28,7 +29,8 @@ export async function checkUnsubscribe(
   deps: Pick<Deps, 'config' | 'db'>,
   request: UnsubscribeRequest,
 ): Promise<{ title: string }> {
-  if (!safeEqual(request.token, tokenFor(deps, request.search, request.contact)))
+  const signedBy = (master: Buffer) => safeEqual(request.token, tokenFor(master, request.search, request.contact));
+  if (!verificationKeys(deps.config).some(signedBy))
     throw errors.invalidField('token', 'does not match this unsubscribe link');
   const row = await findLinkTitle(deps.db, request.search, request.contact);
   if (!row) throw errors.notFound('Saved search');
