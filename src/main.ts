@@ -24,6 +24,7 @@ import { registerMailCommands } from './mail/mail.cli.js';
 import { registerNotifyCommand } from './modules/notifications/notifications.cli.js';
 import { registerAlertCommands } from './modules/saved-searches/alerts.cli.js';
 import { registerDoctorCommand } from './cli/doctor.js';
+import { registerSecretsCommands } from './cli/secrets.js';
 
 // The features' commands open the server's dependencies through platform/commands.ts; this is how.
 provideDepsOpener(openDeps);
@@ -115,6 +116,7 @@ registerMailCommands(program);
 registerNotifyCommand(program);
 registerAlertCommands(program);
 registerDoctorCommand(program);
+registerSecretsCommands(program);
 
 /** The command's words (`seed demo`, `admin client`), as the work its statements belong to (slow-statement reports). */
 const commandName =

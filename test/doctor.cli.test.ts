@@ -21,6 +21,7 @@ describe('gable doctor', () => {
       'mail',
       'file store',
       'print rendering',
+      'secrets',
       'push',
       'Microsoft 365',
       'outbound network',

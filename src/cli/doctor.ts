@@ -24,12 +24,14 @@ export function registerDoctorCommand(program: Command): void {
         { featureStatus, formatStatus, withinLimit },
         { S3Store },
         { LocalDiskStore },
+        { SEALED_COLUMNS },
       ] = await Promise.all([
         import('../db/database.js'),
         import('../db/lock.js'),
         import('../platform/feature-status.js'),
         import('../files/s3-store.js'),
         import('../files/store.js'),
+        import('./sealed-columns.js'),
       ]);
       const { Renderer } = await import('../render/renderer.js');
 
@@ -59,7 +61,13 @@ export function registerDoctorCommand(program: Command): void {
           })
         : null;
       try {
-        let rows = await featureStatus({ config, db: database?.db ?? null, files, renderer });
+        let rows = await featureStatus({
+          config,
+          db: database?.db ?? null,
+          files,
+          renderer,
+          sealed: SEALED_COLUMNS,
+        });
         if (notCreatedYet || openProblem)
           rows = rows.map((row) =>
             row.feature !== 'database'

@@ -10,6 +10,9 @@ import { serverVersion } from '../db/probes.js';
 import { verifySmtp } from '../mail/transport.js';
 import type { FileStore } from '../files/store.js';
 import type { Renderer } from '../render/renderer.js';
+import type { SealedColumns } from '../db/sealed-columns.js';
+import { keyFingerprint, SecretBox } from '../lib/crypto.js';
+import { previousKeyName, rotationRefusals, surveySealed, underPreviousKeys } from './secret-rotation.js';
 
 export type FeatureState = 'ready' | 'off' | 'broken';
 
@@ -26,6 +29,11 @@ export interface StatusParts {
   db: Kysely<DB> | null;
   files: FileStore;
   renderer: Renderer | null;
+  /**
+   * The columns holding sealed secrets (cli/sealed-columns.ts), counted by key during a rotation (`gable doctor`);
+   * without them the row names the keys only (GET /admin/status, which opens no stored secret).
+   */
+  sealed?: readonly SealedColumns[];
 }
 
 /** Each check's own time limit (a relay that accepts the connection and never greets, a bucket that hangs). */
@@ -128,6 +136,32 @@ async function renderer({ renderer: browser }: StatusParts): Promise<FeatureStat
   }
 }
 
+/** SECRET_KEY by its fingerprint; during a rotation, what is still stored under a previous key. */
+async function secrets({ config, db, sealed }: StatusParts): Promise<FeatureStatus> {
+  const current = `SECRET_KEY fingerprint ${keyFingerprint(config.secretKey)}`;
+  if (config.previousSecretKeys.length === 0) return { feature: 'secrets', state: 'ready', detail: current };
+  const previous = config.previousSecretKeys.map((_, i) => previousKeyName(config, i + 1)).join(', ');
+  if (!db || !sealed) return { feature: 'secrets', state: 'ready', detail: `${current}; ${previous} set (rotating)` };
+  try {
+    const box = new SecretBox(config.secretKey, config.previousSecretKeys);
+    const survey = await withinLimit(surveySealed(db, box, config, sealed), 'the database');
+    const refusals = rotationRefusals(survey, config);
+    if (refusals.length > 0)
+      return { feature: 'secrets', state: 'broken', detail: `${current}; ${refusals.join('; ')}` };
+    const left = underPreviousKeys(survey);
+    return {
+      feature: 'secrets',
+      state: 'ready',
+      detail:
+        left > 0
+          ? `${current}; ${left} stored secret(s) still under ${previous}: run gable secrets rotate`
+          : `${current}; nothing stored under ${previous}: it may be dropped once the links signed before the rotation have expired`,
+    };
+  } catch (error) {
+    return { feature: 'secrets', state: 'broken', detail: `${current}; ${reason(error)}` };
+  }
+}
+
 function push({ config }: StatusParts): FeatureStatus {
   // An app without settings of its own uses the very shared provider objects (config-push.ts): listed once, as shared.
   const shared = config.push;
@@ -185,7 +219,7 @@ function addresses({ config }: StatusParts): FeatureStatus {
 
 /** Every feature's row, the slow checks side by side. */
 export async function featureStatus(parts: StatusParts): Promise<FeatureStatus[]> {
-  const checked = await Promise.all([database(parts), mail(parts), files(parts), renderer(parts)]);
+  const checked = await Promise.all([database(parts), mail(parts), files(parts), renderer(parts), secrets(parts)]);
   return [...checked, push(parts), microsoft(parts), network(parts), addresses(parts)];
 }
 
