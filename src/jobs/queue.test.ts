@@ -7,6 +7,8 @@ import { purgeExpiredTokensTask } from '../modules/auth/auth.tasks.js';
 import { fanOutTask } from '../modules/webhooks/webhooks.tasks.js';
 import { pushTask } from '../modules/notifications/push.tasks.js';
 import { defineTask } from './task.js';
+import { JobQueue } from './queue.js';
+import { TASKS } from '../registry.js';
 
 describe('job queue', () => {
   const t = useTestApp();
@@ -75,5 +77,30 @@ describe('job queue in a worker process', () => {
       t.deps.db,
     );
     expect(active.rows[0]!.n).toBe(0);
+  });
+});
+
+describe('job queues created by processes starting together', () => {
+  const t = useTestApp();
+
+  it('start side by side on a database without the queues: none fails, every queue exists once', async () => {
+    const tasks = TASKS.map((entry) => entry.task);
+    await sql`select pgboss.delete_queue(name) from pgboss.queue`.execute(t.deps.db);
+    // Two queues on one database stand for two processes (`serve` and `worker` started by one compose up): on
+    // PostgreSQL their statements run on different connections, at once.
+    const queues = [1, 2].map(
+      () =>
+        new JobQueue((query) => t.deps.database.query(query), t.deps.log, {
+          workers: false,
+          listen: () => Promise.reject(new Error('no listening without workers')),
+        }),
+    );
+    try {
+      await Promise.all(queues.map((queue) => queue.start(tasks, () => Promise.resolve())));
+    } finally {
+      await Promise.all(queues.map((queue) => queue.stop()));
+    }
+    const { rows } = await sql<{ name: string }>`select name from pgboss.queue order by name`.execute(t.deps.db);
+    expect(rows.map((row) => row.name)).toEqual(tasks.map((task) => task.name).sort());
   });
 });

@@ -37,6 +37,10 @@ const FETCH_MAX = 16;
  * says (the processes pass SHUTDOWN_TIMEOUT_SECONDS' share; platform/shutdown.ts).
  */
 const DRAIN_MS = 10_000;
+/** Tries of a queue's creation that meets another process creating it (see createQueue). */
+const CREATE_QUEUE_ATTEMPTS = 5;
+/** deadlock_detected, and unique_violation / duplicate_table of a partition another process has just made. */
+const RACING_CREATE_CODES = new Set(['40P01', '23505', '42P07']);
 /** Jobs per insert statement in enqueueMany (one JSON parameter, so no parameter limit; keeps statements small). */
 const INSERT_CHUNK = 1000;
 
@@ -112,15 +116,10 @@ export class JobQueue {
   ): Promise<void> {
     await this.boss.start();
     this.started = true;
+    const existing = new Set((await this.boss.getQueues()).map((queue) => queue.name));
     for (const task of tasks) {
       this.tasks.set(task.name, task);
-      await this.boss.createQueue(task.name, {
-        name: task.name,
-        retryLimit: task.retryLimit ?? 5,
-        retryDelay: task.retryDelaySeconds ?? 30,
-        retryBackoff: task.retryBackoff ?? true,
-        expireInSeconds: task.expireInSeconds ?? 15 * 60,
-      });
+      if (!existing.has(task.name)) await this.createQueue(task);
       if (!this.options.workers) continue;
       this.startSlots(task, run);
       if (task.cron) await this.boss.schedule(task.name, task.cron, {});
@@ -134,6 +133,31 @@ export class JobQueue {
           this.log.error({ err: error }, 'job queue daemon failed'),
         ),
       );
+    }
+  }
+
+  /**
+   * A task's queue, made once for the database (a queue that exists is left as it is, as pg-boss does). Processes
+   * that start together on a new database (`serve` and `worker` of one compose up) create the same queues at
+   * once, and pg-boss's create_queue (a row, then a partition of the job table) can deadlock with itself there:
+   * PostgreSQL cancels one side, whose queue the other side has made or is making, so it tries again.
+   */
+  private async createQueue(task: TaskDefinition): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.boss.createQueue(task.name, {
+          name: task.name,
+          retryLimit: task.retryLimit ?? 5,
+          retryDelay: task.retryDelaySeconds ?? 30,
+          retryBackoff: task.retryBackoff ?? true,
+          expireInSeconds: task.expireInSeconds ?? 15 * 60,
+        });
+        return;
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (attempt >= CREATE_QUEUE_ATTEMPTS || !(code && RACING_CREATE_CODES.has(code))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+      }
     }
   }
 
