@@ -122,6 +122,16 @@ async function unmeteredClosedLoop(
 }
 
 function send(agent: http.Agent, baseUrl: string, request: LoopRequest): Promise<number> {
+  return exchange(agent, baseUrl, request).then((answer) => answer.status);
+}
+
+/** One request on `agent`; the answer's body is read only when `readBody` (a load generator that needs it). */
+export function exchange(
+  agent: http.Agent,
+  baseUrl: string,
+  request: LoopRequest,
+  readBody = false,
+): Promise<{ status: number; body: string }> {
   const url = new URL(request.path, baseUrl);
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
   return new Promise((resolve, reject) => {
@@ -133,8 +143,10 @@ function send(agent: http.Agent, baseUrl: string, request: LoopRequest): Promise
         headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...request.headers },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        const chunks: Buffer[] = [];
+        if (readBody) res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        else res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
       },
     );
     req.on('error', reject);

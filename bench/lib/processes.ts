@@ -1,5 +1,6 @@
 // Servers under test run in their own processes so the load generator does not share their event loop.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { cpuMeter, type CpuMeter } from './cpu.js';
 
@@ -9,6 +10,7 @@ const START_SECONDS = Number(process.env.BENCH_START_SECONDS ?? 60);
 
 export interface ServerProcess {
   url: string;
+  /** SIGTERM; answers once the process has exited. */
   stop(): Promise<void>;
 }
 
@@ -58,11 +60,53 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     stop: async () => {
       meters.delete(new URL(url).origin);
       await meter?.close();
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+      await signalled(child, 'SIGTERM');
     },
   };
+}
+
+export interface WorkerProcess {
+  readonly pid: number;
+  signal(signal: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * `gable worker`: it listens on no port, so it is ready when it logs `worker started` (its log is read as JSON
+ * lines; warnings and errors after that are passed on to stderr, named).
+ */
+export async function startWorkerProcess(env: Record<string, string>, name: string): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['bin/gable.js', 'worker'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', PGAPPNAME: `bench-${name}` },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const started = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${START_SECONDS} s (BENCH_START_SECONDS)`)),
+      START_SECONDS * 1000,
+    );
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it started`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      let entry: { level?: number; msg?: string };
+      try {
+        entry = JSON.parse(line) as typeof entry;
+      } catch {
+        return;
+      }
+      if (entry.msg === 'worker started') {
+        clearTimeout(timer);
+        resolve();
+      } else if ((entry.level ?? 0) >= 40) console.error(`${name}: ${line}`);
+    });
+  });
+  await started;
+  return { pid: child.pid!, signal: (signal) => signalled(child, signal) };
+}
+
+function signalled(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
 }
