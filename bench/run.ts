@@ -1,8 +1,10 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only startup,foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--webhook-hanging-rate 2] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--alert-workers 1] [--startup-runs 5] [--keep]
+//   npm run bench -- [--duration 10] [--only startup,foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts,scale-out] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--webhook-hanging-rate 2] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--alert-workers 1] [--startup-runs 5] [--scale-out-wait 240] [--keep]
 // `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
 // scenarios on them (1,000,000 takes a few minutes to seed).
+// `scale-out` (bench/scale-out.bench.ts: serve and worker processes killed and replaced under load) runs only when
+// --only names it; its load lasts 1.5 × --duration (60 for the issue's figure).
 // --keep keeps the bench database after the run, and a run with --keep finds it again: seeding is skipped for what
 // it already holds (the alerts suite seeds only missing listings and reuses its saved searches).
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench
@@ -34,6 +36,7 @@ import { benchExtmailSync } from './extmail.bench.js';
 import { benchNotifications } from './notifications.bench.js';
 import { benchWebhooks, HANGING_RATE, printWebhookTable } from './webhooks.bench.js';
 import { benchStartup, printStartupTable } from './startup.bench.js';
+import { benchScaleOut, printScaleOutCounts } from './scale-out.bench.js';
 import { matchEventsTask } from '../src/modules/saved-searches/matching.tasks.js';
 import { benchAlertMatching, benchAlertPipeline, benchSavedSearchList, prepareAlertSearches } from './alerts.bench.js';
 import {
@@ -77,6 +80,8 @@ const { values: args } = parseArgs({
     'alert-workers': { type: 'string', default: '1' },
     // Runs of each start-up scenario (medians): a first start seeds the demo world, so each run takes a while.
     'startup-runs': { type: 'string', default: '5' },
+    // The scale-out suite's longest wait, after its load, for every job and delivery to be done.
+    'scale-out-wait': { type: 'string', default: '240' },
     'search-requests': { type: 'string', default: '300' },
     // Closed-loop concurrencies of the search scenarios. On a 2-core machine the load generator, Node and
     // PostgreSQL share the cores, so c=4 measures queueing as much as a request's own cost: both are shown.
@@ -95,6 +100,8 @@ const INGEST_COUNT = Math.min(50_000, listingCount);
 const DALLAS = { longitude: -96.797, latitude: 32.7767, km: 30 };
 const only = args.only ? new Set(args.only.split(',')) : null;
 const wants = (suite: string) => !only || only.has(suite);
+/** Suites that kill processes or wait long run only when named. */
+const named = (suite: string) => only?.has(suite) === true;
 
 // The servers run the compiled dist/ (bin/gable.js refuses a stale one): build it first when src/ changed since.
 const built = spawnSync(process.execPath, ['scripts/build.js', '--if-stale'], {
@@ -327,6 +334,19 @@ try {
           }),
         );
     }
+  }
+  if (named('scale-out')) {
+    const scaleOut = await benchScaleOut(deps, fixture, {
+      duration,
+      waitSeconds: Number(args['scale-out-wait']),
+      env,
+      port: firstPort + 6,
+      feedToken: await feedToken(),
+      baselineUrl: baselineServer.url,
+    });
+    record(...scaleOut.results);
+    notes.push(...scaleOut.notes);
+    printScaleOutCounts(scaleOut.counts);
   }
   printTable(results, baseline);
   for (const note of notes) console.log(note);
