@@ -22,8 +22,9 @@
 // repeats (only with the same webhook-id / Message-ID), the killed worker's held deliveries (each delivered once
 // afterwards by another worker).
 //
-// How to run it (PostgreSQL on this machine; about 3 minutes at --duration 60, not part of `npm test`; only when
-// named, since it kills processes and waits for job expiry):
+// How to run it (PostgreSQL on this machine; not part of `npm test`; runs only when named, since it kills processes
+// and waits for job expiry). 5–7 minutes at --duration 60: the run's baseline takes --duration too, the load
+// 1.5 × --duration, the drain up to 2 minutes:
 //   node scripts/build.js && npm run bench -- --only scale-out --duration 60
 // --duration 15 while developing. --scale-out-wait: the longest wait for the drain in seconds (default 240).
 import { randomBytes } from 'node:crypto';
