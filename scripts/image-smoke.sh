@@ -93,7 +93,7 @@ fi
 step "image $IMAGE (BROWSER=$BROWSER) on $BASE"
 started=$(date +%s)
 # --format docker: the OCI image format has no HEALTHCHECK (Buildah and Podman drop it with a warning).
-if ! buildah bud --isolation chroot --layers --format docker -f "$ROOT/Containerfile" \
+if ! buildah bud --isolation chroot --layers --force-rm --format docker -f "$ROOT/Containerfile" \
   --build-arg BASE_IMAGE="$BASE" --build-arg BROWSER="$BROWSER" -t "$IMAGE" "$ROOT" >"$CACHE/build-$BROWSER.log" 2>&1; then
   tail -40 "$CACHE/build-$BROWSER.log"
   echo "FAIL build (log: $CACHE/build-$BROWSER.log)"
@@ -114,12 +114,13 @@ DB=gable_image_smoke_$$
 PORT=$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")
 API=http://127.0.0.1:$PORT
 CTR=gable-image-smoke-$$
+EMBEDDED_CTR=gable-image-smoke-embedded-$$
 SERVER_PID=
 WORKER_PID=
 cleanup() {
   [[ -n $SERVER_PID ]] && { stop "$SERVER_PID" || true; }
   [[ -n $WORKER_PID ]] && { stop "$WORKER_PID" || true; }
-  buildah rm "$CTR" >/dev/null 2>&1 || true
+  buildah rm "$CTR" "$EMBEDDED_CTR" >/dev/null 2>&1 || true
   psql -q "$POSTGRES_URL/postgres" -c "drop database if exists $DB with (force)" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -238,6 +239,28 @@ serve_status=0
 stop "$SERVER_PID" || serve_status=$?
 SERVER_PID=
 check "gable serve exits 0 on SIGTERM (got $serve_status)" test "$serve_status" = 0
+
+step "embedded mode: no DATABASE_URL, the database in the /data volume (a container of its own)"
+buildah from --quiet --name "$EMBEDDED_CTR" "$IMAGE" >/dev/null
+started=$(date +%s)
+setsid buildah run --isolation chroot --env "PORT=$PORT" --env "BASE_URL=$API" --env LOG_FORMAT=json "$EMBEDDED_CTR" \
+  -- gable serve >"$CACHE/embedded.log" 2>&1 &
+SERVER_PID=$!
+status=000
+for _ in $(seq 180); do
+  status=$(curl -s -o /dev/null -w '%{http_code}' "$API/health" || true)
+  [[ $status == 200 ]] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || break
+  sleep 1
+done
+echo "first start answered after $(seconds_since "$started") s (log: $CACHE/embedded.log)"
+check "GET /health answers 200 on the embedded database (got $status)" test "$status" = 200
+demo_users=$(buildah run --isolation chroot "$EMBEDDED_CTR" -- sh -c 'cat /data/demo.json' 2>/dev/null | jq '.users | length' || true)
+check "the first start wrote the demo world to /data/demo.json ($demo_users users)" test "${demo_users:-0}" -gt 0
+serve_status=0
+stop "$SERVER_PID" || serve_status=$?
+SERVER_PID=
+check "embedded gable serve exits 0 on SIGTERM (got $serve_status)" test "$serve_status" = 0
 
 echo "----"
 if ((failures > 0)); then
