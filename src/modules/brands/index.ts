@@ -24,4 +24,4 @@ export {
 } from './brands.repository.js';
 export { isBrandHostname, type HostBrand } from './hostnames.repository.js';
 export { whiteLabelBrand } from './hostnames.service.js';
-export { brandExpansion, getBrandProfile } from './profile.service.js';
+export { brandExpansion, firstLiveBrandPalette, getBrandProfile } from './profile.service.js';

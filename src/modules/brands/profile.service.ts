@@ -74,6 +74,28 @@ export async function getBrandProfile(deps: Deps, brand: string, expansion: Bran
   return presenter.record(brand);
 }
 
+/**
+ * The first of these brands that is live, with its name and effective marketing palette (public data, decisions
+ * §19): the style of a public page, which tries the brand its link names, then the listing agent's. One statement.
+ */
+export async function firstLiveBrandPalette(
+  deps: Pick<Deps, 'db'>,
+  ids: readonly string[],
+): Promise<{ id: string; name: string; palette: Palette } | undefined> {
+  const candidates = ids.filter(isUuid);
+  if (candidates.length === 0) return undefined;
+  const presenter = new BrandPresenter(await brandsWithAncestors(deps.db, candidates), {
+    parentRecords: false,
+    parentIds: false,
+    settings: false,
+  });
+  for (const id of candidates) {
+    const chain = presenter.chain(id);
+    if (chain[0]) return { id, name: chain[0].name, palette: effectivePalette(chain) };
+  }
+  return undefined;
+}
+
 /** GET /brands/:brand/children — members of the brand (or an ancestor) only. */
 export async function listChildren(
   deps: Deps,

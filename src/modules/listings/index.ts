@@ -5,6 +5,7 @@ export { lockUnmatchedEvents, markEventsMatched, type UnmatchedEvent } from './l
 export { formatListing } from './listings.format.js';
 export { findListingSummary } from './listings.lookup.js';
 export { loadListingRecords } from './listings.presenter.js';
+export { findPublicListing, type PublicListing } from './listings.public.js';
 export { SeededRandom } from './listings.random.js';
 export { findListingCardRows, type ListingCardRow } from './listings.repository.js';
 export { ensureDemoMls } from './mls-registry.service.js';

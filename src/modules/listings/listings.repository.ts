@@ -7,6 +7,7 @@ import type { DB, Narrowed } from '../../db/types.js';
 import type { ListingEventType } from './listings.columns.js';
 import type { ListingWrite, OpenHouseWrite } from './listings.normalize.js';
 import { AGENT_RECORD_COLUMNS, type AgentRow } from '../users/index.js';
+import { publiclyDisplayable } from './search/filters.query.js';
 
 /** Every column the record shows: not the tsvectors (large, internal) nor the source hash. */
 export const LISTING_COLUMNS = [
@@ -91,6 +92,8 @@ export interface ListingEmbeds {
   listAgent?: boolean;
   sellingAgent?: boolean;
   mlsInfo?: boolean;
+  /** `list_agent_brand`: the brand of the Gable user linked to the listing agent (the public listing page's style). */
+  listAgentBrand?: boolean;
 }
 
 /** A listing as read: its features typed; open houses, and the embeds asked for. */
@@ -103,6 +106,7 @@ export type ListingRow = Narrowed<
   list_agent?: AgentRow | null;
   selling_agent?: AgentRow | null;
   mls_info?: MlsInfoRow | null;
+  list_agent_brand?: string | null;
 };
 
 type ListingsScope = ExpressionBuilder<DB, 'listings'>;
@@ -124,16 +128,27 @@ function agentOfSlot(eb: ListingsScope, slot: 'list_agent_mui' | 'selling_agent_
   );
 }
 
+/**
+ * The brand of the listing agent: the oldest live membership in a live brand of a user linked to the live agent of
+ * list_agent_mui (same MLS). Every lookup is by an index (agents_mui_idx, user_agents_agent_idx, memberships_user_idx).
+ */
+function listAgentBrand() {
+  return sql<string | null>`(select m.brand from agents as a
+    join user_agents as ua on ua.agent = a.id
+    join memberships as m on m."user" = ua."user" and m.deleted_at is null
+    join brands as b on b.id = m.brand and b.deleted_at is null
+    where a.mls_unique_id = listings.list_agent_mui and a.mls = listings.mls and a.deleted_at is null
+    order by m.created_at, m.brand limit 1)`;
+}
+
 type ListingsQuery<O> = SelectQueryBuilder<DB, 'listings', O>;
+type EmbeddedColumns = Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info' | 'list_agent_brand'>;
 
 /**
  * Adds the asked-for related records to a query of `listings` as sub-selects (no extra round trip); without any,
  * the statement is exactly the plain one.
  */
-export function selectEmbeds<O>(
-  query: ListingsQuery<O>,
-  embed: ListingEmbeds,
-): ListingsQuery<O & Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>> {
+export function selectEmbeds<O>(query: ListingsQuery<O>, embed: ListingEmbeds): ListingsQuery<O & EmbeddedColumns> {
   return query
     .$if(embed.listAgent === true, (qb) => qb.select((eb) => agentOfSlot(eb, 'list_agent_mui').as('list_agent')))
     .$if(embed.sellingAgent === true, (qb) =>
@@ -148,15 +163,24 @@ export function selectEmbeds<O>(
             .whereRef('r.mls', '=', 'listings.mls'),
         ).as('mls_info'),
       ),
-    ) as ListingsQuery<O & Pick<ListingRow, 'list_agent' | 'selling_agent' | 'mls_info'>>;
+    )
+    .$if(embed.listAgentBrand === true, (qb) => qb.select(listAgentBrand().as('list_agent_brand'))) as ListingsQuery<
+    O & EmbeddedColumns
+  >;
 }
 
 /**
  * Live (not deleted) listings by id, in no particular order, each with its open houses in start order: one
  * statement for a whole result page. The ids travel as ONE array parameter, so the text is the same for any
- * page size. `embed` adds the asked-for related records as sub-selects of that same statement.
+ * page size. `embed` adds the asked-for related records as sub-selects of that same statement; `publicOnly` keeps
+ * only publicly displayable listings (the anonymous search's rule, search/filters.query.ts).
  */
-export async function findListingRows(db: Kysely<DB>, ids: string[], embed: ListingEmbeds = {}): Promise<ListingRow[]> {
+export async function findListingRows(
+  db: Kysely<DB>,
+  ids: string[],
+  embed: ListingEmbeds = {},
+  filter: { publicOnly?: boolean } = {},
+): Promise<ListingRow[]> {
   if (ids.length === 0) return [];
   const query = db
     .selectFrom('listings')
@@ -175,7 +199,8 @@ export async function findListingRows(db: Kysely<DB>, ids: string[], embed: List
       ).as('open_houses'),
     )
     .where(sql<boolean>`id = any(${ids}::uuid[])`)
-    .where('deleted_at', 'is', null);
+    .where('deleted_at', 'is', null)
+    .$if(filter.publicOnly === true, (qb) => qb.where(publiclyDisplayable('listings')));
   return narrowed<ListingRow[]>(await selectEmbeds(query, embed).execute());
 }
 

@@ -144,9 +144,10 @@ export function everyLive(table: 'brands' | 'boundaries', ids: Expression<string
 
 /**
  * Listings a brand's public site may show to anyone: on or recently off the market (not withdrawn, expired,
- * cancelled or temporarily off), and not office exclusive.
+ * cancelled or temporarily off), and not office exclusive. `table` names the listings table in the statement (the
+ * search statements read `l`; the public listing page reads `listings`).
  */
 export const PUBLIC_STATUSES = ['Active', 'Coming Soon', 'Active Under Contract', 'Pending', 'Sold', 'Leased'] as const;
-export function publiclyDisplayable(): Expression<SqlBool> {
-  return sql<SqlBool>`(${sql.ref('l.status')} = any(${[...PUBLIC_STATUSES]}::text[]) and ${sql.ref('l.office_exclusive')} is not true)`;
+export function publiclyDisplayable(table = 'l'): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.ref(`${table}.status`)} = any(${[...PUBLIC_STATUSES]}::text[]) and ${sql.ref(`${table}.office_exclusive`)} is not true)`;
 }
