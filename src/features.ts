@@ -35,6 +35,7 @@ import { extmailRoutes } from './modules/extmail/extmail.routes.js';
 import { triggerRoutes } from './modules/triggers/triggers.routes.js';
 import { mailListOperatorAction, mailShowOperatorAction } from './mail/mail.cli.js';
 import { brandTriggerRoutes } from './modules/triggers/brand-triggers.routes.js';
+import { publicPagesRoutes } from './modules/public-pages/public-pages.routes.js';
 
 export const featureRoutes: FeatureRoutes[] = [
   webRoutes,
@@ -68,6 +69,7 @@ export const featureRoutes: FeatureRoutes[] = [
   extmailRoutes,
   triggerRoutes,
   brandTriggerRoutes,
+  publicPagesRoutes,
 ];
 
 /**

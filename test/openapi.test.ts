@@ -18,6 +18,7 @@ const HIDDEN: Record<string, string> = {
   'GET /demo/logos/:name': "the demo brokerage's logo files (its marketing palette points at them)",
   'GET /demo/photos/:name': "the demo listings' photo files (their gallery_image_urls point at them)",
   'GET /extmail/linked': 'the page the browser returns to after linking a mailbox (HTML, docs/extmail.md)',
+  'GET /l/:listing': 'the public listing page (HTML for people, docs/public-pages.md)',
   'GET /metrics': 'Prometheus text for operators (README)',
   'GET /oauth2/auth/step': 'partner authorization page (HTML, docs/partner-authorization.md)',
   'POST /oauth2/auth/sign-in': 'partner authorization page form',

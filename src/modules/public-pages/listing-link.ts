@@ -1,0 +1,49 @@
+// Links to the public listing page (decisions §21): `WEB_URL/l/<listing>?b=<brand>.<signature>`. The signature is an
+// HMAC of the listing and the brand under a key derived from SECRET_KEY for this purpose alone, so a link styles the
+// page with the brand it was written for and no other: a changed brand, or a `b` copied onto another listing's link,
+// does not verify and the page falls back to its unsigned style. Signed with SECRET_KEY, checked under it and each
+// SECRET_KEY_PREVIOUS, so links in mail sent before a rotation keep their brand. No expiry: the page is public
+// anyway, the signature only binds the style.
+import type { Config } from '../../config.js';
+import { deriveKey, hmacHex, safeEqual, verificationKeys, type MasterKeys } from '../../lib/crypto.js';
+import { isUuid } from '../../lib/uuid.js';
+
+const PURPOSE = 'listing-page-brand';
+/** 128 bits of the HMAC, hex: enough against forgery, short in a URL. */
+const SIGNATURE_LENGTH = 32;
+
+export const LISTING_PAGE_PREFIX = '/l/';
+
+function signature(master: Buffer, listing: string, brand: string): string {
+  return hmacHex(deriveKey(master, PURPOSE), `${listing.toLowerCase()}:${brand.toLowerCase()}`).slice(
+    0,
+    SIGNATURE_LENGTH,
+  );
+}
+
+/** The `b` parameter that styles the page of `listing` with `brand`. */
+export function signedBrandParameter(keys: MasterKeys, listing: string, brand: string): string {
+  return `${brand.toLowerCase()}.${signature(keys.secretKey, listing, brand)}`;
+}
+
+/** The brand a `b` parameter names when its signature holds for this listing under a configured key; else null. */
+export function verifiedBrand(keys: MasterKeys, listing: string, b: unknown): string | null {
+  if (typeof b !== 'string' || !isUuid(listing)) return null;
+  const [brand, given, extra] = b.split('.');
+  if (!brand || !given || extra !== undefined || !isUuid(brand)) return null;
+  const signedBy = (master: Buffer) => safeEqual(given.toLowerCase(), signature(master, listing, brand));
+  return verificationKeys(keys).some(signedBy) ? brand.toLowerCase() : null;
+}
+
+/**
+ * The address of a listing's public page on WEB_URL, styled with `brand` (signed) or, with null, by the page's own
+ * choice (the listing agent's brand, else neutral). What emails, notifications and print templates link to.
+ */
+export function listingPageUrl(
+  config: Pick<Config, 'webUrl'> & MasterKeys,
+  listing: string,
+  brand: string | null,
+): string {
+  const path = `${config.webUrl}${LISTING_PAGE_PREFIX}${encodeURIComponent(listing.toLowerCase())}`;
+  return brand ? `${path}?b=${signedBrandParameter(config, listing, brand)}` : path;
+}
