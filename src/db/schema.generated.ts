@@ -66,6 +66,8 @@ export interface AttemptCounters {
 }
 
 export interface AuthorizationCodes {
+  amr: string[] | null;
+  auth_time: Timestamp | null;
   brand: string;
   client: string;
   code_challenge: string | null;
@@ -74,7 +76,9 @@ export interface AuthorizationCodes {
   expires_at: Timestamp;
   family: string | null;
   mfa_validated: Generated<boolean>;
+  nonce: string | null;
   redirect_uri: string;
+  scope: string | null;
   used_at: Timestamp | null;
   user: string;
 }
@@ -607,6 +611,7 @@ export interface OauthClients {
   deleted_at: Timestamp | null;
   grants: string[];
   id: Generated<string>;
+  id_token_signed_response_alg: Generated<string>;
   kind: string;
   name: string;
   redirect_uris: Generated<string[]>;
@@ -772,6 +777,16 @@ export interface Showings {
   updated_at: Generated<Timestamp>;
 }
 
+export interface SigningKeys {
+  activates_at: Timestamp;
+  alg: string;
+  created_at: Timestamp;
+  id: Generated<string>;
+  kid: string;
+  private_jwk_sealed: string;
+  public_jwk: Json;
+}
+
 export interface TemplateInstances {
   brand: string;
   contacts: Generated<string[]>;
@@ -808,6 +823,8 @@ export interface Templates {
 }
 
 export interface TokenFamilies {
+  amr: string[] | null;
+  auth_time: Timestamp | null;
   brand: string | null;
   client: string;
   created_at: Generated<Timestamp>;
@@ -817,6 +834,7 @@ export interface TokenFamilies {
   mfa_validated: Generated<boolean>;
   revoked_at: Timestamp | null;
   revoked_reason: string | null;
+  scope: string | null;
   user: string | null;
 }
 
@@ -937,6 +955,7 @@ export interface WebSessions {
   mfa_passed: Generated<boolean>;
   pending: Json | null;
   session_hash: Buffer;
+  signed_in_at: Timestamp | null;
   updated_at: Generated<Timestamp>;
   user: string | null;
 }
@@ -995,6 +1014,7 @@ export interface DB {
   schema_migrations: SchemaMigrations;
   schema_migrations_lock: SchemaMigrationsLock;
   showings: Showings;
+  signing_keys: SigningKeys;
   template_instances: TemplateInstances;
   templates: Templates;
   token_families: TokenFamilies;
