@@ -7,10 +7,12 @@ import { MFA_SEALED } from '../modules/mfa/mfa.columns.js';
 import { TOKENS_SEALED } from '../modules/notifications/notifications.columns.js';
 import { CREDENTIALS_SEALED } from '../modules/extmail/extmail.columns.js';
 import { WEBHOOKS_SEALED } from '../modules/webhooks/webhooks.columns.js';
+import { SIGNING_KEYS_SEALED } from '../modules/auth/auth.columns.js';
 
 export const SEALED_COLUMNS: readonly SealedColumns[] = [
   MFA_SEALED,
   TOKENS_SEALED,
   CREDENTIALS_SEALED,
   WEBHOOKS_SEALED,
+  SIGNING_KEYS_SEALED,
 ];

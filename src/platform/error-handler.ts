@@ -81,7 +81,7 @@ function send(request: FastifyRequest, reply: FastifyReply, error: AppError): Fa
           ...(error.attributes ? { attributes: error.attributes } : {}),
         };
   if (routeConfig(request)?.oauthErrors) {
-    body.error = error.oauthError ?? defaultOAuthError(error.http);
+    body.error = error.oauthError ?? defaultOAuthError(error.http, routeConfig(request)?.auth);
     body.error_description = body.message;
   }
   for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
@@ -100,8 +100,9 @@ function routeConfig(request: FastifyRequest) {
   }
 }
 
-function defaultOAuthError(http: number): string {
-  if (http === 401) return 'invalid_client';
+/** A 401 of a client-authenticated endpoint (the token endpoint) is the client's; of a bearer one, the token's. */
+function defaultOAuthError(http: number, auth: string | undefined): string {
+  if (http === 401) return auth === 'none' ? 'invalid_client' : 'invalid_token';
   if (http >= 500) return 'server_error';
   return 'invalid_request';
 }

@@ -33,6 +33,12 @@ export async function approve(ctx: StepContext): Promise<string | null> {
       ...grant,
       redirectUri: pending.redirectUri,
       codeChallenge: pending.codeChallenge,
+      scope: pending.scope ?? null,
+      // What an OpenID Connect id_token tells of this sign-in (docs/openid-connect.md): the nonce to echo, when
+      // the password was given here, and whether a TOTP code followed.
+      nonce: pending.nonce ?? null,
+      authTime: session.signedInAt,
+      amr: user.mfa_enabled && session.mfaPassed ? ['pwd', 'otp'] : ['pwd'],
     });
     return authorizationRedirect(pending.redirectUri, 'code', { code, brand: pending.brand, state: pending.state });
   }

@@ -23,6 +23,10 @@ const PendingSchema = Type.Object({
   /** The brand the user picked, or the requested one once it is known to be theirs. */
   brand: Type.Union([Type.String(), Type.Null()]),
   startedAt: Type.Number(),
+  /** The request's scope as sent; with `openid` the code's exchange answers an id_token (absent: stored before). */
+  scope: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** OpenID Connect's nonce, echoed in the id_token. */
+  nonce: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
 export type PendingAuthorization = Static<typeof PendingSchema>;
@@ -50,6 +54,8 @@ type Query = Record<string, string | string[] | undefined>;
 
 /** base64url of a SHA-256 digest, the only challenge an S256 verifier can match. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+/** A nonce is the client's opaque value; this bounds what a session stores of it. */
+const NONCE_MAX_LENGTH = 512;
 /** RFC 6749 §3.3 scope-token characters, space separated. */
 const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 
@@ -105,12 +111,15 @@ export async function parseAuthorizationRequest(db: Kysely<DB>, query: Query): P
   if (!client.grants.includes(responseType === 'code' ? 'authorization_code' : 'implicit')) {
     return fail('unauthorized_client', `This client may not use response_type=${responseType}`);
   }
-  for (const name of ['state', 'brandId', 'code_challenge', 'code_challenge_method', 'scope']) {
+  for (const name of ['state', 'brandId', 'code_challenge', 'code_challenge_method', 'scope', 'nonce']) {
     if (one(name) === 'duplicate') return fail('invalid_request', `${name} must not be repeated`);
   }
 
   const scope = one('scope') as string | null;
   if (scope !== null && !SCOPE.test(scope)) return fail('invalid_scope', 'scope is malformed');
+  const nonce = one('nonce') as string | null;
+  if (nonce !== null && nonce.length > NONCE_MAX_LENGTH)
+    return fail('invalid_request', `nonce must be at most ${NONCE_MAX_LENGTH} characters`);
 
   let codeChallenge: string | null = null;
   if (responseType === 'code') {
@@ -145,6 +154,8 @@ export async function parseAuthorizationRequest(db: Kysely<DB>, query: Query): P
       responseType,
       state,
       codeChallenge,
+      scope,
+      nonce,
       // A malformed brandId cannot be one of the user's brands: the picker shows, as for any other.
       requestedBrand: brandId !== null && isUuid(brandId) ? brandId.toLowerCase() : null,
     },

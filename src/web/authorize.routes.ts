@@ -306,5 +306,5 @@ function appBrand(deps: Deps): PageBrand {
 }
 
 function emptySession(): WebSession {
-  return { id: '', hash: Buffer.alloc(0), user: null, mfaPassed: false, csrf: '', pending: null };
+  return { id: '', hash: Buffer.alloc(0), user: null, mfaPassed: false, csrf: '', pending: null, signedInAt: null };
 }

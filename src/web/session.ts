@@ -26,6 +26,8 @@ export interface WebSession {
   mfaPassed: boolean;
   csrf: string;
   pending: PendingAuthorization | null;
+  /** When `user` signed in with their password on this session (OpenID Connect's auth_time). */
+  signedInAt: Date | null;
 }
 
 function toSession(row: WebSessionRow, hash: Buffer): WebSession {
@@ -36,6 +38,7 @@ function toSession(row: WebSessionRow, hash: Buffer): WebSession {
     mfaPassed: row.mfa_passed,
     csrf: row.csrf_secret,
     pending: parsePending(row.pending),
+    signedInAt: row.signed_in_at,
   };
 }
 
@@ -86,8 +89,15 @@ export class SessionStore {
     const value = randomToken();
     const hash = hashToken(value);
     const csrf = randomToken();
-    await this.update(session, { session_hash: hash, user, mfa_passed: mfaPassed, csrf_secret: csrf });
-    Object.assign(session, { hash, user, mfaPassed, csrf });
+    const signedInAt = user === null ? null : this.deps.clock.now();
+    await this.update(session, {
+      session_hash: hash,
+      user,
+      mfa_passed: mfaPassed,
+      csrf_secret: csrf,
+      signed_in_at: signedInAt,
+    });
+    Object.assign(session, { hash, user, mfaPassed, csrf, signedInAt });
     this.setCookie(reply, value);
   }
 

@@ -7,7 +7,7 @@ import {
   type CommandDepsRunner,
   reportOperatorErrors,
 } from '../../platform/commands.js';
-import type { ClientKind } from './auth.columns.js';
+import { SIGNING_ALGS, type ClientKind, type SigningAlg } from './auth.columns.js';
 import type { CreatedClient, NewClient } from './clients.service.js';
 // The services load when a command runs (import() in its action): registering it loads only the command table.
 
@@ -20,6 +20,7 @@ interface CreateOptions {
   clientId?: string;
   clientSecret?: string;
   allowWeakSecret?: boolean;
+  idTokenAlg?: string;
   json?: boolean;
 }
 
@@ -54,6 +55,7 @@ export function registerClientCommands(
       '--allow-weak-secret',
       'import a partner client secret shorter than 16 characters as it is: warned about and recorded on the client',
     )
+    .option('--id-token-alg <alg>', `OpenID Connect: the alg of the client's id_tokens, ${SIGNING_ALGS.join(' or ')}`)
     .option('--json', 'print JSON')
     .action(async (options: CreateOptions) => {
       const problem = createProblem(options);
@@ -69,6 +71,7 @@ export function registerClientCommands(
         redirectUris: options.redirectUri,
         ...(options.clientId ? { clientId: options.clientId } : {}),
         ...(options.clientSecret ? { clientSecret: options.clientSecret, ...(weakSecret ? { weakSecret } : {}) } : {}),
+        ...(options.idTokenAlg ? { idTokenSignedResponseAlg: options.idTokenAlg as SigningAlg } : {}),
       };
       await reportOperatorErrors(async () => {
         const { createClientAsOperator } = await import('./clients.operator.js');
@@ -116,6 +119,8 @@ function collect(value: string, previous: string[]): string[] {
 function createProblem(options: CreateOptions): string | null {
   if (!KINDS.includes(options.kind as ClientKind)) return `--kind must be one of ${KINDS.join(', ')}`;
   if (!options.name.trim()) return '--name must not be empty';
+  if (options.idTokenAlg !== undefined && !(SIGNING_ALGS as readonly string[]).includes(options.idTokenAlg))
+    return `--id-token-alg must be one of ${SIGNING_ALGS.join(', ')}`;
   if (options.kind !== 'first_party' && options.redirectUri.length === 0)
     return `a ${options.kind} client needs at least one --redirect-uri`;
   if (options.clientId !== undefined && !CLIENT_ID.test(options.clientId))
@@ -142,6 +147,9 @@ function describeCreated(created: CreatedClient): string {
     `kind:          ${created.kind}`,
     `grants:        ${created.grants.join(', ')}`,
     ...(created.redirect_uris.length ? [`redirect URIs: ${created.redirect_uris.join(' ')}`] : []),
+    ...(created.id_token_signed_response_alg !== 'RS256'
+      ? [`id_token alg:  ${created.id_token_signed_response_alg}`]
+      : []),
     ...(created.client_secret ? ['The secret is shown only now; store it safely.'] : []),
   ].join('\n');
 }

@@ -5,6 +5,8 @@ import { hashToken, safeEqual, sha256Base64Url } from '../../lib/crypto.js';
 import { findAuthorizationCodeForUpdate, markAuthorizationCodeUsed } from './authorization-codes.repository.js';
 import type { ClientRow } from './clients.repository.js';
 import { findLiveUserId } from '../users/index.js';
+import { issueIdToken } from './id-token.js';
+import { includesOpenid } from './openid.claims.js';
 import { oauthErrors } from './oauth-errors.js';
 import type { TokenResponse } from './oauth.schemas.js';
 import { revokeFamily } from './tokens.repository.js';
@@ -20,7 +22,8 @@ export interface CodeExchange {
   codeVerifier: string | undefined;
 }
 
-type Outcome = { tokens: IssuedTokens; brand: string } | { refused: string };
+type CodeRow = NonNullable<Awaited<ReturnType<typeof findAuthorizationCodeForUpdate>>>;
+type Outcome = { tokens: IssuedTokens; brand: string; row: CodeRow } | { refused: string };
 
 export async function authorizationCodeGrant(
   deps: Deps,
@@ -52,13 +55,31 @@ export async function authorizationCodeGrant(
       grantType: 'authorization_code',
       mfaValidated: row.mfa_validated,
       withRefreshToken: true,
+      scope: row.scope,
+      authTime: row.auth_time,
+      amr: row.amr,
     });
     await markAuthorizationCodeUsed(trx, codeHash, now, tokens.family);
-    return { tokens, brand: row.brand };
+    return { tokens, brand: row.brand, row };
   });
   if ('refused' in outcome) throw oauthErrors.invalidGrant(outcome.refused);
-  const { tokens, brand } = outcome;
-  return tokenResponse(tokens, { brand });
+  const { tokens, brand, row } = outcome;
+  if (!includesOpenid(row.scope)) return tokenResponse(tokens, { brand });
+  // OpenID Connect (OIDC Core §3.1.3.3): signed after the commit, so no key is made inside the code's transaction.
+  const idToken = await issueIdToken(
+    deps,
+    {
+      user: row.user,
+      clientId: client.client_id,
+      alg: client.id_token_signed_response_alg,
+      scope: row.scope,
+      authTime: row.auth_time,
+      amr: row.amr,
+      nonce: row.nonce,
+    },
+    tokens.access_token,
+  );
+  return tokenResponse(tokens, { brand, id_token: idToken });
 }
 
 /** Null when PKCE is satisfied, else why not. A verifier without a stored challenge is refused (downgrade). */

@@ -11,6 +11,10 @@ export interface NewAuthorizationCode {
   codeChallenge: string | null;
   mfaValidated: boolean;
   expiresAt: Date;
+  scope: string | null;
+  nonce: string | null;
+  authTime: Date | null;
+  amr: string[] | null;
 }
 
 export async function insertAuthorizationCode(db: Kysely<DB>, code: NewAuthorizationCode): Promise<void> {
@@ -27,6 +31,10 @@ export async function insertAuthorizationCode(db: Kysely<DB>, code: NewAuthoriza
       expires_at: code.expiresAt,
       used_at: null,
       family: null,
+      scope: code.scope,
+      nonce: code.nonce,
+      auth_time: code.authTime,
+      amr: code.amr,
     })
     .execute();
 }

@@ -23,6 +23,13 @@ export interface AuthorizationGrant {
   codeChallenge: string | null;
   /** True when the user passed TOTP during this login (or has no MFA): the family starts validated. */
   mfaValidated: boolean;
+  /** The request's scope as sent (null or absent: none); with `openid` the exchange adds an id_token. */
+  scope?: string | null;
+  /** The request's nonce, echoed in the id_token (OpenID Connect requests only). */
+  nonce?: string | null;
+  /** When the user signed in on the pages, and how (`pwd`, `otp`): the id_token's auth_time and amr. */
+  authTime?: Date | null;
+  amr?: string[] | null;
 }
 
 /** Stores a single-use code valid for 10 minutes and returns it (only its hash is kept). */
@@ -41,11 +48,19 @@ export async function createAuthorizationCode(
     codeChallenge: grant.codeChallenge,
     mfaValidated: grant.mfaValidated,
     expiresAt: addSeconds(clock.now(), AUTHORIZATION_CODE_SECONDS),
+    scope: grant.scope ?? null,
+    nonce: grant.nonce ?? null,
+    authTime: grant.authTime ?? null,
+    amr: grant.amr ?? null,
   });
   return code;
 }
 
-export type ImplicitGrant = Omit<AuthorizationGrant, 'redirectUri' | 'codeChallenge'>;
+/** The implicit flow issues no id_token yet (docs/openid-connect.md): its grant carries no OpenID fields. */
+export type ImplicitGrant = Omit<
+  AuthorizationGrant,
+  'redirectUri' | 'codeChallenge' | 'scope' | 'nonce' | 'authTime' | 'amr'
+>;
 
 /** Implicit flow (response_type=token): an access token bound to the brand, never a refresh token. */
 export async function issueImplicitToken(db: Kysely<DB>, clock: Clock, grant: ImplicitGrant): Promise<IssuedTokens> {

@@ -2,7 +2,7 @@
 // server runs for it through its operator channel (platform/operator-channel.ts): registering a partner's client
 // does not need `npm start` stopped. A mistake comes back as an AppError, printed as one line.
 import { errors } from '../../errors.js';
-import type { ClientKind } from './auth.columns.js';
+import { SIGNING_ALGS, type ClientKind, type SigningAlg } from './auth.columns.js';
 import type { Deps } from '../../platform/deps.js';
 import type { OperatorAction } from '../../platform/operator-channel.js';
 import { clientIdTaken, listClients } from './clients.repository.js';
@@ -31,7 +31,8 @@ export function listClientsAsOperator(deps: Deps): Promise<ListedClient[]> {
 
 /** The body the command sends: a NewClient, checked again here (the channel is another process's input). */
 function parseNewClient(body: unknown): NewClient {
-  const { name, kind, redirectUris, clientId, clientSecret, weakSecret } = (body ?? {}) as Record<string, unknown>;
+  const { name, kind, redirectUris, clientId, clientSecret, weakSecret, idTokenSignedResponseAlg } = (body ??
+    {}) as Record<string, unknown>;
   const optionalText = (value: unknown) => value === undefined || typeof value === 'string';
   if (typeof name !== 'string' || !name.trim()) throw errors.invalidField('name', 'must be a non-empty string');
   if (typeof kind !== 'string' || !Object.hasOwn(GRANTS_BY_KIND, kind))
@@ -40,6 +41,8 @@ function parseNewClient(body: unknown): NewClient {
     throw errors.invalidField('redirectUris', 'must be an array of strings');
   if (!optionalText(clientId) || !optionalText(clientSecret) || !(weakSecret === undefined || weakSecret === true))
     throw errors.badRequest('clientId and clientSecret must be strings, weakSecret true when given');
+  if (idTokenSignedResponseAlg !== undefined && !SIGNING_ALGS.includes(idTokenSignedResponseAlg as SigningAlg))
+    throw errors.invalidField('idTokenSignedResponseAlg', `must be one of ${SIGNING_ALGS.join(', ')}`);
   return {
     name,
     kind: kind as ClientKind,
@@ -47,6 +50,9 @@ function parseNewClient(body: unknown): NewClient {
     ...(clientId !== undefined ? { clientId: clientId as string } : {}),
     ...(clientSecret !== undefined ? { clientSecret: clientSecret as string } : {}),
     ...(weakSecret === true ? { weakSecret: true } : {}),
+    ...(idTokenSignedResponseAlg !== undefined
+      ? { idTokenSignedResponseAlg: idTokenSignedResponseAlg as SigningAlg }
+      : {}),
   };
 }
 

@@ -2,12 +2,21 @@
 import type { Insertable, Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB, Narrowed } from '../../db/types.js';
-import type { ClientKind } from './auth.columns.js';
+import type { ClientKind, SigningAlg } from './auth.columns.js';
 
 function liveClientQuery(db: Kysely<DB>, clientId: string) {
   return db
     .selectFrom('oauth_clients')
-    .select(['id', 'client_id', 'secret_hash', 'name', 'kind', 'redirect_uris', 'grants'])
+    .select([
+      'id',
+      'client_id',
+      'secret_hash',
+      'name',
+      'kind',
+      'redirect_uris',
+      'grants',
+      'id_token_signed_response_alg',
+    ])
     .where('client_id', '=', clientId)
     .where('deleted_at', 'is', null);
 }
@@ -21,13 +30,24 @@ export const findLiveClient = preparedQuery<[string], ClientRow>(
 
 export type ClientRow = Narrowed<
   NonNullable<Awaited<ReturnType<ReturnType<typeof liveClientQuery>['executeTakeFirst']>>>,
-  { kind: ClientKind }
+  { kind: ClientKind; id_token_signed_response_alg: SigningAlg }
 >;
 
 export function listClients(db: Kysely<DB>) {
   return db
     .selectFrom('oauth_clients')
-    .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'weak_secret', 'created_at', 'deleted_at'])
+    .select([
+      'id',
+      'client_id',
+      'name',
+      'kind',
+      'redirect_uris',
+      'grants',
+      'weak_secret',
+      'id_token_signed_response_alg',
+      'created_at',
+      'deleted_at',
+    ])
     .orderBy('created_at')
     .orderBy('client_id')
     .execute();
@@ -64,6 +84,15 @@ export async function insertClient(db: Kysely<DB>, client: Insertable<DB['oauth_
   return db
     .insertInto('oauth_clients')
     .values(client)
-    .returning(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'weak_secret'])
+    .returning([
+      'id',
+      'client_id',
+      'name',
+      'kind',
+      'redirect_uris',
+      'grants',
+      'weak_secret',
+      'id_token_signed_response_alg',
+    ])
     .executeTakeFirstOrThrow();
 }

@@ -2,7 +2,7 @@
 // (nothing to brute-force) and keeps client authentication off the hot path of every refresh grant.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { ClientKind } from './auth.columns.js';
+import type { ClientKind, SigningAlg } from './auth.columns.js';
 import { insertClient } from './clients.repository.js';
 import { hashToken, randomToken, safeEqual } from '../../lib/crypto.js';
 
@@ -23,6 +23,8 @@ export interface NewClient {
   clientSecret?: string;
   /** The fixed secret is weak (an imported partner's published one): recorded on the client. */
   weakSecret?: boolean;
+  /** The alg of the client's id_tokens (OpenID Connect Dynamic Client Registration's name); default RS256. */
+  idTokenSignedResponseAlg?: SigningAlg;
 }
 
 export interface CreatedClient {
@@ -35,6 +37,7 @@ export interface CreatedClient {
   redirect_uris: string[];
   grants: string[];
   weak_secret: boolean;
+  id_token_signed_response_alg: string;
 }
 
 export function hashClientSecret(secret: string): string {
@@ -56,6 +59,7 @@ export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Prom
     redirect_uris: client.redirectUris ?? [],
     grants: [...GRANTS_BY_KIND[client.kind]],
     weak_secret: secret !== null && client.weakSecret === true,
+    id_token_signed_response_alg: client.idTokenSignedResponseAlg ?? 'RS256',
     deleted_at: null,
   });
   return { ...row, kind: client.kind, client_secret: secret };

@@ -1,6 +1,10 @@
-// RFC 8414 authorization server metadata: where the endpoints are and what they support.
+// RFC 8414 authorization server metadata, and the OpenID Connect Discovery document built on it: where the
+// endpoints are and what they support.
 import type { Config } from '../../config.js';
+import { SIGNING_ALGS } from './auth.columns.js';
 import type { AuthorizationServerMetadata } from './oauth.schemas.js';
+import { CLAIMS_SUPPORTED, OPENID_SCOPES } from './openid.claims.js';
+import type { OpenIdConfiguration } from './openid.schemas.js';
 import { TOKEN_ENDPOINT_GRANTS } from './token-endpoint.service.js';
 
 export function authorizationServerMetadata(config: Config): AuthorizationServerMetadata {
@@ -16,5 +20,23 @@ export function authorizationServerMetadata(config: Config): AuthorizationServer
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_methods_supported: authMethods,
+  };
+}
+
+/** OpenID Connect Discovery 1.0 §3 (docs/openid-connect.md): the issuer is BASE_URL, as in the id_tokens. */
+export function openIdConfiguration(config: Config): OpenIdConfiguration {
+  return {
+    ...authorizationServerMetadata(config),
+    userinfo_endpoint: `${config.baseUrl}/oauth2/userinfo`,
+    jwks_uri: `${config.baseUrl}/oauth2/jwks`,
+    scopes_supported: [...OPENID_SCOPES],
+    response_modes_supported: ['query', 'fragment'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [...SIGNING_ALGS],
+    claims_supported: [...CLAIMS_SUPPORTED],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    // Its default is true (Discovery §3): said explicitly, since request_uri is not read.
+    request_uri_parameter_supported: false,
   };
 }

@@ -10,6 +10,7 @@ import {
   TokenRequestBody,
   TokenResponse,
 } from './oauth.schemas.js';
+import { openIdRoutes } from './openid.routes.js';
 import { revokeToken } from './revoke.service.js';
 import { exchangeToken } from './token-endpoint.service.js';
 
@@ -75,4 +76,7 @@ export const oauthRoutes: FeatureRoutes = async (app, { deps }) => {
     },
     async () => authorizationServerMetadata(deps.config),
   );
+
+  // OpenID Connect's discovery, JWKS and userinfo sit beside the RFC 8414 document, in this feature's routes.
+  await openIdRoutes(app, { deps });
 };

@@ -30,8 +30,17 @@ export const TokenResponse = Type.Object(
     token_type: Type.Literal('Bearer'),
     data: Type.Optional(UserRecord),
     brand: Type.Optional(Uuid),
+    id_token: Type.Optional(
+      Type.String({
+        description:
+          'OpenID Connect ID Token (a JWT, RS256 or ES256) when the authorization request had `openid` in its scope: the authorization_code grant, and the refresh_token grant of such a login',
+      }),
+    ),
   },
-  { description: '`data` (the user) only for the password grant; `brand` only for the authorization_code grant.' },
+  {
+    description:
+      '`data` (the user) only for the password grant; `brand` only for the authorization_code grant; `id_token` only for an OpenID Connect login.',
+  },
 );
 export type TokenResponse = Static<typeof TokenResponse>;
 

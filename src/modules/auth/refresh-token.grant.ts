@@ -11,8 +11,11 @@ import type { ClientRow } from './clients.repository.js';
 import { oauthErrors } from './oauth-errors.js';
 import type { TokenResponse } from './oauth.schemas.js';
 import { REFRESH_REUSE_WINDOW_SECONDS } from './token-policy.js';
+import { issueIdToken } from './id-token.js';
+import { includesOpenid } from './openid.claims.js';
 import {
   deletePair,
+  findFamilyLogin,
   findRefreshTokenForUpdate,
   findUntouchedSuccessor,
   markRefreshTokenRotated,
@@ -31,7 +34,29 @@ export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshTo
   const tokens =
     (await rotateFreshRefreshToken(deps.database, deps.clock, tokenHash, client.id)) ??
     (await carefulRefresh(deps, client, tokenHash));
-  return tokenResponse(tokens);
+  if (!includesOpenid(tokens.scope)) return tokenResponse(tokens);
+  return tokenResponse(tokens, { id_token: await refreshedIdToken(deps, client, tokens) });
+}
+
+/**
+ * OIDC Core §12.2: the refresh of an OpenID Connect login answers a new id_token with the same iss, sub, aud and
+ * auth_time, a new iat, and no nonce (the nonce belonged to the authorization request).
+ */
+async function refreshedIdToken(deps: Deps, client: ClientRow, tokens: IssuedTokens): Promise<string | undefined> {
+  const login = await findFamilyLogin(deps.db, tokens.family);
+  if (!login?.user) return undefined;
+  return issueIdToken(
+    deps,
+    {
+      user: login.user,
+      clientId: client.client_id,
+      alg: client.id_token_signed_response_alg,
+      scope: login.scope,
+      authTime: login.auth_time,
+      amr: login.amr,
+    },
+    tokens.access_token,
+  );
 }
 
 /**
@@ -51,13 +76,13 @@ async function carefulRefresh(deps: Deps, client: ClientRow, tokenHash: Buffer):
     if (row.user !== null && row.user_deleted_at !== null) return { refused: 'The refresh token is invalid' };
     if (row.rotated_at !== null) {
       const replayed = await replayOfLostResponse(deps, trx, tokenHash, row, now);
-      if (replayed) return { tokens: replayed };
+      if (replayed) return { tokens: { ...replayed, scope: row.scope } };
       await revokeFamily(trx, row.family, now, REUSE_REVOKED_REASON);
       return { refused: 'The refresh token was used twice: every token of this login has been revoked' };
     }
     const tokens = await issueInFamily(trx, deps.clock, row.family, row.family_expires_at, true);
     await markRefreshTokenRotated(trx, tokenHash, now, hashToken(tokens.refresh_token!));
-    return { tokens };
+    return { tokens: { ...tokens, scope: row.scope } };
   });
   if ('refused' in outcome) throw oauthErrors.invalidGrant(outcome.refused);
   return outcome.tokens;

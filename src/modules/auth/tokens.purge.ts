@@ -1,6 +1,7 @@
 // The hourly purge of expired tokens, codes and families, and stale attempt counters (auth.tasks.ts).
 import type { Deps } from '../../platform/deps.js';
 import * as repo from './purge.repository.js';
+import { dropRetiredSigningKeys } from './signing-keys.js';
 
 /** Keep expired rows a while: refresh-reuse detection needs rotated tokens until their family ends. */
 const KEEP_EXPIRED_SECONDS = 24 * 3600;
@@ -16,6 +17,8 @@ export async function purgeExpiredTokens(
   const codes = await repo.deleteExpiredAuthorizationCodes(deps.db, cutoff);
   const families = await repo.deleteEndedFamilies(deps.db, cutoff);
   await repo.deleteStaleAttemptCounters(deps.db, cutoff);
+  // Signing keys whose id_tokens have all expired leave the JWKS by their timestamps; their rows go here.
+  await dropRetiredSigningKeys(deps);
   return {
     accessTokens: Number(accessTokens + orphans[0]),
     refreshTokens: Number(refreshTokens + orphans[1]),

@@ -13,6 +13,10 @@ export interface NewFamily {
   grantType: string;
   mfaValidated: boolean;
   expiresAt: Date;
+  /** What the login asked for (null: no scope sent), and how the user signed in (OpenID Connect logins). */
+  scope?: string | null;
+  authTime?: Date | null;
+  amr?: string[] | null;
 }
 
 /** A new login's first pair: its access token, and its refresh token unless the flow issues none. */
@@ -29,9 +33,10 @@ export interface FirstPair {
 export async function insertFamilyWithPair(db: Kysely<DB>, family: NewFamily, pair: FirstPair): Promise<string> {
   const { rows } = await sql<{ id: string }>`
     with family as (
-      insert into token_families ("user", client, brand, grant_type, mfa_validated, expires_at)
+      insert into token_families ("user", client, brand, grant_type, mfa_validated, expires_at, scope, auth_time, amr)
       values (${family.user}, ${family.client}, ${family.brand}, ${family.grantType}, ${family.mfaValidated},
-              ${family.expiresAt})
+              ${family.expiresAt}, ${family.scope ?? null}, ${family.authTime ?? null}::timestamptz,
+              ${family.amr ?? null}::text[])
       returning id, expires_at
     ), access_token as (
       insert into access_tokens (token_hash, family, expires_at)
@@ -161,6 +166,7 @@ export function findRefreshTokenForUpdate(db: Kysely<DB>, tokenHash: Buffer) {
       'f.brand',
       'f.expires_at as family_expires_at',
       'f.revoked_at',
+      'f.scope',
       'u.deleted_at as user_deleted_at',
     ])
     .where('r.token_hash', '=', tokenHash)
@@ -168,9 +174,10 @@ export function findRefreshTokenForUpdate(db: Kysely<DB>, tokenHash: Buffer) {
     .executeTakeFirst();
 }
 
-/** What a one-statement rotation answers: the family, and when the login and the new access token end. */
+/** What a one-statement rotation answers: the family (and its scope), when the login and the new access token end. */
 export interface Rotation {
   family: string;
+  scope: string | null;
   family_expires_at: Date;
   access_expires_at: Date;
 }
@@ -197,7 +204,7 @@ const ROTATE_REFRESH_TOKEN = `
        and f.revoked_at is null
        and f.expires_at > $2
        and u.deleted_at is null
-    returning r.family, f.expires_at as family_expires_at,
+    returning r.family, f.scope, f.expires_at as family_expires_at,
               least($2::timestamptz + make_interval(secs => $6), f.expires_at) as access_expires_at
   ), access_token as (
     insert into access_tokens (token_hash, family, expires_at)
@@ -206,7 +213,7 @@ const ROTATE_REFRESH_TOKEN = `
     insert into refresh_tokens (token_hash, family, expires_at, access_token_hash)
     select $5, family, family_expires_at, $4 from rotated
   )
-  select family, family_expires_at, access_expires_at from rotated`;
+  select family, scope, family_expires_at, access_expires_at from rotated`;
 
 export async function rotateRefreshToken(
   database: Pick<Database, 'query'>,
@@ -299,4 +306,13 @@ export async function findFamilyOfToken(db: Kysely<DB>, tokenHash: Buffer, kind:
 
 export async function markFamilyMfaValidated(db: Kysely<DB>, family: string): Promise<void> {
   await db.updateTable('token_families').set({ mfa_validated: true }).where('id', '=', family).execute();
+}
+
+/** The login of a family as OpenID Connect tells it (userinfo, a refresh's id_token). */
+export async function findFamilyLogin(db: Kysely<DB>, family: string) {
+  return db
+    .selectFrom('token_families')
+    .select(['user', 'scope', 'auth_time', 'amr'])
+    .where('id', '=', family)
+    .executeTakeFirst();
 }

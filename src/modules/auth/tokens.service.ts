@@ -22,10 +22,15 @@ export interface IssuedTokens {
   expires_in: number;
   token_type: 'Bearer';
   family: string;
+  /** The family's scope, when the grant knows it (the refresh grant: an openid family gets a new id_token). */
+  scope?: string | null;
 }
 
 /** The token endpoint's answer to a grant; `extra` is what only that grant adds (the user, the brand). */
-export function tokenResponse(tokens: IssuedTokens, extra: Pick<TokenResponse, 'data' | 'brand'> = {}): TokenResponse {
+export function tokenResponse(
+  tokens: IssuedTokens,
+  extra: Pick<TokenResponse, 'data' | 'brand' | 'id_token'> = {},
+): TokenResponse {
   const { access_token, refresh_token, expires_in } = tokens;
   return {
     access_token,
@@ -119,6 +124,7 @@ export async function rotateFreshRefreshToken(
     expires_in: expiresIn(rotation.access_expires_at, now),
     token_type: 'Bearer',
     family: rotation.family,
+    scope: rotation.scope,
   };
 }
 

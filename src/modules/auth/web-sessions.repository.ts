@@ -9,9 +9,10 @@ export interface WebSessionRow {
   csrf_secret: string;
   pending: unknown;
   expires_at: Date;
+  signed_in_at: Date | null;
 }
 
-const COLUMNS = ['id', 'user', 'mfa_passed', 'csrf_secret', 'pending', 'expires_at'] as const;
+const COLUMNS = ['id', 'user', 'mfa_passed', 'csrf_secret', 'pending', 'expires_at', 'signed_in_at'] as const;
 
 export async function insertSession(
   db: Kysely<DB>,
@@ -46,6 +47,8 @@ export interface SessionChanges {
   /** Serialised JSON, or null to clear. */
   pending?: string | null;
   session_hash?: Buffer;
+  /** When the user signed in (OpenID Connect's auth_time); null when signed out. */
+  signed_in_at?: Date | null;
 }
 
 /**
@@ -75,7 +78,7 @@ export async function updateSession(
 export async function signOutEverywhere(db: Kysely<DB>, userId: string, now: Date): Promise<void> {
   await db
     .updateTable('web_sessions')
-    .set({ user: null, mfa_passed: false, pending: null, updated_at: now })
+    .set({ user: null, mfa_passed: false, pending: null, signed_in_at: null, updated_at: now })
     .where('user', '=', userId)
     .execute();
 }

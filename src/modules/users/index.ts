@@ -8,6 +8,7 @@ export {
   findLiveUserId,
   findLiveUserTimezone,
   findPageUser,
+  findUserClaims,
   lockUserEmailQuota,
   userRowQuery,
   type UserRow,

@@ -324,3 +324,13 @@ export async function findPageUser(db: Kysely<DB>, id: string) {
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
+
+/** What OpenID Connect may say of a live user (modules/auth/openid.claims.ts picks by scope). */
+export async function findUserClaims(db: Kysely<DB>, id: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'email_confirmed', 'first_name', 'last_name', 'phone_number', 'phone_confirmed'])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}

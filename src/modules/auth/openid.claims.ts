@@ -1,0 +1,67 @@
+// OpenID Connect scopes and the user claims each one releases (OIDC Core §5.4), in the id_token and at userinfo.
+// Other scope words are accepted and kept with the login, as before OpenID Connect: they change nothing yet.
+import { findUserClaims } from '../users/index.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.js';
+
+export const OPENID_SCOPES = ['openid', 'profile', 'email', 'phone'] as const;
+
+export const CLAIMS_SUPPORTED = [
+  'sub',
+  'iss',
+  'aud',
+  'exp',
+  'iat',
+  'auth_time',
+  'nonce',
+  'at_hash',
+  'amr',
+  'email',
+  'email_verified',
+  'name',
+  'given_name',
+  'family_name',
+  'phone_number',
+  'phone_number_verified',
+] as const;
+
+/** The words of a space-separated scope (RFC 6749 §3.3); none for null. */
+export function scopeWords(scope: string | null | undefined): Set<string> {
+  return new Set(scope ? scope.split(' ').filter(Boolean) : []);
+}
+
+export function includesOpenid(scope: string | null | undefined): boolean {
+  return scopeWords(scope).has('openid');
+}
+
+export type UserClaims = Record<string, string | boolean>;
+
+/**
+ * The claims of the user that the scope releases. A claim with no value is left out rather than sent empty
+ * (OIDC Core §5.3.2). Null when the user is gone.
+ */
+export async function scopedUserClaims(
+  db: Kysely<DB>,
+  userId: string,
+  scope: string | null,
+): Promise<UserClaims | null> {
+  const user = await findUserClaims(db, userId);
+  if (!user) return null;
+  const words = scopeWords(scope);
+  const claims: UserClaims = {};
+  if (words.has('email')) {
+    claims.email = user.email;
+    claims.email_verified = user.email_confirmed;
+  }
+  if (words.has('profile')) {
+    const name = `${user.first_name} ${user.last_name}`.trim();
+    if (name) claims.name = name;
+    if (user.first_name) claims.given_name = user.first_name;
+    if (user.last_name) claims.family_name = user.last_name;
+  }
+  if (words.has('phone') && user.phone_number) {
+    claims.phone_number = user.phone_number;
+    claims.phone_number_verified = user.phone_confirmed;
+  }
+  return claims;
+}
