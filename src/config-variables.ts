@@ -44,6 +44,12 @@ export const VARIABLES = [
     meaning: 'PostgreSQL connection string; unset = embedded PGlite in `DATA_DIR`',
   },
   {
+    names: ['DATABASE_POOL_SIZE'],
+    default: '`20`',
+    meaning:
+      'connections each process keeps to PostgreSQL at most (its notice listener takes one more); size `max_connections` for every process (docs/deployment.md)',
+  },
+  {
     names: ['SECRET_KEY'],
     default: 'generated into `DATA_DIR/secret.key` in embedded mode',
     meaning:

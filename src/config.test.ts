@@ -143,6 +143,40 @@ describe('loadConfig', () => {
       expect(problems).toContain(name);
   });
 
+  it('reads the shutdown timings and the pool size, and refuses them out of range', () => {
+    const dataDir = tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir })).toMatchObject({
+      shutdownTimeoutSeconds: 10,
+      shutdownDelaySeconds: 0,
+      databasePoolSize: 20,
+    });
+    expect(
+      loadConfig({
+        DATA_DIR: dataDir,
+        SHUTDOWN_TIMEOUT_SECONDS: '25',
+        SHUTDOWN_DELAY_SECONDS: '5',
+        DATABASE_POOL_SIZE: '8',
+      }),
+    ).toMatchObject({ shutdownTimeoutSeconds: 25, shutdownDelaySeconds: 5, databasePoolSize: 8 });
+    let error: unknown;
+    try {
+      loadConfig({
+        DATA_DIR: dataDir,
+        SHUTDOWN_TIMEOUT_SECONDS: '0',
+        SHUTDOWN_DELAY_SECONDS: '-1',
+        DATABASE_POOL_SIZE: '1',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'SHUTDOWN_TIMEOUT_SECONDS must be an integer from 1 to 3600',
+      'DATABASE_POOL_SIZE must be an integer from 2 to 1000',
+      'SHUTDOWN_DELAY_SECONDS must be an integer from 0 to 300',
+    ]);
+  });
+
   it('requires SECRET_KEY with DATABASE_URL and accepts hex or base64', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x' })).toThrow(/SECRET_KEY is required/);
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: KEY }).secretKey.toString('hex')).toBe(KEY);

@@ -42,6 +42,8 @@ export interface Config {
   readonly workersInProcess: boolean;
   /** On SIGTERM: how long in-flight requests and running jobs have to finish (server.ts, platform/shutdown.ts). */
   readonly shutdownTimeoutSeconds: number;
+  /** Connections of this process's PostgreSQL pool at most (unused on the embedded database). */
+  readonly databasePoolSize: number;
   /** On SIGTERM: how long `serve` keeps accepting, unready, before it closes its listener (server.ts). */
   readonly shutdownDelaySeconds: number;
   /** Trust X-Forwarded-* from a reverse proxy (for client IPs and https detection). */
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     3600,
     problems,
   );
+  const databasePoolSize = parseInteger(read('DATABASE_POOL_SIZE') ?? '20', 'DATABASE_POOL_SIZE', 2, 1000, problems);
   const shutdownDelaySeconds = parseInteger(
     read('SHUTDOWN_DELAY_SECONDS') ?? '0',
     'SHUTDOWN_DELAY_SECONDS',
@@ -284,6 +287,7 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     mailFrom,
     workersInProcess: embedded ? true : workersInProcess,
     shutdownTimeoutSeconds,
+    databasePoolSize,
     shutdownDelaySeconds,
     trustProxy,
     embedded,

@@ -51,6 +51,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
     slowStatements: { thresholdMs: config.slowQueryMs, report: slowStatementReporter(log, metrics) },
     ...(options.pglite ? { pglite: options.pglite } : {}),
   });
