@@ -1,4 +1,5 @@
 // buildApp(deps): the whole HTTP application as a Fastify instance, without listening (tests inject into it).
+import type { Config } from './config.js';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
@@ -29,7 +30,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log,
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: trustProxyOf(deps.config.trustProxy),
     requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
@@ -87,4 +88,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   await app.ready();
   return app;
+}
+
+/** TRUST_PROXY as Fastify takes it: a number of proxies becomes "trust the first n hops" (proxy-addr's meaning). */
+function trustProxyOf(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }

@@ -102,7 +102,8 @@ export const VARIABLES = [
   {
     names: ['TRUST_PROXY'],
     default: '`false`',
-    meaning: 'trust `X-Forwarded-*` from a reverse proxy',
+    meaning:
+      'trust `X-Forwarded-*` from a reverse proxy: `true` (any hop: the leftmost address), a number of proxies in front (`1`: the address the nearest proxy saw), or the proxies’ addresses and CIDRs, comma-separated (docs/deployment.md)',
   },
   {
     names: ['PUBLIC_RATE_LIMIT', 'PUBLIC_RATE_WINDOW_SECONDS'],

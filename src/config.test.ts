@@ -177,6 +177,14 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads TRUST_PROXY as yes or no, a number of proxies, or their addresses and CIDRs', () => {
+    const dataDir = tempDir();
+    const trust = (value: string) => loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: value }).trustProxy;
+    expect([trust('true'), trust('false'), trust('0'), trust('2')]).toEqual([true, false, false, 2]);
+    expect(trust('10.0.0.0/8, 192.0.2.10,fd00::/8')).toEqual(['10.0.0.0/8', '192.0.2.10', 'fd00::/8']);
+    expect(() => trust('10.0.0.0/8,proxy.local')).toThrow(/TRUST_PROXY must be .*"proxy.local"/);
+  });
+
   it('requires SECRET_KEY with DATABASE_URL and accepts hex or base64', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x' })).toThrow(/SECRET_KEY is required/);
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x', SECRET_KEY: KEY }).secretKey.toString('hex')).toBe(KEY);

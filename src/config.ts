@@ -47,7 +47,8 @@ export interface Config {
   /** On SIGTERM: how long `serve` keeps accepting, unready, before it closes its listener (server.ts). */
   readonly shutdownDelaySeconds: number;
   /** Trust X-Forwarded-* from a reverse proxy (for client IPs and https detection). */
-  readonly trustProxy: boolean;
+  /** Fastify's trustProxy: every hop, a number of hops, or the proxies' addresses and CIDRs. */
+  readonly trustProxy: boolean | number | string[];
   readonly embedded: boolean;
   /** Requests per client IP per window on public (no-token) routes (decisions §19). */
   readonly publicRateLimit: number;
@@ -190,7 +191,7 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     300,
     problems,
   );
-  const trustProxy = parseBoolean(read('TRUST_PROXY') ?? 'false', 'TRUST_PROXY', problems);
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY') ?? 'false', problems);
   const publicRateLimit = parseInteger(read('PUBLIC_RATE_LIMIT') ?? '100', 'PUBLIC_RATE_LIMIT', 1, 1_000_000, problems);
   const publicRateWindowSeconds = parseInteger(
     read('PUBLIC_RATE_WINDOW_SECONDS') ?? '900',
@@ -416,6 +417,34 @@ function parseOrigins(text: string, problems: string[]): string[] {
 }
 
 /** `127.0.0.0/8,::1/128,10.0.0.5` → CIDRs (a bare address is one host). */
+/**
+ * `true`/`false`, a count of proxies in front (Fastify then takes the address the outermost of them saw, however
+ * many addresses a client put in front of it), or the proxies' own addresses and CIDRs (every hop from one of them
+ * is skipped). The last two are safe where a proxy appends to X-Forwarded-For instead of overwriting it.
+ */
+function parseTrustProxy(text: string, problems: string[]): boolean | number | string[] {
+  if (/^(true|yes|on)$/i.test(text)) return true;
+  if (/^(false|no|off|0)$/i.test(text)) return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  const addresses = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const bad = addresses.filter((item) => {
+    try {
+      parseCidr(item.includes('/') ? item : `${item}/${item.includes(':') ? 128 : 32}`);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (addresses.length === 0 || bad.length > 0)
+    problems.push(
+      `TRUST_PROXY must be true, false, a number of proxies or their addresses and CIDRs: "${bad[0] ?? text}"`,
+    );
+  return addresses;
+}
+
 function parseNetworks(text: string, problems: string[]): string[] {
   const networks: string[] = [];
   for (const item of text

@@ -30,3 +30,38 @@ describe('public route rate limit', () => {
     expect((await profile()).statusCode).toBe(200);
   });
 });
+
+/** Three requests through a proxy at 10.0.0.5, each with another address its client put in X-Forwarded-For. */
+const spoofed = (t: ReturnType<typeof useTestApp>, brand: string) =>
+  Promise.all(
+    ['1.1.1.1', '2.2.2.2', '3.3.3.3'].map((forged) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/brands/${brand}`,
+        remoteAddress: '10.0.0.5',
+        // The client sent its forged address; the proxy appended the address it saw the client at.
+        headers: { 'x-forwarded-for': `${forged}, 203.0.113.7` },
+      }),
+    ),
+  );
+
+describe.each([
+  ['a number of proxies', { trustProxy: 1 }],
+  ['the proxies’ addresses', { trustProxy: ['10.0.0.0/8'] }],
+])('the public limit behind a proxy that appends to X-Forwarded-For, TRUST_PROXY as %s', (_name, trust) => {
+  const t = useTestApp({ config: { publicRateLimit: 2, publicRateWindowSeconds: 60, ...trust } });
+
+  it('counts the address the proxy saw, whatever the client forged in front of it', async () => {
+    const brand = (await createBrand(t.deps)).id;
+    expect((await spoofed(t, brand)).map((r) => r.statusCode).sort()).toEqual([200, 200, 429]);
+  });
+});
+
+describe('the public limit with TRUST_PROXY=true', () => {
+  const t = useTestApp({ config: { publicRateLimit: 2, publicRateWindowSeconds: 60, trustProxy: true } });
+
+  it('believes the leftmost address: safe only behind a proxy that overwrites the header', async () => {
+    const brand = (await createBrand(t.deps)).id;
+    expect((await spoofed(t, brand)).map((r) => r.statusCode)).toEqual([200, 200, 200]);
+  });
+});
