@@ -613,6 +613,7 @@ export interface OauthClients {
   id: Generated<string>;
   id_token_signed_response_alg: Generated<string>;
   kind: string;
+  may_introspect: Generated<boolean>;
   name: string;
   redirect_uris: Generated<string[]>;
   secret_hash: string | null;

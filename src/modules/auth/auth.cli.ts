@@ -21,6 +21,7 @@ interface CreateOptions {
   clientSecret?: string;
   allowWeakSecret?: boolean;
   idTokenAlg?: string;
+  introspect?: boolean;
   json?: boolean;
 }
 
@@ -56,6 +57,10 @@ export function registerClientCommands(
       'import a partner client secret shorter than 16 characters as it is: warned about and recorded on the client',
     )
     .option('--id-token-alg <alg>', `OpenID Connect: the alg of the client's id_tokens, ${SIGNING_ALGS.join(' or ')}`)
+    .option(
+      '--introspect',
+      'allow this confidential client to call POST /oauth2/introspect (RFC 7662) about any client’s tokens',
+    )
     .option('--json', 'print JSON')
     .action(async (options: CreateOptions) => {
       const problem = createProblem(options);
@@ -72,6 +77,7 @@ export function registerClientCommands(
         ...(options.clientId ? { clientId: options.clientId } : {}),
         ...(options.clientSecret ? { clientSecret: options.clientSecret, ...(weakSecret ? { weakSecret } : {}) } : {}),
         ...(options.idTokenAlg ? { idTokenSignedResponseAlg: options.idTokenAlg as SigningAlg } : {}),
+        ...(options.introspect ? { mayIntrospect: true } : {}),
       };
       await reportOperatorErrors(async () => {
         const { createClientAsOperator } = await import('./clients.operator.js');
@@ -103,7 +109,7 @@ export function registerClientCommands(
         if (options.json) return print(clients, true);
         if (clients.length === 0) return void console.log('no OAuth clients');
         for (const c of clients) {
-          const marks = `${c.weak_secret ? ' (weak secret)' : ''}${c.deleted_at ? ' (deleted)' : ''}`;
+          const marks = `${c.weak_secret ? ' (weak secret)' : ''}${c.may_introspect ? ' (introspects)' : ''}${c.deleted_at ? ' (deleted)' : ''}`;
           console.log(
             `${c.client_id}  ${c.kind}  ${c.name}${marks}  grants: ${c.grants.join(',')}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}`,
           );
@@ -133,6 +139,8 @@ function createProblem(options: CreateOptions): string | null {
       return '--client-secret must be 1 to 512 visible ASCII characters without spaces';
   } else if (options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret))
     return '--client-secret must be 16 to 512 visible ASCII characters without spaces (an existing partner’s weaker secret: add --allow-weak-secret)';
+  if (options.introspect && options.kind === 'public')
+    return '--introspect is for confidential clients only: a public client has no secret to authenticate with';
   if (options.clientSecret !== undefined && options.kind === 'public')
     return 'a public client has no secret: leave out --client-secret';
   if (options.clientSecret !== undefined && options.clientId === undefined)
@@ -150,6 +158,7 @@ function describeCreated(created: CreatedClient): string {
     ...(created.id_token_signed_response_alg !== 'RS256'
       ? [`id_token alg:  ${created.id_token_signed_response_alg}`]
       : []),
+    ...(created.may_introspect ? ['introspection: allowed (POST /oauth2/introspect)'] : []),
     ...(created.client_secret ? ['The secret is shown only now; store it safely.'] : []),
   ].join('\n');
 }

@@ -10,6 +10,8 @@ import { createOAuthClient, GRANTS_BY_KIND, type CreatedClient, type NewClient }
 
 /** Creates the client, refusing an id that exists already (deleted clients keep theirs) and writing nothing then. */
 export async function createClientAsOperator(deps: Deps, client: NewClient): Promise<CreatedClient> {
+  if (client.mayIntrospect && client.kind === 'public')
+    throw errors.badRequest('A public client cannot introspect tokens: it has no secret to authenticate with');
   if (client.clientId !== undefined && (await clientIdTaken(deps.db, client.clientId)))
     throw errors.conflict(
       `A client with client_id ${client.clientId} exists already (deleted clients keep their id); nothing was written`,
@@ -31,8 +33,8 @@ export function listClientsAsOperator(deps: Deps): Promise<ListedClient[]> {
 
 /** The body the command sends: a NewClient, checked again here (the channel is another process's input). */
 function parseNewClient(body: unknown): NewClient {
-  const { name, kind, redirectUris, clientId, clientSecret, weakSecret, idTokenSignedResponseAlg } = (body ??
-    {}) as Record<string, unknown>;
+  const { name, kind, redirectUris, clientId, clientSecret, weakSecret, idTokenSignedResponseAlg, mayIntrospect } =
+    (body ?? {}) as Record<string, unknown>;
   const optionalText = (value: unknown) => value === undefined || typeof value === 'string';
   if (typeof name !== 'string' || !name.trim()) throw errors.invalidField('name', 'must be a non-empty string');
   if (typeof kind !== 'string' || !Object.hasOwn(GRANTS_BY_KIND, kind))
@@ -41,6 +43,8 @@ function parseNewClient(body: unknown): NewClient {
     throw errors.invalidField('redirectUris', 'must be an array of strings');
   if (!optionalText(clientId) || !optionalText(clientSecret) || !(weakSecret === undefined || weakSecret === true))
     throw errors.badRequest('clientId and clientSecret must be strings, weakSecret true when given');
+  if (!(mayIntrospect === undefined || typeof mayIntrospect === 'boolean'))
+    throw errors.invalidField('mayIntrospect', 'must be a boolean');
   if (idTokenSignedResponseAlg !== undefined && !SIGNING_ALGS.includes(idTokenSignedResponseAlg as SigningAlg))
     throw errors.invalidField('idTokenSignedResponseAlg', `must be one of ${SIGNING_ALGS.join(', ')}`);
   return {
@@ -53,6 +57,7 @@ function parseNewClient(body: unknown): NewClient {
     ...(idTokenSignedResponseAlg !== undefined
       ? { idTokenSignedResponseAlg: idTokenSignedResponseAlg as SigningAlg }
       : {}),
+    ...(mayIntrospect === true ? { mayIntrospect: true } : {}),
   };
 }
 

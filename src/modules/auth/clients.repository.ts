@@ -16,6 +16,7 @@ function liveClientQuery(db: Kysely<DB>, clientId: string) {
       'redirect_uris',
       'grants',
       'id_token_signed_response_alg',
+      'may_introspect',
     ])
     .where('client_id', '=', clientId)
     .where('deleted_at', 'is', null);
@@ -45,6 +46,7 @@ export function listClients(db: Kysely<DB>) {
       'grants',
       'weak_secret',
       'id_token_signed_response_alg',
+      'may_introspect',
       'created_at',
       'deleted_at',
     ])
@@ -93,6 +95,7 @@ export async function insertClient(db: Kysely<DB>, client: Insertable<DB['oauth_
       'grants',
       'weak_secret',
       'id_token_signed_response_alg',
+      'may_introspect',
     ])
     .executeTakeFirstOrThrow();
 }

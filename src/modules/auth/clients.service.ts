@@ -25,6 +25,8 @@ export interface NewClient {
   weakSecret?: boolean;
   /** The alg of the client's id_tokens (OpenID Connect Dynamic Client Registration's name); default RS256. */
   idTokenSignedResponseAlg?: SigningAlg;
+  /** May call POST /oauth2/introspect (RFC 7662); confidential clients only. Default false. */
+  mayIntrospect?: boolean;
 }
 
 export interface CreatedClient {
@@ -38,6 +40,7 @@ export interface CreatedClient {
   grants: string[];
   weak_secret: boolean;
   id_token_signed_response_alg: string;
+  may_introspect: boolean;
 }
 
 export function hashClientSecret(secret: string): string {
@@ -50,6 +53,9 @@ export function clientSecretMatches(secretHash: string | null, secret: string): 
 
 export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Promise<CreatedClient> {
   for (const uri of client.redirectUris ?? []) assertRedirectUri(uri);
+  // Introspection tells who a token's user is: only a client that proves a secret may ask.
+  if (client.mayIntrospect && client.kind === 'public')
+    throw new Error('A public client cannot introspect tokens: it has no secret to authenticate with');
   const secret = client.kind === 'public' ? null : (client.clientSecret ?? randomToken(24));
   const row = await insertClient(db, {
     client_id: client.clientId ?? `${client.kind.replace('_', '-')}-${randomToken(9)}`,
@@ -60,6 +66,7 @@ export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Prom
     grants: [...GRANTS_BY_KIND[client.kind]],
     weak_secret: secret !== null && client.weakSecret === true,
     id_token_signed_response_alg: client.idTokenSignedResponseAlg ?? 'RS256',
+    may_introspect: client.mayIntrospect === true,
     deleted_at: null,
   });
   return { ...row, kind: client.kind, client_secret: secret };
