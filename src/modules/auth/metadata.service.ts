@@ -20,6 +20,9 @@ export function authorizationServerMetadata(config: Config): AuthorizationServer
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_methods_supported: authMethods,
+    introspection_endpoint: `${config.baseUrl}/oauth2/introspect`,
+    // Only confidential clients introspect: they prove their secret.
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
   };
 }
 

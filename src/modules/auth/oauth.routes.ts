@@ -1,10 +1,13 @@
-// The OAuth 2 token server: token, revocation and metadata endpoints. Wiring only. Errors here also carry the
+// The OAuth 2 token server: token, revocation, introspection and metadata endpoints. Wiring only. Errors here also carry the
 // RFC 6749 `error`/`error_description` (config.oauthErrors); bodies may be JSON or form-encoded.
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { errorResponses } from '../../platform/schemas.js';
+import { introspectToken } from './introspect.service.js';
 import { authorizationServerMetadata } from './metadata.service.js';
 import {
   AuthorizationServerMetadata,
+  IntrospectBody,
+  IntrospectResponse,
   RevokeBody,
   RevokeResponse,
   TokenRequestBody,
@@ -59,6 +62,29 @@ export const oauthRoutes: FeatureRoutes = async (app, { deps }) => {
     async (request) => {
       await revokeToken(deps, request.body, request.headers.authorization);
       return { code: 'OK' as const };
+    },
+  );
+
+  app.post(
+    '/oauth2/introspect',
+    {
+      config: OAUTH_ENDPOINT,
+      schema: {
+        tags: TAGS,
+        summary: 'Introspect a token (RFC 7662)',
+        description:
+          'For confidential clients an operator allowed (`gable admin client create --introspect`), in the body or with HTTP Basic; ' +
+          'any other client gets 401 invalid_client. Answers about any client’s access or refresh token; ' +
+          'a token that is not live, for whatever reason, is `{"active": false}` and nothing more.',
+        consumes: FORM_OR_JSON,
+        body: IntrospectBody,
+        response: { 200: IntrospectResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      // The answer describes a live credential: no cache may keep it (RFC 7662 §4).
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return introspectToken(deps, request.body, request.headers.authorization);
     },
   );
 

@@ -1,4 +1,4 @@
-// Wire shapes of /oauth2/token, /oauth2/revoke and the RFC 8414 metadata document.
+// Wire shapes of /oauth2/token, /oauth2/revoke, /oauth2/introspect and the RFC 8414 metadata document.
 import { Type, type Static } from '@sinclair/typebox';
 import { Uuid } from '../../platform/schemas.js';
 import { UserRecord } from '../users/users.schemas.js';
@@ -54,6 +54,34 @@ export type RevokeBody = Static<typeof RevokeBody>;
 
 export const RevokeResponse = Type.Object({ code: Type.Literal('OK') });
 
+export const IntrospectBody = Type.Object({
+  token: Type.String({ description: 'An access or refresh token, of any client' }),
+  token_type_hint: Field('access_token or refresh_token: where to look first (a wrong hint still finds the token)'),
+  client_id: Field('Client id of the introspecting client (or HTTP Basic)'),
+  client_secret: Field('Its client secret (or HTTP Basic)'),
+});
+export type IntrospectBody = Static<typeof IntrospectBody>;
+
+/** RFC 7662 §2.2. An inactive token is `{ "active": false }` and nothing else, whatever made it inactive. */
+export const IntrospectResponse = Type.Object(
+  {
+    active: Type.Boolean(),
+    scope: Type.Optional(
+      Type.String({ description: 'The scope the login asked for (space-separated); `full` when it sent none' }),
+    ),
+    client_id: Type.Optional(Type.String({ description: 'The client the token was issued to' })),
+    sub: Type.Optional(Type.String({ description: 'The user id; absent for a client_credentials token' })),
+    exp: Type.Optional(Type.Integer({ description: 'When the token expires, seconds since the epoch' })),
+    iat: Type.Optional(Type.Integer({ description: 'When the token was issued, seconds since the epoch' })),
+    token_type: Type.Optional(
+      Type.String({ description: '`Bearer` for an access token, `refresh_token` for a refresh token' }),
+    ),
+    brand: Type.Optional(Uuid),
+  },
+  { description: '`brand`: the brand a partner login is bound to, when it is bound to one.' },
+);
+export type IntrospectResponse = Static<typeof IntrospectResponse>;
+
 export const AuthorizationServerMetadata = Type.Object({
   issuer: Type.String(),
   authorization_endpoint: Type.String(),
@@ -64,5 +92,7 @@ export const AuthorizationServerMetadata = Type.Object({
   code_challenge_methods_supported: Type.Array(Type.String()),
   token_endpoint_auth_methods_supported: Type.Array(Type.String()),
   revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  introspection_endpoint: Type.String(),
+  introspection_endpoint_auth_methods_supported: Type.Array(Type.String()),
 });
 export type AuthorizationServerMetadata = Static<typeof AuthorizationServerMetadata>;

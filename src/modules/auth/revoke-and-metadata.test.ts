@@ -88,6 +88,8 @@ describe('POST /oauth2/revoke', () => {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      introspection_endpoint: 'http://gable.test/oauth2/introspect',
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     });
   });
 
