@@ -11,6 +11,7 @@ import { OperatorChannelUnavailableError } from './platform/operator-channel.js'
 import { provideDepsOpener, readConfig, withDeps } from './platform/commands.js';
 import { registerBrandCommands } from './modules/brands/brands.cli.js';
 import { registerUserCommands } from './modules/users/users.cli.js';
+import { registerMfaCommands } from './modules/mfa/mfa.cli.js';
 import { registerDemoSeedCommand } from './modules/demo/demo-seed.cli.js';
 import { registerHostnameCommands } from './modules/brands/hostnames.cli.js';
 import { registerPaletteCommand } from './modules/brands/palette.cli.js';
@@ -104,6 +105,7 @@ export const adminCommand = program
 // (each module adds one line here)
 registerBrandCommands(adminCommand);
 registerUserCommands(adminCommand);
+registerMfaCommands(adminCommand);
 registerDemoSeedCommand(seedCommand);
 registerHostnameCommands(adminCommand);
 registerPaletteCommand(adminCommand);

@@ -536,6 +536,13 @@ export interface Memberships {
   user: string;
 }
 
+export interface MfaRecoveryCodes {
+  code_hash: Buffer;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+  user: string;
+}
+
 export interface MlsRegistry {
   created_at: Generated<Timestamp>;
   disclaimer: string | null;
@@ -994,6 +1001,7 @@ export interface DB {
   mail_messages: MailMessages;
   mail_unsubscribes: MailUnsubscribes;
   memberships: Memberships;
+  mfa_recovery_codes: MfaRecoveryCodes;
   mls_registry: MlsRegistry;
   notification_counts: NotificationCounts;
   notification_recipients: NotificationRecipients;

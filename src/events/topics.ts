@@ -9,6 +9,8 @@ export interface TopicEvents {
   Activities: ActivityAction;
   Deals: 'Created' | 'Updated' | 'Deleted';
   Showings: 'showing.created' | 'showing.updated';
+  /** Account-security events of a brand's members, an audit trail only: not in TOPICS, so no webhook carries them. */
+  Security: 'UserMfaReset';
 }
 
 export type Topic = keyof TopicEvents;

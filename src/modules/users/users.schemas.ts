@@ -92,6 +92,12 @@ export const UserRecord = Type.Object(
     mfa_qr_code: Type.Optional(
       Type.String({ description: 'data:image/png;base64 URI, only in the MFA setup response' }),
     ),
+    mfa_recovery_codes: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'Ten single-use recovery codes, only in the responses that create them (MFA verify, recovery-code regeneration): shown once, stored hashed',
+      }),
+    ),
   },
   { title: 'User' },
 );
