@@ -13,6 +13,7 @@ import { approve } from './approve.js';
 import { brandChoices } from './brand-choices.js';
 import type { PageBrand } from '../platform/pages/html.js';
 import { checkTotp } from './mfa-check.js';
+import { hasRecoveryCodeForm } from '../modules/mfa/index.js';
 import { describeWait, messagePage, PATHS } from '../platform/pages/pages.js';
 import { SessionChangedError, SessionStore, type WebSession } from './session.js';
 import { toAppError } from '../platform/error-handler.js';
@@ -237,14 +238,19 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     const { ctx, body } = guarded;
     if (!ctx.session.user || ctx.session.mfaPassed) return toStep(reply);
     const code = (field(body, 'code') ?? '').replace(/\s+/g, '');
-    if (!/^\d{6}$/.test(code))
-      return renderStep(ctx, reply, { status: 400, error: 'Enter the 6-digit code from your authenticator app.' });
+    // An authenticator's 6 digits, or a recovery code for a user who has lost the authenticator (the MFA module
+    // tells them apart, burns a recovery code, and counts both against the same attempt budget).
+    if (!/^\d{6}$/.test(code) && !hasRecoveryCodeForm(code))
+      return renderStep(ctx, reply, {
+        status: 400,
+        error: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+      });
     const outcome = await checkTotp(deps, ctx.session.user, code, request.ip);
     if (outcome.kind === 'blocked') return tooMany(reply, ctx, outcome.retryAfterSeconds, 'incorrect codes');
     if (outcome.kind === 'invalid')
       return renderStep(ctx, reply, {
         status: 401,
-        error: 'That code is not valid. Check your authenticator app and try again.',
+        error: 'That code is not valid. Check your authenticator app (or your recovery code) and try again.',
       });
     await store.markMfaPassed(ctx.session);
     return toStep(reply);

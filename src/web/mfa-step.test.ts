@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/helpers/app.js';
 import { bearer } from '../../test/helpers/factories.js';
 import { hashToken } from '../lib/crypto.js';
+import { recoveryCodeHash } from '../modules/mfa/recovery-codes.js';
 import {
   createWorld,
   InjectBrowser,
@@ -102,5 +103,27 @@ describe('authorization pages: MFA step', () => {
     const again = await startSignedIn(other, world, params());
     const replay = await other.submit(again, '/oauth2/auth/mfa', { code });
     expect(replay.statusCode).toBe(401);
+  });
+
+  it('takes a recovery code instead, however it is typed, once', async () => {
+    const recovery = 'abcd-efgh-ijkl-mn23';
+    await t.deps.db
+      .insertInto('mfa_recovery_codes')
+      .values({ code_hash: recoveryCodeHash(recovery), user: world.user.id, created_at: t.clock.now() })
+      .execute();
+    const browser = new InjectBrowser(t.app);
+    const mfa = await startSignedIn(browser, world, params());
+    expect(mfa.body).toContain('recovery codes');
+    const consent = await browser.follow(
+      await browser.submit(mfa, '/oauth2/auth/mfa', { code: ' ABCD EFGH IJKL MN23 ' }),
+    );
+    expect(consent.body).toContain('Allow Listing Syndicator to access Acme Realty?');
+    // Burned: the same code in another browser is refused like a wrong one.
+    const other = new InjectBrowser(t.app);
+    const again = await startSignedIn(other, world, params());
+    const reused = await other.submit(again, '/oauth2/auth/mfa', { code: recovery });
+    expect(reused.statusCode).toBe(401);
+    const unshaped = await other.submit(again, '/oauth2/auth/mfa', { code: 'abcd-efgh' });
+    expect(unshaped.statusCode).toBe(400);
   });
 });

@@ -25,6 +25,11 @@ export function looksLikeRecoveryCode(token: string): boolean {
   return !/^\d{6}$/.test(token.trim());
 }
 
+/** Whether a typed text has a recovery code's form (16 base32 letters; any case, spaces and dashes aside). */
+export function hasRecoveryCodeForm(typed: string): boolean {
+  return /^[a-z2-7]{16}$/i.test(typed.replace(/[\s-]/g, ''));
+}
+
 /** The stored form: SHA-256 of the code without case, spaces or dashes, so a code typed loosely still matches. */
 export function recoveryCodeHash(token: string): Buffer {
   return hashToken(token.toLowerCase().replace(/[\s-]/g, ''));

@@ -48,8 +48,8 @@ ${alertBox(ctx.error)}
 <form method="post" action="${PATHS.mfa}" novalidate>
 ${formGuards(ctx.csrf, ctx.requestId)}
 <div class="field"><label for="code">Authentication code</label>
-<input class="code" id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required autofocus aria-invalid="${ctx.error ? 'true' : 'false'}" aria-describedby="code-hint${ctx.error ? ' form-error' : ''}">
-<p class="hint" id="code-hint">The code changes every 30 seconds.</p></div>
+<input class="code" id="code" name="code" type="text" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="24" required autofocus aria-invalid="${ctx.error ? 'true' : 'false'}" aria-describedby="code-hint${ctx.error ? ' form-error' : ''}">
+<p class="hint" id="code-hint">The code changes every 30 seconds. Lost your authenticator? Enter one of the recovery codes you were given when you turned two-step verification on; each works once.</p></div>
 <div class="actions"><button class="button primary" type="submit">Verify</button></div>
 </form>
 ${signedInAs(ctx, ctx.email)}`,
