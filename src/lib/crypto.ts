@@ -55,6 +55,19 @@ export function verificationKeys(keys: MasterKeys): readonly Buffer[] {
 }
 
 /**
+ * HMAC-SHA256 (hex) signatures for one purpose: made under SECRET_KEY, accepted under it or any previous key, so a
+ * link written before a rotation keeps working. `length` keeps that many hex characters (a shorter URL).
+ */
+export function purposeSignature(keys: MasterKeys, purpose: string, length = 64) {
+  const sign = (master: Buffer, data: string) => hmacHex(deriveKey(master, purpose), data).slice(0, length);
+  return {
+    sign: (data: string): string => sign(keys.secretKey, data),
+    verifies: (data: string, given: string): boolean =>
+      verificationKeys(keys).some((master) => safeEqual(given.toLowerCase(), sign(master, data))),
+  };
+}
+
+/**
  * A short, stable name for a master key that reveals nothing of it (8 hex characters of a subkey), so an operator
  * can tell which configured key a message means, or that two processes run with the same key.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveKey, hashToken, keyFingerprint, randomToken, safeEqual, SecretBox } from './crypto.js';
+import { deriveKey, hashToken, keyFingerprint, purposeSignature, randomToken, safeEqual, SecretBox } from './crypto.js';
 
 const master = Buffer.alloc(32, 7);
 
@@ -55,5 +55,25 @@ describe('crypto', () => {
     expect(safeEqual('abc', 'abc')).toBe(true);
     expect(safeEqual('abc', 'abd')).toBe(false);
     expect(safeEqual('abc', 'abcd')).toBe(false);
+  });
+});
+
+describe('purposeSignature', () => {
+  const old = Buffer.alloc(32, 1);
+  const current = Buffer.alloc(32, 2);
+
+  it('signs under SECRET_KEY and accepts what a previous key signed, for its own purpose and data only', () => {
+    const before = purposeSignature({ secretKey: old, previousSecretKeys: [] }, 'links', 32).sign('a:b');
+    expect(before).toMatch(/^[0-9a-f]{32}$/);
+    const rotated = purposeSignature({ secretKey: current, previousSecretKeys: [old] }, 'links', 32);
+    expect(rotated.sign('a:b')).not.toBe(before);
+    expect(rotated.verifies('a:b', before)).toBe(true);
+    expect(rotated.verifies('a:c', before)).toBe(false);
+    expect(
+      purposeSignature({ secretKey: current, previousSecretKeys: [old] }, 'other', 32).verifies('a:b', before),
+    ).toBe(false);
+    expect(purposeSignature({ secretKey: current, previousSecretKeys: [] }, 'links', 32).verifies('a:b', before)).toBe(
+      false,
+    );
   });
 });

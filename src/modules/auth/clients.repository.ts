@@ -34,22 +34,23 @@ export type ClientRow = Narrowed<
   { kind: ClientKind; id_token_signed_response_alg: SigningAlg }
 >;
 
+/** What an operator is shown of a client (never the secret's hash). */
+const SHOWN_COLUMNS = [
+  'id',
+  'client_id',
+  'name',
+  'kind',
+  'redirect_uris',
+  'grants',
+  'weak_secret',
+  'id_token_signed_response_alg',
+  'may_introspect',
+] as const;
+
 export function listClients(db: Kysely<DB>) {
   return db
     .selectFrom('oauth_clients')
-    .select([
-      'id',
-      'client_id',
-      'name',
-      'kind',
-      'redirect_uris',
-      'grants',
-      'weak_secret',
-      'id_token_signed_response_alg',
-      'may_introspect',
-      'created_at',
-      'deleted_at',
-    ])
+    .select([...SHOWN_COLUMNS, 'created_at', 'deleted_at'])
     .orderBy('created_at')
     .orderBy('client_id')
     .execute();
@@ -83,19 +84,5 @@ export async function findAuthorizingClient(db: Kysely<DB>, clientId: string) {
 
 /** A new client; answers what the creator is shown (never the secret's hash). */
 export async function insertClient(db: Kysely<DB>, client: Insertable<DB['oauth_clients']>) {
-  return db
-    .insertInto('oauth_clients')
-    .values(client)
-    .returning([
-      'id',
-      'client_id',
-      'name',
-      'kind',
-      'redirect_uris',
-      'grants',
-      'weak_secret',
-      'id_token_signed_response_alg',
-      'may_introspect',
-    ])
-    .executeTakeFirstOrThrow();
+  return db.insertInto('oauth_clients').values(client).returning(SHOWN_COLUMNS).executeTakeFirstOrThrow();
 }

@@ -5,25 +5,18 @@
 // SECRET_KEY_PREVIOUS, so links in mail sent before a rotation keep their brand. No expiry: the page is public
 // anyway, the signature only binds the style.
 import type { Config } from '../../config.js';
-import { deriveKey, hmacHex, safeEqual, verificationKeys, type MasterKeys } from '../../lib/crypto.js';
+import { purposeSignature, type MasterKeys } from '../../lib/crypto.js';
 import { isUuid } from '../../lib/uuid.js';
 
-const PURPOSE = 'listing-page-brand';
 /** 128 bits of the HMAC, hex: enough against forgery, short in a URL. */
-const SIGNATURE_LENGTH = 32;
+const signatures = (keys: MasterKeys) => purposeSignature(keys, 'listing-page-brand', 32);
+const signedData = (listing: string, brand: string) => `${listing.toLowerCase()}:${brand.toLowerCase()}`;
 
 export const LISTING_PAGE_PREFIX = '/l/';
 
-function signature(master: Buffer, listing: string, brand: string): string {
-  return hmacHex(deriveKey(master, PURPOSE), `${listing.toLowerCase()}:${brand.toLowerCase()}`).slice(
-    0,
-    SIGNATURE_LENGTH,
-  );
-}
-
 /** The `b` parameter that styles the page of `listing` with `brand`. */
 export function signedBrandParameter(keys: MasterKeys, listing: string, brand: string): string {
-  return `${brand.toLowerCase()}.${signature(keys.secretKey, listing, brand)}`;
+  return `${brand.toLowerCase()}.${signatures(keys).sign(signedData(listing, brand))}`;
 }
 
 /** The brand a `b` parameter names when its signature holds for this listing under a configured key; else null. */
@@ -31,8 +24,7 @@ export function verifiedBrand(keys: MasterKeys, listing: string, b: unknown): st
   if (typeof b !== 'string' || !isUuid(listing)) return null;
   const [brand, given, extra] = b.split('.');
   if (!brand || !given || extra !== undefined || !isUuid(brand)) return null;
-  const signedBy = (master: Buffer) => safeEqual(given.toLowerCase(), signature(master, listing, brand));
-  return verificationKeys(keys).some(signedBy) ? brand.toLowerCase() : null;
+  return signatures(keys).verifies(signedData(listing, brand), given) ? brand.toLowerCase() : null;
 }
 
 /**

@@ -4,17 +4,15 @@
 // signed under SECRET_KEY and checked under it and each SECRET_KEY_PREVIOUS, so mail sent before a rotation works.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import { deriveKey, hmacHex, safeEqual, verificationKeys } from '../../lib/crypto.js';
+import { purposeSignature, type MasterKeys } from '../../lib/crypto.js';
 import { findLinkTitle, unsubscribeLink } from './delivery.repository.js';
 
-const PURPOSE = 'saved-search-unsubscribe';
-
-function tokenFor(master: Buffer, search: string, contact: string): string {
-  return hmacHex(deriveKey(master, PURPOSE), `${search.toLowerCase()}:${contact.toLowerCase()}`);
-}
+const signatures = (keys: MasterKeys) => purposeSignature(keys, 'saved-search-unsubscribe');
+const signedData = (search: string, contact: string) => `${search.toLowerCase()}:${contact.toLowerCase()}`;
 
 export function unsubscribeUrl(deps: Pick<Deps, 'config'>, search: string, contact: string): string {
-  const query = new URLSearchParams({ search, contact, token: tokenFor(deps.config.secretKey, search, contact) });
+  const token = signatures(deps.config).sign(signedData(search, contact));
+  const query = new URLSearchParams({ search, contact, token });
   return `${deps.config.baseUrl}/saved-searches/unsubscribe?${query.toString()}`;
 }
 
@@ -29,8 +27,7 @@ export async function checkUnsubscribe(
   deps: Pick<Deps, 'config' | 'db'>,
   request: UnsubscribeRequest,
 ): Promise<{ title: string }> {
-  const signedBy = (master: Buffer) => safeEqual(request.token, tokenFor(master, request.search, request.contact));
-  if (!verificationKeys(deps.config).some(signedBy))
+  if (!signatures(deps.config).verifies(signedData(request.search, request.contact), request.token))
     throw errors.invalidField('token', 'does not match this unsubscribe link');
   const row = await findLinkTitle(deps.db, request.search, request.contact);
   if (!row) throw errors.notFound('Saved search');
