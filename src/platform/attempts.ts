@@ -49,7 +49,7 @@ export interface AttemptKey {
   policy: AttemptPolicy;
 }
 
-export type AttemptKind = 'account' | 'ip' | 'mfa' | 'lead-ip' | 'lead-channel';
+export type AttemptKind = 'account' | 'ip' | 'mfa' | 'lead-ip' | 'lead-channel' | 'lead-form-ip';
 
 /**
  * The counter key of an identity (an email, an IP, a user id): `kind:` + SHA-256 of the identity. Hashed so that

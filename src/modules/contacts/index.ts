@@ -32,4 +32,5 @@ export {
   requireReachableContacts,
   setHomeAnniversaryIn,
 } from './contacts.service.js';
+export { captureFromChannel, defaultLeadChannel, LEAD_CAPTURE_LIMITS } from './leads.service.js';
 export { recordActivityIn } from './timeline.service.js';

@@ -46,3 +46,16 @@ export async function countCapture(db: Kysely<DB>, id: string, at: Date): Promis
     .where('id', '=', id)
     .execute();
 }
+
+/** The brand's oldest live channel (lead_channels_brand_idx): the default channel of its public pages' forms. */
+export async function findOldestLiveChannel(db: Kysely<DB>, brand: string): Promise<LeadChannelRow | undefined> {
+  return db
+    .selectFrom('lead_channels')
+    .selectAll()
+    .where('brand', '=', brand)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}

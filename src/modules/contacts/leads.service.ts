@@ -218,6 +218,16 @@ export async function postLead(deps: Deps, actor: Actor, brand: string, body: Po
   return presentContact(row);
 }
 
+/**
+ * The channel a brand's public pages capture leads through (the "Ask about this home" form, docs/public-pages.md):
+ * its oldest live channel, so the choice is stable, and a brand chooses another by deleting the older one. None when
+ * the brand has no channel: the form is then not offered (a public page creates nothing by being read).
+ */
+export async function defaultLeadChannel(deps: Pick<Deps, 'db'>, brand: string) {
+  const row = await repo.findOldestLiveChannel(deps.db, brand);
+  return row ? { id: row.id, brand: row.brand, user: row.user_id } : null;
+}
+
 /** POST /leads/channels/:channel/webhook: no token; the channel names the brand. Rate-limited before anything else. */
 export async function captureFromChannel(
   deps: Deps,

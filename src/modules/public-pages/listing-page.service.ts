@@ -1,11 +1,13 @@
 // GET /l/:listing (decisions §21): which listing, in which style. The listing only when publicly displayable (the
 // anonymous search's rule, through the listings module); the style of the brand a signed `b` names, else of the
 // listing agent's brand, else neutral. A forged or misplaced `b` is ignored, never obeyed. Two statements: the
-// listing (with its agent, MLS and agent's brand), then the brand's palette.
+// listing (with its agent, MLS and agent's brand), then the brand's palette; a third when the page has a brand: its
+// lead channel, which decides whether the page offers the "Ask about this home" form.
 import type { Deps } from '../../platform/deps.js';
 import { firstLiveBrandPalette } from '../brands/index.js';
 import { findPublicListing } from '../listings/index.js';
 import { usStateTimeZone } from '../../lib/us-state-time-zones.js';
+import { askFormFor } from './lead-form.service.js';
 import { listingPageUrl, verifiedBrand } from './listing-link.js';
 import { listingPage } from './listing-page.view.js';
 import { notFoundPage } from './not-found.view.js';
@@ -44,6 +46,14 @@ export async function showListingPage(
   const pageUrl = listingPageUrl(deps.config, record.id, signed !== null && theme.brand?.id === signed ? signed : null);
   return {
     status: 200,
-    page: listingPage({ record, theme, format, pageUrl, now: deps.clock.now(), appName }),
+    page: listingPage({
+      record,
+      theme,
+      format,
+      pageUrl,
+      now: deps.clock.now(),
+      appName,
+      ask: await askFormFor(deps, record.id, theme.brand),
+    }),
   };
 }

@@ -3,6 +3,7 @@
 // Server-rendered, no script; every value escaped by `html`; only http(s) addresses become links or images.
 import { html, type Html } from '../../platform/pages/html.js';
 import type { ListingRecord } from '../listings/listings.schemas.js';
+import { askForm, defaultAskMessage, type AskFormSetup } from './lead-form.view.js';
 import { listingHead, listingJsonLd } from './listing-page.head.js';
 import { renderPublicPage, type RenderedPage } from './page-layout.js';
 import type { PageFormat } from './page-format.js';
@@ -20,6 +21,8 @@ export interface ListingPageInput {
   pageUrl: string;
   now: Date;
   appName: string;
+  /** The "Ask about this home" form, when the page's brand takes leads (lead-form.service.ts); null hides it. */
+  ask?: AskFormSetup | null;
 }
 
 const isHttpUrl = (text: string | null | undefined): text is string => !!text && /^https?:\/\/[^\s]+$/i.test(text);
@@ -47,6 +50,11 @@ function localityOf(record: ListingRecord): string {
   const { city, state, postal_code } = record.property.address;
   const region = [state, postal_code].filter(Boolean).join(' ');
   return [city, region].filter(Boolean).join(', ');
+}
+
+/** "4521 Maple Ave, Dallas, TX 75201": the headline and the locality. */
+export function fullAddressOf(record: ListingRecord): string {
+  return [headlineOf(record), localityOf(record)].filter(Boolean).join(', ');
 }
 
 function factsOf(record: ListingRecord, format: PageFormat): { value: string; label: string }[] {
@@ -168,7 +176,7 @@ export function listingPage(input: ListingPageInput): RenderedPage {
   const locality = localityOf(record);
   const photos = photosOf(record);
   const price = record.close_price ?? record.price;
-  const title = [headline, locality].filter(Boolean).join(', ');
+  const title = fullAddressOf(record);
   const fullTitle = present(price) ? `${title} · ${format.money(price, record.currency)}` : title;
   const siteName = input.theme.brand?.name ?? input.appName;
   const head = { title: fullTitle, description: summaryLine(record, format), pageUrl: input.pageUrl, photos, siteName };
@@ -186,7 +194,14 @@ ${priceBlock(record, format)}
 ${record.content ? html`<p class="remarks">${record.content}</p>` : ''}
 <dl class="details">${details.map(([name, value]) => html`<dt>${name}</dt><dd>${value}</dd>`)}</dl>
 </section>
-<div>${openHouses(record, format, now)}${listedBy(record)}</div>
+<div>${openHouses(record, format, now)}${listedBy(record)}${
+    input.ask
+      ? askForm({
+          ...input.ask,
+          values: { name: '', email: '', phone: '', message: defaultAskMessage(title) },
+        })
+      : ''
+  }</div>
 </div>`;
   return renderPublicPage({
     title: `${fullTitle} · ${siteName}`,

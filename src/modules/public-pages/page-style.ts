@@ -47,6 +47,15 @@ h2{font-size:20px;line-height:1.3;margin:0 0 12px}
 .foot p{margin:0 0 8px}
 .mls-logo{height:32px;width:auto;margin-bottom:8px}
 .not-found{padding:48px 0;max-width:560px}
+.ask form{display:grid;gap:12px}
+.field label{display:block;font-weight:600;margin-bottom:4px}
+.field input,.field textarea{display:block;width:100%;font:inherit;color:var(--text);background:var(--bg);border:1px solid var(--muted);border-radius:8px;padding:10px 12px}
+.field textarea{resize:vertical;min-height:96px}
+.field-error,.card .form-error{font-weight:600;margin:0 0 4px;border-left:4px solid var(--accent);padding-left:8px}
+.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.small{font-size:13px}
+button.button{border:0;font:inherit;font-weight:600;cursor:pointer;justify-self:start}
+.ask-page{max-width:560px;padding:16px 0}
 @media (min-width:720px){.gallery li{flex-basis:48%}.gallery li:first-child{flex-basis:100%}h1{font-size:32px}}
 @media (min-width:900px){.columns{grid-template-columns:minmax(0,1fr) 320px}}
 `;
@@ -61,7 +70,8 @@ export function themeStyle(colors: PageColors): string {
 
 /**
  * The page's Content-Security-Policy: no script at all, only these two stylesheets (by hash), images from any
- * http(s) host (listing photos, brand and MLS logos live on the feeds' and brands' own hosts), never framed.
+ * http(s) host (listing photos, brand and MLS logos live on the feeds' and brands' own hosts), never framed. Forms
+ * post to this server only (the "Ask about this home" form).
  * A JSON-LD block is data, not script: CSP does not apply to it.
  */
 export function contentSecurityPolicy(themeCss: string): string {
@@ -71,6 +81,6 @@ export function contentSecurityPolicy(themeCss: string): string {
     'img-src https: http:',
     "frame-ancestors 'none'",
     "base-uri 'none'",
-    "form-action 'none'",
+    "form-action 'self'",
   ].join('; ');
 }

@@ -2,34 +2,21 @@
 // HTML, not the JSON API: no token, every answer a page (a bad id or any refused request is the friendly 404, a
 // failure a 500 page, never a JSON error body), each with its own Content-Security-Policy and cache policy.
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { html } from '../../platform/pages/html.js';
 import { toAppError } from '../../platform/error-handler.js';
 import { LISTING_PAGE_PREFIX } from './listing-link.js';
 import { showListingPage } from './listing-page.service.js';
 import { notFoundPage } from './not-found.view.js';
-import { renderPublicPage, type RenderedPage } from './page-layout.js';
+import { leadFormRoutes } from './lead-form.routes.js';
+import { renderPublicPage } from './page-layout.js';
+import { sendPage } from './page-reply.js';
 import { themeOf } from './theme.js';
 
 /** Listings change (price, status) a few times a day at most: a shared link may be served from a cache a while. */
 const CACHE_FOUND = 'public, max-age=300';
 /** A missing listing may appear soon (a feed catching up): cached briefly. */
 const CACHE_NOT_FOUND = 'public, max-age=60';
-
-const SECURITY_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-};
-
-function sendPage(reply: FastifyReply, status: number, page: RenderedPage, cache: string): FastifyReply {
-  return reply
-    .status(status)
-    .headers({ ...SECURITY_HEADERS, 'content-security-policy': page.csp, 'cache-control': cache })
-    .type('text/html; charset=utf-8')
-    .send(page.html);
-}
 
 export const publicPagesRoutes: FeatureRoutes = async (app, { deps }) => {
   const neutral = () => themeOf(null);
@@ -50,6 +37,8 @@ export const publicPagesRoutes: FeatureRoutes = async (app, { deps }) => {
     });
     return sendPage(reply, 500, page, 'no-store');
   });
+
+  await app.register(leadFormRoutes, { deps });
 
   app.get(
     `${LISTING_PAGE_PREFIX}:listing`,
