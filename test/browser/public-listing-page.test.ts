@@ -1,14 +1,11 @@
 // The public listing page (docs/public-pages.md) in Chromium: readable on a 360-px phone (nothing wider than the
 // screen) and on a desktop, photos served by the app itself (the demo photos) so the page loads with no network.
 // Screenshots land in test-artifacts/browser for a person to look at.
-import { mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHeaders, sampleListing } from '../helpers/listings.js';
+import { launchTestChromium, SCREENSHOTS } from './chromium.js';
 import { startGable, type RunningGable } from './gable-server.js';
-
-const SCREENSHOTS = 'test-artifacts/browser';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
 describe('public listing page in Chromium', () => {
   let gable: RunningGable;
@@ -17,7 +14,6 @@ describe('public listing page in Chromium', () => {
   const started: { close(): Promise<unknown> }[] = [];
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     gable = await startGable();
     started.push(gable);
     const photos = [1, 2, 3].map((n) => `${gable.url}/demo/photos/house-${n}.svg`);
@@ -41,7 +37,7 @@ describe('public listing page in Chromium', () => {
       .where('mls_number', '=', 'B-1')
       .executeTakeFirstOrThrow();
     pageUrl = `${gable.url}/l/${id}`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await launchTestChromium();
     started.push(browser);
   });
   afterAll(async () => {
