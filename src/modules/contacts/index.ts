@@ -33,4 +33,5 @@ export {
   setHomeAnniversaryIn,
 } from './contacts.service.js';
 export { captureFromChannel, defaultLeadChannel, LEAD_CAPTURE_LIMITS } from './leads.service.js';
+export { insertChannelOnce as insertLeadChannelOnce } from './leads.repository.js';
 export { recordActivityIn } from './timeline.service.js';

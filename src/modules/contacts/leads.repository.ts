@@ -16,6 +16,23 @@ export async function insertChannel(
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * A channel with a fixed id, unless that id already has a row (live or deleted: a channel someone deleted stays
+ * deleted). Answers whether it was written. For seeds, which derive their ids.
+ */
+export async function insertChannelOnce(
+  db: Kysely<DB>,
+  channel: { id: string; brand: string; user_id: string; title: string; source_type: string; at: Date },
+): Promise<boolean> {
+  const { at, ...values } = channel;
+  const written = await db
+    .insertInto('lead_channels')
+    .values({ ...values, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  return Number(written.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
 export async function findChannel(db: Kysely<DB>, id: string): Promise<LeadChannelRow | undefined> {
   return db
     .selectFrom('lead_channels')

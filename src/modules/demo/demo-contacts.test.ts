@@ -27,6 +27,22 @@ describe('demo contacts', () => {
     );
   });
 
+  it("gives each book's brand one website lead channel, owned by its agent, and no second one on a re-run", async () => {
+    await seedDemoContacts(t.deps);
+    const channels = await t.deps.db
+      .selectFrom('lead_channels')
+      .select(['brand', 'user_id', 'source_type'])
+      .where('deleted_at', 'is', null)
+      .execute();
+    const emailOf = new Map(world.users.map((u) => [u.id, u.email]));
+    const nameOf = new Map(world.brands.map((b) => [b.id, b.name]));
+    expect(channels.map((c) => `${nameOf.get(c.brand)} ${emailOf.get(c.user_id!)} ${c.source_type}`).sort()).toEqual([
+      'Demo Realty Downtown dana.reyes@demo.example.com Website',
+      'Demo Realty Uptown uma.patel@demo.example.com Website',
+      'Demo Realty admin@demo.example.com Website',
+    ]);
+  });
+
   it('spreads birthdays and anniversaries over the year, some without a year', async () => {
     const rows = await t.deps.db
       .selectFrom('contacts')

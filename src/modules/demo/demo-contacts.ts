@@ -12,6 +12,7 @@ import {
   type ContactFields,
   existingContactIds,
   insertContactsIn,
+  insertLeadChannelOnce,
 } from '../contacts/index.js';
 import type { ContactInput } from '../contacts/contacts.schemas.js';
 
@@ -175,7 +176,10 @@ function demoContact(n: number, count: number, random: () => number): ContactInp
   };
 }
 
-/** Creates the demo contacts that are missing. Needs the demo world (brands and users). Answers how many per brand. */
+/**
+ * Creates the demo contacts that are missing, and each book's website lead channel. Needs the demo world (brands and
+ * users). Answers how many contacts per brand.
+ */
 export async function seedDemoContacts(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
 ): Promise<{ brand: string; contacts: number; created: number }[]> {
@@ -212,6 +216,16 @@ export async function seedDemoContacts(
           missing.map((p) => p.id),
         );
       }
+      // The brand's website channel, owned by the book's agent: the listing pages' "Ask about this home" form uses
+      // a brand's oldest live channel (docs/public-pages.md), so the demo world's pages show it.
+      await insertLeadChannelOnce(trx, {
+        id: secrets.id(`lead-channel:${book.brand}`),
+        brand,
+        user_id: secrets.id(`user:${book.owner}`),
+        title: 'Website',
+        source_type: 'Website',
+        at: deps.clock.now(),
+      });
       summary.push({ brand, contacts: book.count, created: missing.length });
     }
   });
