@@ -37,6 +37,7 @@ import { triggerRoutes } from './modules/triggers/triggers.routes.js';
 import { mailListOperatorAction, mailShowOperatorAction } from './mail/mail.cli.js';
 import { brandTriggerRoutes } from './modules/triggers/brand-triggers.routes.js';
 import { publicPagesRoutes } from './modules/public-pages/public-pages.routes.js';
+import { unsubscribePageRoutes } from './modules/public-pages/unsubscribe-page.routes.js';
 
 export const featureRoutes: FeatureRoutes[] = [
   webRoutes,
@@ -71,6 +72,7 @@ export const featureRoutes: FeatureRoutes[] = [
   triggerRoutes,
   brandTriggerRoutes,
   publicPagesRoutes,
+  unsubscribePageRoutes,
 ];
 
 /**

@@ -20,6 +20,8 @@ const HIDDEN: Record<string, string> = {
   'GET /extmail/linked': 'the page the browser returns to after linking a mailbox (HTML, docs/extmail.md)',
   'GET /l/:listing': 'the public listing page (HTML for people, docs/public-pages.md)',
   'GET /metrics': 'Prometheus text for operators (README)',
+  'POST /mail/unsubscribe/:token/everything':
+    'the unsubscribe confirmation page’s second button (HTML, docs/public-pages.md)',
   'GET /oauth2/auth/step': 'partner authorization page (HTML, docs/partner-authorization.md)',
   'POST /oauth2/auth/sign-in': 'partner authorization page form',
   'POST /oauth2/auth/sign-out': 'partner authorization page form',

@@ -1,32 +1,17 @@
-// The public side of sent mail (decisions §15; docs/mail.md): the open pixel, signed click redirects, the RFC 8058
-// one-click unsubscribe, and the signed delivery-event feed. No bearer token: the link's signature (or the feed's
+// The public side of sent mail (decisions §15; docs/mail.md): the open pixel, signed click redirects and the signed
+// delivery-event feed (the RFC 8058 one-click unsubscribe is a brand-styled page: modules/public-pages). No bearer token: the link's signature (or the feed's
 // HMAC) is the credential, and a link that does not verify is refused — never redirected.
-import type { FastifyReply } from 'fastify';
 import { AppError, errors } from '../errors.js';
 import { errorResponses, ok } from '../platform/schemas.js';
 import type { FeatureRoutes } from '../platform/feature.js';
-import { FORM_OR_JSON_BODY } from '../platform/body-types.js';
 import { recordFeedEvents, verifyEventsSignature, type SignatureHeaders } from './events-feed.js';
 import { PIXEL_GIF } from './tracking.js';
 import { verificationKeys } from '../lib/crypto.js';
-import { ClickQuery, FeedBody, FeedResponse, LinkParams, UnsubscribeBody } from './tracking.schemas.js';
-import { describeUnsubscribe, followClick, recordOpen, unsubscribe } from './tracking.service.js';
+import { ClickQuery, FeedBody, FeedResponse, LinkParams } from './tracking.schemas.js';
+import { followClick, recordOpen } from './tracking.service.js';
 
 // Tracking links belong to the campaigns whose counters they move.
 const TAGS = ['Email campaigns'];
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function page(reply: FastifyReply, title: string, body: string) {
-  return reply
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-    .send(
-      `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body></html>`,
-    );
-}
 
 /** The JSON body as it arrived: the feed's signature covers these exact bytes. */
 const RAW_BODY = Symbol('rawBody');
@@ -78,62 +63,7 @@ export const mailTrackingRoutes: FeatureRoutes = async (app, { deps }) => {
     },
   );
 
-  app.get(
-    '/mail/unsubscribe/:token',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags: TAGS,
-        summary: 'Unsubscribe page (the List-Unsubscribe link opened in a browser)',
-        description:
-          'Shows a button that POSTs to the same URL. A GET never unsubscribes (mail scanners follow links).',
-        security: [],
-        params: LinkParams,
-        response: {
-          200: { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
-          ...errorResponses(400, 404),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { address } = await describeUnsubscribe(deps, request.params.token);
-      return page(
-        reply,
-        'Unsubscribe',
-        `<h1>Unsubscribe</h1><p>Stop marketing email to <b>${escapeHtml(address)}</b> from this sender?</p><form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
-      );
-    },
-  );
-
-  app.post(
-    '/mail/unsubscribe/:token',
-    {
-      config: { auth: 'none' },
-      schema: {
-        tags: TAGS,
-        summary: 'One-click unsubscribe (RFC 8058)',
-        description:
-          'What a mail client POSTs (`List-Unsubscribe=One-Click`, form-encoded) and what the unsubscribe page’s button sends. The address stops the brand’s marketing mail: its contacts there are marked unsubscribed and later campaigns skip it. Idempotent.',
-        security: [],
-        // Mail clients send a form (RFC 8058); our own page's button too.
-        consumes: FORM_OR_JSON_BODY,
-        params: LinkParams,
-        body: UnsubscribeBody,
-        response: {
-          200: { description: 'An HTML confirmation', content: { 'text/html': { schema: { type: 'string' } } } },
-          ...errorResponses(400, 404, 415),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { address } = await unsubscribe(deps, request.params.token);
-      return page(
-        reply,
-        'Unsubscribed',
-        `<h1>Unsubscribed</h1><p><b>${escapeHtml(address)}</b> will receive no more marketing email from this sender.</p>`,
-      );
-    },
-  );
+  // GET and POST /mail/unsubscribe/:token are pages in the brand's style: modules/public-pages/unsubscribe-page.*.
 
   // The feed verifies an HMAC over the body's exact bytes: in this scope JSON is kept as text, then parsed.
   await app.register(async (scope) => {

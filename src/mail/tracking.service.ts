@@ -1,7 +1,7 @@
 // What tracking links and the delivery feed do (decisions §15, docs/mail.md): record an event once per message,
 // kind and recipient (so counters count recipients, not hits), redirect a signed click, and turn a one-click
 // unsubscribe into an unsubscribed contact (and a remembered address) in the brand the mail came from.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Deps } from '../platform/deps.js';
 import type { DB } from '../db/types.js';
 import { errors } from '../errors.js';
@@ -70,27 +70,42 @@ export async function followClick(deps: TrackingDeps, token: string, url: string
   return url;
 }
 
-/** What the unsubscribe page shows before the recipient confirms (a GET never unsubscribes: link scanners). */
-export async function describeUnsubscribe(deps: TrackingDeps, token: string): Promise<{ address: string }> {
+/** Whom an unsubscribe link names: the message's one recipient (lower-cased) and the brand whose mail it was. */
+export interface UnsubscribeTarget {
+  address: string;
+  brand: string;
+  message: string;
+}
+
+async function targetOf(deps: TrackingDeps, token: string): Promise<{ row: repo.MailRow; target: UnsubscribeTarget }> {
   const row = await messageOfLink(deps, 'unsubscribe', token);
   const address = soleRecipient(row);
   if (!address || !row.brand) throw errors.badRequest(REFUSED);
-  return { address };
+  return { row, target: { address, brand: row.brand, message: row.id } };
+}
+
+/** What the unsubscribe page shows before the recipient confirms (a GET never unsubscribes: link scanners). */
+export async function describeUnsubscribe(deps: TrackingDeps, token: string): Promise<UnsubscribeTarget> {
+  return (await targetOf(deps, token)).target;
 }
 
 /**
  * RFC 8058 one-click unsubscribe: the address stops the brand's marketing mail — remembered for the brand
  * (addresses that are no contact too), every live contact of the brand with it marked unsubscribed, the
- * campaign's `unsubscribed` counter moved once. Idempotent: a second POST changes nothing.
+ * campaign's `unsubscribed` counter moved once. Idempotent: a second POST changes nothing. `also` runs in the same
+ * transaction: what a wider unsubscribe (the public page's "everything from this brand") adds.
  */
-export async function unsubscribe(deps: TrackingDeps, token: string): Promise<{ address: string }> {
-  const row = await messageOfLink(deps, 'unsubscribe', token);
-  const address = soleRecipient(row);
-  if (!address || !row.brand) throw errors.badRequest(REFUSED);
+export async function unsubscribe(
+  deps: TrackingDeps,
+  token: string,
+  also?: (trx: Transaction<DB>, target: UnsubscribeTarget) => Promise<void>,
+): Promise<UnsubscribeTarget> {
+  const { row, target } = await targetOf(deps, token);
   await deps.db.transaction().execute(async (trx) => {
-    await repo.insertUnsubscribe(trx, row.brand!, address, row.id, deps.clock.now());
-    await deps.mailHooks.unsubscribeContacts(trx, deps, row.brand!, address);
-    await record(trx, deps, row, 'unsubscribed', address);
+    await repo.insertUnsubscribe(trx, target.brand, target.address, row.id, deps.clock.now());
+    await deps.mailHooks.unsubscribeContacts(trx, deps, target.brand, target.address);
+    await record(trx, deps, row, 'unsubscribed', target.address);
+    if (also) await also(trx, target);
   });
-  return { address };
+  return target;
 }

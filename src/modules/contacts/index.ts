@@ -31,6 +31,7 @@ export {
   insertContactsIn,
   requireReachableContacts,
   setHomeAnniversaryIn,
+  unsubscribeContactsIn,
 } from './contacts.service.js';
 export { captureFromChannel, defaultLeadChannel, LEAD_CAPTURE_LIMITS } from './leads.service.js';
 export { insertChannelOnce as insertLeadChannelOnce } from './leads.repository.js';

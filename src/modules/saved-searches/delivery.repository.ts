@@ -246,21 +246,36 @@ export async function findLinkTitle(
     .executeTakeFirst();
 }
 
+/** What a link set to Never holds: no schedule left to compute. */
+const neverAlerted = (at: Date) => ({
+  frequency: 'Never',
+  send_time: null,
+  send_weekday: null,
+  send_monthday: null,
+  next_digest_at: null,
+  next_digest_date: null,
+  updated_at: at,
+});
+
 /** Sets a contact link to Never (the link stays, the alerts stop); a link already Never is left alone. */
 export async function unsubscribeLink(db: Kysely<DB>, search: string, contact: string, at: Date): Promise<void> {
   await db
     .updateTable('saved_search_contacts')
-    .set({
-      frequency: 'Never',
-      send_time: null,
-      send_weekday: null,
-      send_monthday: null,
-      next_digest_at: null,
-      next_digest_date: null,
-      updated_at: at,
-    })
+    .set(neverAlerted(at))
     .where('saved_search', '=', search)
     .where('contact', '=', contact)
     .where('frequency', '<>', 'Never')
     .execute();
+}
+
+/** Every saved-search link of these contacts set to Never (an unsubscribe from everything); answers how many changed. */
+export async function unsubscribeContactLinks(db: Kysely<DB>, contacts: string[], at: Date): Promise<number> {
+  if (contacts.length === 0) return 0;
+  const result = await db
+    .updateTable('saved_search_contacts')
+    .set(neverAlerted(at))
+    .where('contact', 'in', contacts)
+    .where('frequency', '<>', 'Never')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -2,3 +2,4 @@
 // services, query functions and types they use; never a repository or a table as such. Other modules import this
 // file (and the record shapes of the module's *.schemas.ts), not its other files, which can change behind it.
 export { MATCH_BATCH, matchEventsTask } from './matching.tasks.js';
+export { unsubscribeContactLinks } from './delivery.repository.js';
