@@ -10,6 +10,7 @@ import { getContact } from '../contacts/index.js';
 import { getDeal } from '../deals/index.js';
 import { loadListingRecords } from '../listings/index.js';
 import { findTemplateUser } from './instances.repository.js';
+import { listingLinkVariables } from './listing-link.variables.js';
 
 function paletteOf(palette: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...palette };
@@ -48,6 +49,7 @@ export async function templateContext(
       phone_number: palette.phone_number,
     },
     listing: listings[0],
+    ...(await listingLinkVariables(deps.config, listings[0], profile.id)),
     listings,
     contact: contacts[0],
     contacts,
