@@ -1,18 +1,15 @@
 // The campaign unsubscribe pages (docs/public-pages.md "Unsubscribe pages") in Chromium, from the link of a real
 // campaign message: the question, then the confirmation after pressing the button, then "everything"; each fits a
 // 360-px phone and a desktop, passes axe-core (no serious or critical violation), and is screenshotted to
-// test-artifacts/browser for a person to look at. The page's own CSP is bypassed only to inject axe.
-import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+// test-artifacts/browser for a person to look at.
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContact, marketer, postCampaign, to } from '../helpers/emails.js';
 import { runQueuedJobs } from '../helpers/jobs.js';
 import { linkToken } from '../../src/mail/tracking.js';
-import { expectNoSeriousA11yViolations } from './axe-unsub.js';
+import { expectNoSeriousA11yViolations } from './axe.js';
+import { launchTestChromium, SCREENSHOTS } from './chromium.js';
 import { startGable, type RunningGable } from './gable-server.js';
-
-const SCREENSHOTS = 'test-artifacts/browser';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
 describe('campaign unsubscribe pages in Chromium', () => {
   let gable: RunningGable;
@@ -54,10 +51,9 @@ describe('campaign unsubscribe pages in Chromium', () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     gable = await startGable();
     started.push(gable);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await launchTestChromium();
     started.push(browser);
   });
   afterAll(async () => {
@@ -68,7 +64,7 @@ describe('campaign unsubscribe pages in Chromium', () => {
     it(`asks, confirms and unsubscribes from everything at ${width} px`, async () => {
       const address = `dora${width}@example.com`;
       const link = await linkFor(address);
-      const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
       try {
         const page = await context.newPage();
         expect((await page.goto(link))?.status()).toBe(200);
