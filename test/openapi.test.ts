@@ -19,6 +19,8 @@ const HIDDEN: Record<string, string> = {
   'GET /demo/photos/:name': "the demo listings' photo files (their gallery_image_urls point at them)",
   'GET /extmail/linked': 'the page the browser returns to after linking a mailbox (HTML, docs/extmail.md)',
   'GET /l/:listing': 'the public listing page (HTML for people, docs/public-pages.md)',
+  'POST /l/:listing/ask': "the listing page's lead form (HTML, docs/public-pages.md)",
+  'GET /l/:listing/ask/thanks': "the lead form's thanks page (HTML, docs/public-pages.md)",
   'GET /metrics': 'Prometheus text for operators (README)',
   'POST /mail/unsubscribe/:token/everything':
     'the unsubscribe confirmation page’s second button (HTML, docs/public-pages.md)',
