@@ -2,7 +2,11 @@
 import type { FeatureRoutes } from './platform/feature.js';
 import type { OperatorActions } from './platform/operator-channel.js';
 import { notifyOperatorAction } from './modules/notifications/notifications.cli.js';
-import { clientCreateOperatorAction, clientListOperatorAction } from './modules/auth/clients.operator.js';
+import {
+  clientCreateOperatorAction,
+  clientListOperatorAction,
+  clientScopesOperatorAction,
+} from './modules/auth/clients.operator.js';
 import { keysRotateOperatorAction } from './modules/auth/signing-keys.operator.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { oauthRoutes } from './modules/auth/oauth.routes.js';
@@ -83,6 +87,7 @@ export const operatorActions: OperatorActions = {
   notify: notifyOperatorAction,
   'client.create': clientCreateOperatorAction,
   'client.list': clientListOperatorAction,
+  'client.scopes': clientScopesOperatorAction,
   'keys.rotate': keysRotateOperatorAction,
   'mail.list': mailListOperatorAction,
   'mail.show': mailShowOperatorAction,

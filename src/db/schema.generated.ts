@@ -613,6 +613,7 @@ export interface NotificationTokens {
 }
 
 export interface OauthClients {
+  allowed_scopes: string[] | null;
   client_id: string;
   created_at: Generated<Timestamp>;
   deleted_at: Timestamp | null;

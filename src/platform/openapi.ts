@@ -1,6 +1,7 @@
 // OpenAPI 3.1 generated from the route schemas, served at /openapi.json, with a reference page at /docs.
 // The document is derived from what the platform does, not typed again per route (docs/openapi.md):
 // - a route with `config.auth: 'none'` needs no bearer token (`security: []`); 'optional' takes one or none (`security: [{}, bearer]`);
+// - the bearer requirement names the route's `config.scope` (OpenAPI 3.1 allows it for any scheme);
 // - a route whose method carries a body can answer 413 (over the body limit) and 415 (a content type other
 //   than the ones it parses), so those are added to it;
 // - every path answers 405 with `Allow` to the methods it does not have (platform/methods.ts), so its operations list 405;
@@ -14,6 +15,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
 import type { AuthRequirement } from './auth-requirement.js';
+import { API_SCOPES, type RouteScope } from './api-scopes.js';
 import { ERROR_CATALOGUE } from '../errors.js';
 import { DEFAULT_BODY_LIMIT_BYTES, ErrorBody } from './schemas.js';
 import { ID_SEGMENT_MAX } from './path-segments.js';
@@ -89,19 +91,30 @@ export interface RouteSummary {
   method: string;
   url: string;
   auth: AuthRequirement;
+  /** The scope a token needs (platform/api-scopes.ts); undefined on public routes, and on a route that forgot it. */
+  scope: RouteScope | undefined;
   /** The route also authenticates clients itself (the /oauth2 endpoints: 401 invalid_client). */
   clientAuth: boolean;
   hidden: boolean;
   hasBody: boolean;
 }
 
-const routeTables = new WeakMap<FastifyInstance, RouteSummary[]>();
+/** Each registered route's options with one of its methods: read when asked, after every plugin's onRoute hook. */
+const routeTables = new WeakMap<FastifyInstance, { method: string; route: RouteOptions }[]>();
 
 /** The routes registered on an app built by buildApp (after registerOpenApi). */
 export function routeTable(app: FastifyInstance): readonly RouteSummary[] {
   const table = routeTables.get(app);
   if (!table) throw new Error('routeTable: this app was not built with registerOpenApi');
-  return table;
+  return table.map(({ method, route }) => ({
+    method,
+    url: route.url,
+    auth: route.config?.auth ?? 'user',
+    scope: route.config?.scope,
+    clientAuth: route.config?.oauthErrors === true,
+    hidden: route.schema?.hide === true,
+    hasBody: route.schema?.body !== undefined,
+  }));
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = Object.fromEntries(
@@ -117,19 +130,11 @@ const HEADERS_TOO_LARGE = 'the request line and headers are larger than 16 KiB';
 const SUCCESS_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No content' };
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
-  const table: RouteSummary[] = [];
+  const table: { method: string; route: RouteOptions }[] = [];
   routeTables.set(app, table);
+  // A plugin's own onRoute hooks run after this one and may still set the route's config (declareRouteScopes).
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
-      table.push({
-        method,
-        url: route.url,
-        auth: route.config?.auth ?? 'user',
-        clientAuth: route.config?.oauthErrors === true,
-        hidden: route.schema?.hide === true,
-        hasBody: route.schema?.body !== undefined,
-      });
-    }
+    for (const method of [route.method].flat()) table.push({ method, route });
   });
 
   await app.register(swagger, {
@@ -146,7 +151,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       tags: API_TAGS.map((tag) => ({ ...tag })),
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'An access token from POST /oauth2/token' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An access token from POST /oauth2/token. Each operation names the scope its token needs; `full` holds ' +
+              `every API scope, a \`:write\` scope its \`:read\` (docs/oauth.md): ${API_SCOPES.join(', ')}.`,
+          },
         },
       },
       security: [{ bearer: [] }],
@@ -170,8 +181,11 @@ type SchemaObject = { properties?: Record<string, { default?: unknown }>; requir
 function documentedSchema(schema: FastifySchema | undefined, url: string, route: RouteOptions): FastifySchema {
   if (!schema || schema.hide) return schema ?? {};
   const out: FastifySchema = { ...schema };
-  if (route.config?.auth === 'none' && out.security === undefined) out.security = [];
-  if (route.config?.auth === 'optional' && out.security === undefined) out.security = [{}, { bearer: [] }];
+  // OpenAPI 3.1 lets a non-OAuth scheme name what a caller needs: the route's scope (docs/oauth.md, Scopes).
+  const scope = route.config?.scope;
+  const bearer = { bearer: scope && scope !== 'any' ? [scope] : [] };
+  if (out.security === undefined)
+    out.security = route.config?.auth === 'none' ? [] : route.config?.auth === 'optional' ? [{}, bearer] : [bearer];
   if (schema.querystring) out.querystring = withDefaultsOptional(schema.querystring as SchemaObject);
   if (schema.body) out.body = withDefaultsOptional(schema.body as SchemaObject);
   const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };

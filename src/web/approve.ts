@@ -3,7 +3,7 @@
 import { createAuthorizationCode, issueImplicitToken, takePending } from '../modules/auth/index.js';
 import { authorizationRedirect } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';
-import { loadPageUser, registeredClient, type StepContext } from './steps.js';
+import { grantedScope, loadPageUser, registeredClient, type StepContext } from './steps.js';
 
 /** The redirect to the partner, or null when the request is not ready to approve (the caller shows the current step). */
 export async function approve(ctx: StepContext): Promise<string | null> {
@@ -19,6 +19,13 @@ export async function approve(ctx: StepContext): Promise<string | null> {
     await ctx.store.savePending(session, { ...pending, brand: null });
     return null;
   }
+  const scope = grantedScope(client, pending);
+  if (scope === null)
+    return authorizationRedirect(pending.redirectUri, pending.responseType, {
+      error: 'invalid_scope',
+      error_description: 'This client may no longer ask for the scope it asked for',
+      state: pending.state,
+    });
   if (!(await takePending(deps.db, session.id, pending.id, deps.clock.now()))) return null;
 
   // The user passed TOTP in this session, or has no MFA: the tokens start MFA-validated (spec §5.7).
@@ -27,13 +34,13 @@ export async function approve(ctx: StepContext): Promise<string | null> {
     user: user.id,
     brand: pending.brand,
     mfaValidated: !user.mfa_enabled || session.mfaPassed,
+    scope,
   };
   if (pending.responseType === 'code') {
     const code = await createAuthorizationCode(deps.db, deps.clock, {
       ...grant,
       redirectUri: pending.redirectUri,
       codeChallenge: pending.codeChallenge,
-      scope: pending.scope ?? null,
       // What an OpenID Connect id_token tells of this sign-in (docs/openid-connect.md): the nonce to echo, when
       // the password was given here, and whether a TOTP code followed.
       nonce: pending.nonce ?? null,

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { narrowed } from '../db/narrow.js';
 import type { DB } from '../db/types.js';
 import { isUuid } from '../lib/uuid.js';
-import { findAuthorizingClient } from '../modules/auth/index.js';
+import { findAuthorizingClient, grantScope } from '../modules/auth/index.js';
 
 const PendingSchema = Type.Object({
   /** Random id carried by the forms: a tab left open on an older request cannot approve a newer one. */
@@ -42,6 +42,8 @@ export interface AuthorizationClient {
   kind: 'first_party' | 'partner' | 'public';
   redirect_uris: string[];
   grants: string[];
+  /** The API scopes an operator lets the client ask for; null: any (decisions §22). */
+  allowed_scopes: string[] | null;
 }
 
 export type ParsedAuthorization =
@@ -117,6 +119,8 @@ export async function parseAuthorizationRequest(db: Kysely<DB>, query: Query): P
 
   const scope = one('scope') as string | null;
   if (scope !== null && !SCOPE.test(scope)) return fail('invalid_scope', 'scope is malformed');
+  const scopeDecision = grantScope(client.allowed_scopes, scope);
+  if ('invalid' in scopeDecision) return fail('invalid_scope', scopeDecision.invalid);
   const nonce = one('nonce') as string | null;
   if (nonce !== null && nonce.length > NONCE_MAX_LENGTH)
     return fail('invalid_request', `nonce must be at most ${NONCE_MAX_LENGTH} characters`);

@@ -1,6 +1,7 @@
 // Brand picker and consent pages.
-import { alertBox, formGuards, html, layout } from '../platform/pages/html.js';
+import { alertBox, formGuards, html, layout, type Html } from '../platform/pages/html.js';
 import { PATHS, signedInAs, type FormContext } from '../platform/pages/pages.js';
+import { isScope, SCOPE_DESCRIPTIONS } from '../platform/api-scopes.js';
 
 export interface BrandChoice {
   id: string;
@@ -53,6 +54,22 @@ export interface ConsentContext extends FormContext {
   responseType: 'code' | 'token';
   /** Offer "Choose another brand" (the user reaches more than one brand). */
   canChangeBrand: boolean;
+  /** The scopes the approval grants (decisions §22), said in words on the page. */
+  scopes: readonly string[];
+}
+
+/** What the consent page says for the scopes besides `full`, which keeps the words it always had. */
+function scopeItems(ctx: ConsentContext): Html[] {
+  const items = ctx.scopes.includes('full')
+    ? [
+        html`<li>See your profile: your name and email address</li>`,
+        html`<li>Read and change what you can in ${ctx.chosen.name} and the offices and teams under it, such as contacts, saved searches, triggers and campaigns, with your permissions</li>`,
+      ]
+    : [];
+  for (const scope of ctx.scopes)
+    if (scope !== 'full' && isScope(scope))
+      items.push(html`<li data-scope="${scope}">${SCOPE_DESCRIPTIONS[scope]}</li>`);
+  return items;
 }
 
 export function consentPage(ctx: ConsentContext): string {
@@ -67,8 +84,7 @@ export function consentPage(ctx: ConsentContext): string {
 <p class="lead"><strong>${ctx.clientName}</strong> wants to use your ${ctx.appName} account, ${ctx.userName}, in the brand <strong>${ctx.chosen.name}</strong>${ctx.chosen.parentName ? html` (in ${ctx.chosen.parentName})` : ''}.</p>
 <section class="grant" aria-labelledby="grant-title"><h2 id="grant-title">${ctx.clientName} will be able to</h2>
 <ul>
-<li>See your profile: your name and email address</li>
-<li>Read and change what you can in ${ctx.chosen.name} and the offices and teams under it, such as contacts, saved searches, triggers and campaigns, with your permissions</li>
+${scopeItems(ctx)}
 <li>${duration}</li>
 </ul></section>
 <p class="hint">It cannot see your password, and it cannot act in your other brands.</p>

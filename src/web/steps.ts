@@ -3,7 +3,8 @@
 import type { FastifyReply } from 'fastify';
 import type { Deps } from '../platform/deps.js';
 import type { HostBrand } from '../modules/brands/index.js';
-import { findLiveClientById } from '../modules/auth/index.js';
+import { findLiveClientById, grantScope } from '../modules/auth/index.js';
+import { scopeWords } from '../platform/api-scopes.js';
 import { findPageUser } from '../modules/users/index.js';
 import type { PendingAuthorization } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';
@@ -54,6 +55,18 @@ export async function loadLiveClient(deps: Deps, clientId: string) {
 export async function registeredClient(deps: Deps, pending: Pick<PendingAuthorization, 'client' | 'redirectUri'>) {
   const client = await loadLiveClient(deps, pending.client);
   return client && client.redirect_uris.includes(pending.redirectUri) ? client : null;
+}
+
+/**
+ * The scope an approval grants (decisions §22), from the request's scope as sent and the client's allowed scopes
+ * as they are now; null when the client may no longer ask for it (an operator narrowed it meanwhile).
+ */
+export function grantedScope(
+  client: { allowed_scopes: string[] | null },
+  pending: Pick<PendingAuthorization, 'scope'>,
+): string | null {
+  const decision = grantScope(client.allowed_scopes, pending.scope);
+  return 'granted' in decision ? decision.granted : null;
 }
 
 export function pendingIsCurrent(ctx: StepContext): boolean {
@@ -133,6 +146,7 @@ export async function renderStep(
       chosen,
       responseType: pending.responseType,
       canChangeBrand: choices.length > 1,
+      scopes: [...scopeWords(grantedScope(client, pending) ?? '')],
     }),
   );
 }

@@ -1,4 +1,4 @@
-// `gable admin client create|list`: OAuth clients are made by operators, never through the API (decisions §2).
+// `gable admin client create|update|list`: OAuth clients are made by operators, never through the API (decisions §2).
 import type { Command } from 'commander';
 import {
   print,
@@ -22,6 +22,7 @@ interface CreateOptions {
   allowWeakSecret?: boolean;
   idTokenAlg?: string;
   introspect?: boolean;
+  scopes?: string;
   json?: boolean;
 }
 
@@ -61,6 +62,7 @@ export function registerClientCommands(
       '--introspect',
       'allow this confidential client to call POST /oauth2/introspect (RFC 7662) about any client’s tokens',
     )
+    .option('--scopes <scopes>', SCOPES_HELP)
     .option('--json', 'print JSON')
     .action(async (options: CreateOptions) => {
       const problem = createProblem(options);
@@ -70,6 +72,7 @@ export function registerClientCommands(
         return;
       }
       const weakSecret = options.clientSecret !== undefined && !CLIENT_SECRET.test(options.clientSecret);
+      const allowedScopes = options.scopes === undefined ? null : scopeList(options.scopes);
       const client: NewClient = {
         name: options.name,
         kind: options.kind as ClientKind,
@@ -78,6 +81,7 @@ export function registerClientCommands(
         ...(options.clientSecret ? { clientSecret: options.clientSecret, ...(weakSecret ? { weakSecret } : {}) } : {}),
         ...(options.idTokenAlg ? { idTokenSignedResponseAlg: options.idTokenAlg as SigningAlg } : {}),
         ...(options.introspect ? { mayIntrospect: true } : {}),
+        ...(allowedScopes ? { allowedScopes } : {}),
       };
       await reportOperatorErrors(async () => {
         const { createClientAsOperator } = await import('./clients.operator.js');
@@ -99,6 +103,27 @@ export function registerClientCommands(
     });
 
   client
+    .command('update')
+    .description('change what an OAuth client may ask for; logins granted before keep their scope')
+    .argument('<client_id>', 'the client_id')
+    .requiredOption('--scopes <scopes>', SCOPES_HELP)
+    .option('--json', 'print JSON')
+    .action(async (clientId: string, options: { scopes: string; json?: boolean }) => {
+      const change = { clientId, scopes: scopeList(options.scopes) };
+      await reportOperatorErrors(async () => {
+        const { setClientScopesAsOperator } = await import('./clients.operator.js');
+        const updated = await runHereOrOnServer(
+          withCommandDeps,
+          (deps) => setClientScopesAsOperator(deps, change),
+          'client.scopes',
+          change,
+        );
+        if (options.json) return print(updated, true);
+        console.log(`${updated.client_id} may ask for: ${describeScopes(updated.allowed_scopes)}`);
+      });
+    });
+
+  client
     .command('list')
     .description('list OAuth clients (secrets are never shown)')
     .option('--json', 'print JSON')
@@ -109,13 +134,27 @@ export function registerClientCommands(
         if (options.json) return print(clients, true);
         if (clients.length === 0) return void console.log('no OAuth clients');
         for (const c of clients) {
+          const scopes = c.allowed_scopes ? `  scopes: ${c.allowed_scopes.join(',')}` : '';
           const marks = `${c.weak_secret ? ' (weak secret)' : ''}${c.may_introspect ? ' (introspects)' : ''}${c.deleted_at ? ' (deleted)' : ''}`;
           console.log(
-            `${c.client_id}  ${c.kind}  ${c.name}${marks}  grants: ${c.grants.join(',')}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}`,
+            `${c.client_id}  ${c.kind}  ${c.name}${marks}  grants: ${c.grants.join(',')}${scopes}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}`,
           );
         }
       });
     });
+}
+
+const SCOPES_HELP =
+  'the API scopes the client may ask for, space- or comma-separated (docs/oauth.md, Scopes); "full", the default, lets it ask for any';
+
+/** The scopes an operator typed; null for `full` alone, which is every scope (stored as the default is). */
+function scopeList(text: string): string[] | null {
+  const scopes = [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+  return scopes.length === 1 && scopes[0] === 'full' ? null : scopes;
+}
+
+function describeScopes(scopes: string[] | null): string {
+  return scopes ? scopes.join(' ') : 'any scope (full)';
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -159,6 +198,7 @@ function describeCreated(created: CreatedClient): string {
       ? [`id_token alg:  ${created.id_token_signed_response_alg}`]
       : []),
     ...(created.may_introspect ? ['introspection: allowed (POST /oauth2/introspect)'] : []),
+    `scopes:        ${describeScopes(created.allowed_scopes)}`,
     ...(created.client_secret ? ['The secret is shown only now; store it safely.'] : []),
   ].join('\n');
 }

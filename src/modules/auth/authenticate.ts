@@ -1,9 +1,12 @@
-// Bearer authentication and the MFA gate, for every route. Deny by default: a route is public only when it
-// says `config: { auth: 'none' }`; `auth: 'client'` also admits client-credentials tokens (no user).
+// Bearer authentication, the MFA gate and the scope check, for every route. Deny by default: a route is public only
+// when it says `config: { auth: 'none' }`; `auth: 'client'` also admits client-credentials tokens (no user). A token
+// calls a route only when its login was granted the route's `config.scope` (platform/api-scopes.ts); a route that
+// declares none needs `full`.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthRequirement } from '../../platform/auth-requirement.js';
 import type { Deps } from '../../platform/deps.js';
-import { errors } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
+import { scopeAllows, type RouteScope } from '../../platform/api-scopes.js';
 import { hashToken } from '../../lib/crypto.js';
 import {
   findBearer,
@@ -97,7 +100,20 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor>
   };
   // MFA gate (spec §3, decisions §4): an unvalidated family may only validate itself.
   if (row.mfa_enabled && !row.mfa_validated && request.routeOptions.config.mfa !== 'exempt') throw errors.mfaRequired();
+  const needed = request.routeOptions.config.scope ?? 'full';
+  if (!scopeAllows(row.scope, needed)) throw insufficientScope(needed);
   return actor;
+}
+
+/** RFC 6750 §3.1: 403 with a challenge naming the scope the route needs. */
+function insufficientScope(needed: RouteScope): AppError {
+  return new AppError(
+    'AccessForbidden',
+    `This token was not granted the ${needed} scope this endpoint needs (docs/oauth.md, Scopes)`,
+    undefined,
+    { 'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}"` },
+    'insufficient_scope',
+  );
 }
 
 /** The caller of an authenticated route (the hook guarantees it is set). */

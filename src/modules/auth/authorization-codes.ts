@@ -23,7 +23,7 @@ export interface AuthorizationGrant {
   codeChallenge: string | null;
   /** True when the user passed TOTP during this login (or has no MFA): the family starts validated. */
   mfaValidated: boolean;
-  /** The request's scope as sent (null or absent: none); with `openid` the exchange adds an id_token. */
+  /** The scope granted (decisions §22; null: stored before, `full`); with `openid` the exchange adds an id_token. */
   scope?: string | null;
   /** The request's nonce, echoed in the id_token (OpenID Connect requests only). */
   nonce?: string | null;
@@ -57,10 +57,7 @@ export async function createAuthorizationCode(
 }
 
 /** The implicit flow issues no id_token yet (docs/openid-connect.md): its grant carries no OpenID fields. */
-export type ImplicitGrant = Omit<
-  AuthorizationGrant,
-  'redirectUri' | 'codeChallenge' | 'scope' | 'nonce' | 'authTime' | 'amr'
->;
+export type ImplicitGrant = Omit<AuthorizationGrant, 'redirectUri' | 'codeChallenge' | 'nonce' | 'authTime' | 'amr'>;
 
 /** Implicit flow (response_type=token): an access token bound to the brand, never a refresh token. */
 export async function issueImplicitToken(db: Kysely<DB>, clock: Clock, grant: ImplicitGrant): Promise<IssuedTokens> {
@@ -71,5 +68,6 @@ export async function issueImplicitToken(db: Kysely<DB>, clock: Clock, grant: Im
     grantType: 'implicit',
     mfaValidated: grant.mfaValidated,
     withRefreshToken: false,
+    scope: grant.scope ?? null,
   });
 }

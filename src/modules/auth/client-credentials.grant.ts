@@ -4,7 +4,7 @@ import type { ClientRow } from './clients.repository.js';
 import type { TokenResponse } from './oauth.schemas.js';
 import { issueNewFamily, tokenResponse } from './tokens.service.js';
 
-export async function clientCredentialsGrant(deps: Deps, client: ClientRow): Promise<TokenResponse> {
+export async function clientCredentialsGrant(deps: Deps, client: ClientRow, scope: string): Promise<TokenResponse> {
   const tokens = await issueNewFamily(deps.db, deps.clock, {
     user: null,
     client: client.id,
@@ -12,6 +12,7 @@ export async function clientCredentialsGrant(deps: Deps, client: ClientRow): Pro
     grantType: 'client_credentials',
     mfaValidated: false,
     withRefreshToken: false,
+    scope,
   });
   return tokenResponse(tokens);
 }

@@ -5,11 +5,13 @@ import { errors } from '../../errors.js';
 import { SIGNING_ALGS, type ClientKind, type SigningAlg } from './auth.columns.js';
 import type { Deps } from '../../platform/deps.js';
 import type { OperatorAction } from '../../platform/operator-channel.js';
-import { clientIdTaken, listClients } from './clients.repository.js';
+import { clientIdTaken, listClients, updateAllowedScopes } from './clients.repository.js';
+import { invalidAllowedScopes } from './scope-grant.js';
 import { createOAuthClient, GRANTS_BY_KIND, type CreatedClient, type NewClient } from './clients.service.js';
 
 /** Creates the client, refusing an id that exists already (deleted clients keep theirs) and writing nothing then. */
 export async function createClientAsOperator(deps: Deps, client: NewClient): Promise<CreatedClient> {
+  if (client.allowedScopes) assertAllowedScopes(client.allowedScopes);
   if (client.mayIntrospect && client.kind === 'public')
     throw errors.badRequest('A public client cannot introspect tokens: it has no secret to authenticate with');
   if (client.clientId !== undefined && (await clientIdTaken(deps.db, client.clientId)))
@@ -27,14 +29,45 @@ export async function createClientAsOperator(deps: Deps, client: NewClient): Pro
 
 export type ListedClient = Awaited<ReturnType<typeof listClients>>[number];
 
+/** What `gable admin client scopes` changes: the API scopes a client may ask for, null for every one. */
+export interface ClientScopesChange {
+  clientId: string;
+  scopes: string[] | null;
+}
+
+/**
+ * Narrows (or widens) what a client may ask for from now on. Logins granted before keep their scope until they
+ * end or are revoked: their tokens were consented to as they are (docs/oauth.md, Scopes).
+ */
+export async function setClientScopesAsOperator(deps: Deps, change: ClientScopesChange) {
+  if (change.scopes) assertAllowedScopes(change.scopes);
+  const updated = await updateAllowedScopes(deps.db, change.clientId, change.scopes);
+  if (!updated) throw errors.notFound(`Live client ${change.clientId}`);
+  return updated;
+}
+
+function assertAllowedScopes(scopes: readonly string[]): void {
+  const problem = scopes.length === 0 ? 'name at least one scope' : invalidAllowedScopes(scopes);
+  if (problem) throw errors.invalidField('scopes', problem);
+}
+
 export function listClientsAsOperator(deps: Deps): Promise<ListedClient[]> {
   return listClients(deps.db);
 }
 
 /** The body the command sends: a NewClient, checked again here (the channel is another process's input). */
 function parseNewClient(body: unknown): NewClient {
-  const { name, kind, redirectUris, clientId, clientSecret, weakSecret, idTokenSignedResponseAlg, mayIntrospect } =
-    (body ?? {}) as Record<string, unknown>;
+  const {
+    name,
+    kind,
+    redirectUris,
+    clientId,
+    clientSecret,
+    weakSecret,
+    idTokenSignedResponseAlg,
+    mayIntrospect,
+    allowedScopes,
+  } = (body ?? {}) as Record<string, unknown>;
   const optionalText = (value: unknown) => value === undefined || typeof value === 'string';
   if (typeof name !== 'string' || !name.trim()) throw errors.invalidField('name', 'must be a non-empty string');
   if (typeof kind !== 'string' || !Object.hasOwn(GRANTS_BY_KIND, kind))
@@ -45,6 +78,8 @@ function parseNewClient(body: unknown): NewClient {
     throw errors.badRequest('clientId and clientSecret must be strings, weakSecret true when given');
   if (!(mayIntrospect === undefined || typeof mayIntrospect === 'boolean'))
     throw errors.invalidField('mayIntrospect', 'must be a boolean');
+  if (allowedScopes !== undefined && !isStringList(allowedScopes))
+    throw errors.invalidField('allowedScopes', 'must be an array of strings');
   if (idTokenSignedResponseAlg !== undefined && !SIGNING_ALGS.includes(idTokenSignedResponseAlg as SigningAlg))
     throw errors.invalidField('idTokenSignedResponseAlg', `must be one of ${SIGNING_ALGS.join(', ')}`);
   return {
@@ -58,8 +93,25 @@ function parseNewClient(body: unknown): NewClient {
       ? { idTokenSignedResponseAlg: idTokenSignedResponseAlg as SigningAlg }
       : {}),
     ...(mayIntrospect === true ? { mayIntrospect: true } : {}),
+    ...(allowedScopes !== undefined ? { allowedScopes: allowedScopes as string[] } : {}),
   };
 }
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** The body `gable admin client scopes` sends, checked again here. */
+function parseScopesChange(body: unknown): ClientScopesChange {
+  const { clientId, scopes } = (body ?? {}) as Record<string, unknown>;
+  if (typeof clientId !== 'string') throw errors.invalidField('clientId', 'must be a string');
+  if (scopes !== null && !isStringList(scopes))
+    throw errors.invalidField('scopes', 'must be an array of strings or null');
+  return { clientId, scopes };
+}
+
+export const clientScopesOperatorAction: OperatorAction = (deps, body) =>
+  setClientScopesAsOperator(deps, parseScopesChange(body));
 
 export const clientCreateOperatorAction: OperatorAction = (deps, body) =>
   createClientAsOperator(deps, parseNewClient(body));

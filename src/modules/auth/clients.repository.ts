@@ -17,6 +17,7 @@ function liveClientQuery(db: Kysely<DB>, clientId: string) {
       'grants',
       'id_token_signed_response_alg',
       'may_introspect',
+      'allowed_scopes',
     ])
     .where('client_id', '=', clientId)
     .where('deleted_at', 'is', null);
@@ -45,6 +46,7 @@ const SHOWN_COLUMNS = [
   'weak_secret',
   'id_token_signed_response_alg',
   'may_introspect',
+  'allowed_scopes',
 ] as const;
 
 export function listClients(db: Kysely<DB>) {
@@ -66,7 +68,7 @@ export async function clientIdTaken(db: Kysely<DB>, clientId: string): Promise<b
 export async function findLiveClientById(db: Kysely<DB>, id: string) {
   return db
     .selectFrom('oauth_clients')
-    .select(['id', 'name', 'redirect_uris'])
+    .select(['id', 'name', 'redirect_uris', 'allowed_scopes'])
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
@@ -76,9 +78,20 @@ export async function findLiveClientById(db: Kysely<DB>, id: string) {
 export async function findAuthorizingClient(db: Kysely<DB>, clientId: string) {
   return db
     .selectFrom('oauth_clients')
-    .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants'])
+    .select(['id', 'client_id', 'name', 'kind', 'redirect_uris', 'grants', 'allowed_scopes'])
     .where('client_id', '=', clientId)
     .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Sets the API scopes a live client may ask for (null: every scope); answers what an operator is shown. */
+export async function updateAllowedScopes(db: Kysely<DB>, clientId: string, scopes: string[] | null) {
+  return db
+    .updateTable('oauth_clients')
+    .set({ allowed_scopes: scopes })
+    .where('client_id', '=', clientId)
+    .where('deleted_at', 'is', null)
+    .returning(SHOWN_COLUMNS)
     .executeTakeFirst();
 }
 

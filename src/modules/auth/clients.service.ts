@@ -27,6 +27,8 @@ export interface NewClient {
   idTokenSignedResponseAlg?: SigningAlg;
   /** May call POST /oauth2/introspect (RFC 7662); confidential clients only. Default false. */
   mayIntrospect?: boolean;
+  /** The API scopes the client may ask for (decisions §22); absent: every scope. */
+  allowedScopes?: string[];
 }
 
 export interface CreatedClient {
@@ -41,6 +43,7 @@ export interface CreatedClient {
   weak_secret: boolean;
   id_token_signed_response_alg: string;
   may_introspect: boolean;
+  allowed_scopes: string[] | null;
 }
 
 export function hashClientSecret(secret: string): string {
@@ -67,6 +70,7 @@ export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Prom
     weak_secret: secret !== null && client.weakSecret === true,
     id_token_signed_response_alg: client.idTokenSignedResponseAlg ?? 'RS256',
     may_introspect: client.mayIntrospect === true,
+    allowed_scopes: client.allowedScopes ?? null,
     deleted_at: null,
   });
   return { ...row, kind: client.kind, client_secret: secret };

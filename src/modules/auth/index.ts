@@ -7,6 +7,7 @@ export { createAuthorizationCode, issueImplicitToken } from './authorization-cod
 export { findAuthorizingClient, findLiveClientById } from './clients.repository.js';
 export { clientSecretMatches, createOAuthClient, GRANTS_BY_KIND, hashClientSecret } from './clients.service.js';
 export { findLiveUserByEmail } from './login.repository.js';
+export { grantScope } from './scope-grant.js';
 export { bearerQuery, markFamilyMfaValidated, type BearerRow } from './tokens.repository.js';
 export {
   deleteExpiredSessions,

@@ -3,7 +3,8 @@
 import type { Config } from '../../config.js';
 import { SIGNING_ALGS } from './auth.columns.js';
 import type { AuthorizationServerMetadata } from './oauth.schemas.js';
-import { CLAIMS_SUPPORTED, OPENID_SCOPES } from './openid.claims.js';
+import { ALL_SCOPES } from '../../platform/api-scopes.js';
+import { CLAIMS_SUPPORTED } from './openid.claims.js';
 import type { OpenIdConfiguration } from './openid.schemas.js';
 import { TOKEN_ENDPOINT_GRANTS } from './token-endpoint.service.js';
 
@@ -23,6 +24,8 @@ export function authorizationServerMetadata(config: Config): AuthorizationServer
     introspection_endpoint: `${config.baseUrl}/oauth2/introspect`,
     // Only confidential clients introspect: they prove their secret.
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    // The identity scopes and the API scopes (docs/oauth.md, Scopes).
+    scopes_supported: [...ALL_SCOPES],
   };
 }
 
@@ -32,7 +35,6 @@ export function openIdConfiguration(config: Config): OpenIdConfiguration {
     ...authorizationServerMetadata(config),
     userinfo_endpoint: `${config.baseUrl}/oauth2/userinfo`,
     jwks_uri: `${config.baseUrl}/oauth2/jwks`,
-    scopes_supported: [...OPENID_SCOPES],
     response_modes_supported: ['query', 'fragment'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [...SIGNING_ALGS],

@@ -19,6 +19,9 @@ export const oauthErrors = {
     new AppError('UnauthorizedAccess', message, undefined, CLIENT_CHALLENGE, 'invalid_client'),
   /** 400: wrong password, unknown/expired/revoked/reused refresh token or code, PKCE or redirect mismatch. */
   invalidGrant: (message: string) => new AppError('BadRequest', message, undefined, undefined, 'invalid_grant'),
+  /** 400: an unknown scope, one the client may not ask for, or a refresh asking for more than its login has. */
+  invalidScope: (message: string) =>
+    new AppError('BadRequest', message, { scope: [message] }, undefined, 'invalid_scope'),
   unsupportedGrantType: (grantType: string) =>
     new AppError(
       'BadRequest',

@@ -16,6 +16,9 @@ export const TokenRequestBody = Type.Object({
   code: Field('authorization_code grant: the code from the redirect'),
   redirect_uri: Field('authorization_code grant: the redirect_uri of the authorization request, exactly'),
   code_verifier: Field('authorization_code grant: the PKCE verifier (required when a code_challenge was sent)'),
+  scope: Field(
+    'password and client_credentials grants: the scopes asked for (default: all the client may have, `full` for most); refresh_token grant: fewer than the login has (docs/oauth.md, Scopes)',
+  ),
 });
 export type TokenRequestBody = Static<typeof TokenRequestBody>;
 
@@ -67,7 +70,7 @@ export const IntrospectResponse = Type.Object(
   {
     active: Type.Boolean(),
     scope: Type.Optional(
-      Type.String({ description: 'The scope the login asked for (space-separated); `full` when it sent none' }),
+      Type.String({ description: 'The scope granted to the login (space-separated; docs/oauth.md, Scopes)' }),
     ),
     client_id: Type.Optional(Type.String({ description: 'The client the token was issued to' })),
     sub: Type.Optional(Type.String({ description: 'The user id; absent for a client_credentials token' })),
@@ -94,5 +97,6 @@ export const AuthorizationServerMetadata = Type.Object({
   revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
   introspection_endpoint: Type.String(),
   introspection_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  scopes_supported: Type.Array(Type.String()),
 });
 export type AuthorizationServerMetadata = Static<typeof AuthorizationServerMetadata>;

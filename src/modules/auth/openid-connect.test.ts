@@ -51,11 +51,14 @@ describe('OpenID Connect', () => {
       response_types_supported: ['code', 'token'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256', 'ES256'],
-      scopes_supported: ['openid', 'profile', 'email', 'phone'],
       code_challenge_methods_supported: ['S256'],
       request_uri_parameter_supported: false,
     });
     expect(doc.claims_supported).toEqual(expect.arrayContaining(['sub', 'nonce', 'at_hash', 'amr', 'email', 'name']));
+    // The identity scopes beside the API scopes (docs/oauth.md, Scopes).
+    expect(doc.scopes_supported).toEqual(
+      expect.arrayContaining(['openid', 'profile', 'email', 'phone', 'full', 'contacts:read', 'contacts:write']),
+    );
     const rfc8414 = (await t.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' })).json();
     expect(doc).toMatchObject(rfc8414);
   });

@@ -1,10 +1,9 @@
 // OpenID Connect scopes and the user claims each one releases (OIDC Core §5.4), in the id_token and at userinfo.
-// Other scope words are accepted and kept with the login, as before OpenID Connect: they change nothing yet.
+// The API scopes beside them are platform/api-scopes.ts's; they release no claim.
 import { findUserClaims } from '../users/index.js';
+import { scopeWords } from '../../platform/api-scopes.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-
-export const OPENID_SCOPES = ['openid', 'profile', 'email', 'phone'] as const;
 
 export const CLAIMS_SUPPORTED = [
   'sub',
@@ -24,11 +23,6 @@ export const CLAIMS_SUPPORTED = [
   'phone_number',
   'phone_number_verified',
 ] as const;
-
-/** The words of a space-separated scope (RFC 6749 §3.3); none for null. */
-export function scopeWords(scope: string | null | undefined): Set<string> {
-  return new Set(scope ? scope.split(' ').filter(Boolean) : []);
-}
 
 export function includesOpenid(scope: string | null | undefined): boolean {
   return scopeWords(scope).has('openid');

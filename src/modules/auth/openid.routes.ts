@@ -2,6 +2,7 @@
 // comes from POST /oauth2/token (oauth.routes.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/schemas.js';
 import { actorOf } from './authenticate.js';
 import { openIdConfiguration } from './metadata.service.js';
@@ -14,6 +15,7 @@ const TAGS = ['OAuth 2'];
 const FORM_OR_JSON = ['application/json', 'application/x-www-form-urlencoded'];
 
 export const openIdRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'openid');
   app.get(
     '/.well-known/openid-configuration',
     {

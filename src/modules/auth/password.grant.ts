@@ -15,6 +15,8 @@ export async function passwordGrant(
   username: string,
   password: string,
   ip: string,
+  /** Granted already (token-endpoint.service.ts): a refused scope costs no password attempt. */
+  scope: string,
 ): Promise<TokenResponse> {
   // Unknown accounts count too, so a 429 does not reveal whether an email is registered.
   const keys: AttemptKey[] = [
@@ -41,6 +43,7 @@ export async function passwordGrant(
     grantType: 'password',
     mfaValidated: false,
     withRefreshToken: true,
+    scope,
   });
   return tokenResponse(tokens, { data: await loadUserRecord(deps, user.id) });
 }

@@ -17,11 +17,14 @@ import {
   deletePair,
   findFamilyLogin,
   findRefreshTokenForUpdate,
+  findRefreshTokenLogin,
   findUntouchedSuccessor,
   markRefreshTokenRotated,
   markReplayed,
   revokeFamily,
+  setFamilyScope,
 } from './tokens.repository.js';
+import { narrowScope } from './scope-grant.js';
 import { issueInFamily, rotateFreshRefreshToken, tokenResponse, type IssuedTokens } from './tokens.service.js';
 
 export const REUSE_REVOKED_REASON = 'refresh_token_reuse';
@@ -29,13 +32,37 @@ export const REUSE_REVOKED_REASON = 'refresh_token_reuse';
 type Outcome = { tokens: IssuedTokens } | { refused: string };
 type RefreshRow = NonNullable<Awaited<ReturnType<typeof findRefreshTokenForUpdate>>>;
 
-export async function refreshTokenGrant(deps: Deps, client: ClientRow, refreshToken: string): Promise<TokenResponse> {
+export async function refreshTokenGrant(
+  deps: Deps,
+  client: ClientRow,
+  refreshToken: string,
+  /** RFC 6749 §6: fewer scopes than the login has (absent: the same). */
+  scope?: string,
+): Promise<TokenResponse> {
   const tokenHash = hashToken(refreshToken);
+  const narrowed = scope === undefined ? null : await narrowedScope(deps, client, tokenHash, scope);
   const tokens =
     (await rotateFreshRefreshToken(deps.database, deps.clock, tokenHash, client.id)) ??
     (await carefulRefresh(deps, client, tokenHash));
+  if (narrowed !== null) {
+    await setFamilyScope(deps.db, tokens.family, narrowed);
+    tokens.scope = narrowed;
+  }
   if (!includesOpenid(tokens.scope)) return tokenResponse(tokens);
   return tokenResponse(tokens, { id_token: await refreshedIdToken(deps, client, tokens) });
+}
+
+/**
+ * The narrower scope a refresh asks for, checked before the token rotates (a refused scope leaves it usable).
+ * The whole login narrows: its live access token too, and every later refresh (docs/oauth.md, Scopes). Null
+ * when the token is not this client's: the rotation then refuses it as any other.
+ */
+async function narrowedScope(deps: Deps, client: ClientRow, tokenHash: Buffer, scope: string): Promise<string | null> {
+  const login = await findRefreshTokenLogin(deps.db, tokenHash);
+  if (!login || login.client !== client.id) return null;
+  const decision = narrowScope(login.scope, scope);
+  if ('invalid' in decision) throw oauthErrors.invalidScope(decision.invalid);
+  return decision.granted;
 }
 
 /**

@@ -4,7 +4,9 @@ import type { Deps } from '../../platform/deps.js';
 import { authorizationCodeGrant } from './authorization-code.grant.js';
 import { assertGrantAllowed, authenticateClient, clientCredentials } from './client-auth.js';
 import { clientCredentialsGrant } from './client-credentials.grant.js';
+import type { ClientRow } from './clients.repository.js';
 import { oauthErrors } from './oauth-errors.js';
+import { grantScope } from './scope-grant.js';
 import type { TokenRequestBody, TokenResponse } from './oauth.schemas.js';
 import { passwordGrant } from './password.grant.js';
 import { refreshTokenGrant } from './refresh-token.grant.js';
@@ -42,11 +44,11 @@ export async function exchangeToken(
 
   switch (grantType) {
     case 'password':
-      return passwordGrant(deps, client, fields.username!, fields.password!, context.ip);
+      return passwordGrant(deps, client, fields.username!, fields.password!, context.ip, newLoginScope(client, body));
     case 'refresh_token':
-      return refreshTokenGrant(deps, client, fields.refresh_token!);
+      return refreshTokenGrant(deps, client, fields.refresh_token!, body.scope || undefined);
     case 'client_credentials':
-      return clientCredentialsGrant(deps, client);
+      return clientCredentialsGrant(deps, client, newLoginScope(client, body));
     case 'authorization_code':
       return authorizationCodeGrant(deps, client, {
         code: fields.code!,
@@ -54,6 +56,13 @@ export async function exchangeToken(
         codeVerifier: body.code_verifier || undefined,
       });
   }
+}
+
+/** The scope of a login the token endpoint starts itself (decisions §22): invalid_scope before anything is written. */
+function newLoginScope(client: ClientRow, body: TokenRequestBody): string {
+  const decision = grantScope(client.allowed_scopes, body.scope);
+  if ('invalid' in decision) throw oauthErrors.invalidScope(decision.invalid);
+  return decision.granted;
 }
 
 function isGrantType(value: string): value is GrantType {

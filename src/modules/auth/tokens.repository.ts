@@ -106,6 +106,7 @@ export function bearerQuery(db: Kysely<DB>, tokenHash: Buffer) {
       'f.mfa_validated',
       'f.revoked_at',
       'f.expires_at as family_expires_at',
+      'f.scope',
       'c.id as client',
       'c.client_id',
       'c.kind as client_kind',
@@ -302,6 +303,21 @@ export async function findFamilyOfToken(db: Kysely<DB>, tokenHash: Buffer, kind:
       ? db.selectFrom('access_tokens as t').innerJoin('token_families as f', 'f.id', 't.family')
       : db.selectFrom('refresh_tokens as t').innerJoin('token_families as f', 'f.id', 't.family');
   return query.select(['f.id as family', 'f.client']).where('t.token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** The scope and client of a refresh token's login, read before a refresh that asks for a narrower scope. */
+export async function findRefreshTokenLogin(db: Kysely<DB>, tokenHash: Buffer) {
+  return db
+    .selectFrom('refresh_tokens as r')
+    .innerJoin('token_families as f', 'f.id', 'r.family')
+    .select(['f.client', 'f.scope'])
+    .where('r.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Narrows a login's scope (a refresh that asked for less): every token of the login has the new one. */
+export async function setFamilyScope(db: Kysely<DB>, family: string, scope: string): Promise<void> {
+  await db.updateTable('token_families').set({ scope }).where('id', '=', family).execute();
 }
 
 export async function markFamilyMfaValidated(db: Kysely<DB>, family: string): Promise<void> {

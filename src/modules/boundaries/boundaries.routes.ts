@@ -1,11 +1,13 @@
 // GET /boundaries/search and GET /boundaries/:id (spec 4.6). Wiring only.
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { requestedNames } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, ListEnvelope, errorResponses, ok, okList } from '../../platform/schemas.js';
 import { Boundary, BoundaryParams, BoundarySearchQuery } from './boundaries.schemas.js';
 import { getBoundary, searchBoundaryCatalogue } from './boundaries.service.js';
 
 export const boundaryRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'listings:read');
   app.get(
     '/boundaries/search',
     {

@@ -3,6 +3,7 @@ import { actorOf } from '../auth/index.js';
 import { associationsOf } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, ListEnvelope, errorResponses, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { BrandParams, BrandQuery, BrandRecord, PaletteBody, RosterQuery, RosterRow } from './brands.schemas.js';
 import { brandExpansion, getBrandProfile, listChildren, listRoster, replacePalette } from './profile.service.js';
 
@@ -11,6 +12,7 @@ const ASSOCIATIONS =
   '`associations[]=brand.parent` nests the parent record (recursively up the chain), `brand.parents` adds ancestor ids, `brand.settings` the marketing palette.';
 
 export const brandRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, { read: 'brands:read', write: 'brands:admin' });
   app.get(
     '/brands/:brand',
     {

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.js';
 import { userIdOf } from '../auth/index.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { featureStatus } from '../../platform/feature-status.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import { isRootBrandAdmin } from './brands.repository.js';
@@ -21,6 +22,7 @@ const FeatureStatusRecord = Type.Object(
 );
 
 export const operatorStatusRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'full');
   app.get(
     '/admin/status',
     {

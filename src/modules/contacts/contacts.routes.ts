@@ -5,6 +5,7 @@ import { associationsOf } from '../../platform/associations.js';
 import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   ContactInput,
   ContactParams,
@@ -36,6 +37,7 @@ const BRAND_NOTE = 'The brand is X-RECHAT-BRAND, else the active brand; the call
 const BULK_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export const contactRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, { read: 'contacts:read', write: 'contacts:write' });
   app.post(
     '/contacts',
     {

@@ -5,6 +5,7 @@ import { actorOf } from '../auth/index.js';
 import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { ContactRecord } from './contacts.schemas.js';
 import {
   BrandParams,
@@ -23,6 +24,7 @@ const DEDUPE =
   'The lead joins the brand’s live contact with the same email, else the same phone number (E.164), else a new contact; its tags are added and a ContactLeadCaptured activity is recorded with the lead’s listing.';
 
 export const leadRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, { read: 'contacts:read', write: 'contacts:write' });
   app.post(
     '/leads',
     {

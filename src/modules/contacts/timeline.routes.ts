@@ -2,6 +2,7 @@
 import { actorOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { ContactParams } from './contacts.schemas.js';
 import { ActivityRecord, RecordActivityBody, TimelineQuery } from './timeline.schemas.js';
 import { KNOWN_ACTIONS, listTimeline, recordActivity } from './timeline.service.js';
@@ -10,6 +11,7 @@ const TAGS = ['Contacts'];
 const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 
 export const timelineRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, { read: 'contacts:read', write: 'contacts:write' });
   app.post(
     '/contacts/:id/timeline',
     {

@@ -6,6 +6,7 @@ import { requireBrandContext } from '../brands/index.js';
 import { lenientPaging } from '../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   AddRolesBody,
   CreateDealBody,
@@ -26,6 +27,7 @@ const ACCESS =
 const EVENT = (event: string) => `Records a Deals/${event} event for the brand and its ancestors.`;
 
 export const dealRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, { read: 'deals:read', write: 'deals:write' });
   app.post(
     '/deals',
     {
@@ -47,6 +49,8 @@ export const dealRoutes: FeatureRoutes = async (app, { deps }) => {
   app.post(
     '/deals/filter',
     {
+      // A search sent as POST: it reads.
+      config: { scope: 'deals:read' },
       preValidation: lenientPaging,
       schema: {
         tags: TAGS,

@@ -4,6 +4,7 @@ import { actorOf } from '../auth/index.js';
 import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   BrandParams,
   CampaignParams,
@@ -20,6 +21,7 @@ const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export const emailRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'marketing');
   app.post(
     '/emails',
     {

@@ -5,6 +5,7 @@ import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okLis
 import { messagePage } from '../../platform/pages/pages.js';
 import { PAGE_STYLE_HASH } from '../../platform/pages/styles.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { completeLink } from './callback.service.js';
 import {
   AssociationsQuery,
@@ -36,6 +37,7 @@ const PAGE_HEADERS = {
 };
 
 export const extmailRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'account');
   app.post(
     '/users/self/extmail',
     {

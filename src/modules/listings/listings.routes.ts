@@ -1,5 +1,6 @@
 // GET /listings/:id and POST /mls/:mls/listings (decisions §5). Wiring only.
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { actorOf } from '../auth/index.js';
 import { associationsOf } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
@@ -18,6 +19,7 @@ import { getListing, ingestFromFeed, requireFeedClient } from './listings.servic
 const TAGS = ['Listings'];
 
 export const listingRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, { read: 'listings:read', write: 'listings:write' });
   app.get(
     '/listings/:id',
     {

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { actorOf, userIdOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { UserRecord } from '../users/users.schemas.js';
 import { adminResetMfa } from './mfa-reset.service.js';
 import { MemberMfaParams, MfaCodeBody, TotpCodeBody } from './mfa.schemas.js';
@@ -27,6 +28,7 @@ function callerOf(request: FastifyRequest): MfaCaller {
 }
 
 export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'account');
   app.post(
     '/users/self/mfa/setup',
     {
@@ -59,8 +61,8 @@ export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
   app.post(
     '/users/self/mfa/validate',
     {
-      // The one route an unvalidated login may call: it is how the login becomes validated.
-      config: { mfa: 'exempt' },
+      // The one route an unvalidated login may call: it is how the login becomes validated, whatever its scope.
+      config: { mfa: 'exempt', scope: 'any' },
       schema: {
         tags: TAGS,
         summary: 'Validate this login with an authenticator code',
@@ -111,6 +113,7 @@ export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
   app.delete(
     '/brands/:brand/users/:user/mfa',
     {
+      config: { scope: 'brands:admin' },
       schema: {
         tags: TAGS,
         summary: "Reset a member's MFA (Admin)",

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { userIdOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   DeleteNotificationsBody,
   FEED_DEFAULT_LIMIT,
@@ -35,6 +36,7 @@ async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
 }
 
 export const notificationRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'account');
   app.get(
     '/notifications',
     {

@@ -4,11 +4,13 @@ import { errors } from '../../errors.js';
 import { userIdOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, errorResponses } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { NotificationStreamHub } from './notifications.stream.js';
 
 const LAST_EVENT_ID = /^[0-9]{1,15}$/;
 
 export const streamRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'account');
   const hub = new NotificationStreamHub(deps);
   // Streams end before the server stops accepting: an open stream would otherwise hold its close forever.
   app.addHook('preClose', async () => hub.endStreams());

@@ -4,6 +4,7 @@ import { MAIN_PUSH_APP } from '../../config.js';
 import { userIdOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { UserRecord } from '../users/users.schemas.js';
 import { AppTokenParams, RegisterTokenBody, TOKEN_REF_LIMITS, TokenParams, VapidKeyQuery } from './tokens.schemas.js';
 import { registerToken, unregisterToken, vapidPublicKey } from './tokens.service.js';
@@ -23,6 +24,7 @@ const VapidPublicKey = Type.Object({
 });
 
 export const tokenRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'account');
   app.get(
     '/notifications/vapid-public-key',
     {

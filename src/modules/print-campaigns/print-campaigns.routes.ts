@@ -3,6 +3,7 @@ import { actorOf } from '../auth/index.js';
 import { associationsOf } from '../../platform/associations.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   BrandParams,
   CampaignBody,
@@ -28,6 +29,7 @@ const ASSOCIATIONS_NOTE =
   '`associations[]=print_campaign.template_instance` embeds the instance (with its `file`); add `template_instance.template` for its template.';
 
 export const printCampaignRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'marketing');
   app.get(
     '/brands/:brand/print-campaigns',
     {

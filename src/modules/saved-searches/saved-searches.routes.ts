@@ -18,6 +18,7 @@ import {
   Uuid,
 } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { SearchResultSchema } from '../listings/index.js';
 import { LegacyOrderBy, SearchInfo } from '../listings/search/search.schemas.js';
 import {
@@ -59,6 +60,7 @@ const RunQuery = Type.Object({
 });
 
 export const savedSearchRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'marketing');
   app.get(
     '/brands/:brand/saved-searches',
     {

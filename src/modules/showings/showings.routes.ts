@@ -3,6 +3,7 @@ import { actorOf } from '../auth/index.js';
 import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   BrandShowingsParams,
   CreateShowingBody,
@@ -19,6 +20,7 @@ const ACCESS =
   'The caller needs the CRM ACL on the showing’s brand; a showing of a brand you cannot reach that way answers 404.';
 
 export const showingRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, { read: 'contacts:read', write: 'contacts:write' });
   app.post(
     '/showings',
     {

@@ -5,6 +5,7 @@ import { associationsOf } from '../../platform/associations.js';
 import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   CreateInstanceBody,
   InstanceParams,
@@ -21,6 +22,7 @@ const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const BRAND_NOTE = 'The brand is X-RECHAT-BRAND, else the active brand; the Marketing ACL is needed there.';
 
 export const instanceRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'marketing');
   app.post(
     '/templates/:id/instances',
     {

@@ -3,6 +3,7 @@ import { actorOf } from '../auth/index.js';
 import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { BrandParams, CreateTemplateBody, TemplateFilterQuery, TemplateRecord } from './templates.schemas.js';
 import { createTemplate, listTemplates } from './templates.service.js';
 
@@ -12,6 +13,7 @@ const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 export const TEMPLATE_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export const templateRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'marketing');
   app.get(
     '/templates',
     {

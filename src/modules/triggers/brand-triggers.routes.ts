@@ -2,6 +2,7 @@
 import { actorOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   BrandEventParams,
   BrandParams,
@@ -23,6 +24,7 @@ const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const ACCESS = 'CRM ACL on the brand (else 403).';
 
 export const brandTriggerRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'marketing');
   app.put(
     '/brands/:brand/triggers/:event_type',
     {

@@ -5,6 +5,7 @@ import { actorOf } from '../auth/index.js';
 import { requireBrandContext } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   AssociationsQuery,
   CreateTriggerBody,
@@ -22,6 +23,7 @@ const FIRE_TIME =
   '`effective_at` is the fire time: the next occurrence of the contact’s date at local midnight in the user’s time zone, plus `time` (seconds after midnight) plus `wait_for` (seconds, negative = before); Feb 29 fires on Feb 28 in other years.';
 
 export const triggerRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'marketing');
   app.post(
     '/triggers',
     {

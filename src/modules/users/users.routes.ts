@@ -5,6 +5,7 @@ import { actorOf, userIdOf } from '../auth/index.js';
 import { headerBrand } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { changeActiveBrand, changePassword, updateSelf } from './self.service.js';
 import { ChangePasswordBody, UpdateSelfBody, UserRecord } from './users.schemas.js';
 import { loadUserRecord } from './users.service.js';
@@ -12,6 +13,7 @@ import { loadUserRecord } from './users.service.js';
 const TAGS = ['Users'];
 
 export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'account');
   // The record's `brand` is the request's brand context. Without X-RECHAT-BRAND it is the bound brand of a
   // partner token, else the active brand (the record computes that fallback in its own query: no extra query).
   const recordBrand = async (request: Parameters<typeof actorOf>[0]) =>

@@ -2,6 +2,7 @@
 import { actorOf } from '../auth/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { DeliveryLogQuery, DeliveryParams, DeliveryRecord } from './log.schemas.js';
 import { enableWebhook, listDeliveries, pingWebhook, retryDelivery, rotateWebhookKey } from './log.service.js';
 import { CreateWebhookResponse, WebhookParams, WebhookRecord } from './webhooks.schemas.js';
@@ -11,6 +12,7 @@ const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const ACCESS = 'Admin ACL on the brand (else 403); another brand’s webhook or delivery answers 404.';
 
 export const webhookLogRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'webhooks');
   app.get(
     '/brands/:id/webhooks/:wid/deliveries',
     {

@@ -4,6 +4,7 @@ import { actorOf } from '../auth/index.js';
 import { announceDeprecation } from '../../platform/deprecation.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ListEnvelope, ok, okList } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
+import { declareRouteScopes } from '../../platform/api-scopes.js';
 import {
   BrandParams,
   CreateWebhookBody,
@@ -19,6 +20,7 @@ const ERRORS = errorResponses(...AUTHENTICATED_ERRORS);
 const ACCESS = 'Needs the Admin ACL on the brand (else 403); a webhook of another brand answers 404.';
 
 export const webhookRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'webhooks');
   app.post(
     '/brands/:id/webhooks',
     {

@@ -7,6 +7,7 @@ import { namedBrand, requireBrandContext } from '../../brands/index.js';
 import { lenientPaging } from '../../../platform/paging.js';
 import { AUTHENTICATED_ERRORS, ListEnvelope, errorResponses, sendOkListTexts } from '../../../platform/schemas.js';
 import type { FeatureRoutes } from '../../../platform/feature.js';
+import { declareRouteScopes } from '../../../platform/api-scopes.js';
 import { listingEmbedsOf } from '../listings.presenter.js';
 import { SearchResultSchema } from './search.records.js';
 import {
@@ -48,6 +49,7 @@ function bodySearch(request: FastifyRequest & { body: SearchBody | undefined; qu
 }
 
 export const listingSearchRoutes: FeatureRoutes = async (app, { deps }) => {
+  declareRouteScopes(app, 'listings:read');
   app.post(
     '/brands/:brand/listings',
     {
