@@ -32,7 +32,7 @@ describe('route scopes', () => {
     expect(scopeOf('POST', '/mls/:mls/listings')).toBe('listings:write');
     expect(scopeOf('POST', '/users/self/mfa/validate')).toBe('any');
     expect(scopeOf('DELETE', '/brands/:brand/users/:user/mfa')).toBe('brands:admin');
-    expect(scopeOf('GET', '/oauth2/userinfo')).toBe('openid');
+    expect(scopeOf('GET', '/oauth2/userinfo')).toBe('any');
     expect(scopeOf('POST', '/oauth2/token')).toBeUndefined();
   });
 

@@ -38,7 +38,8 @@ export const ALL_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
 
 /**
  * A route's `config.scope`: the scope a token needs to call it, or 'any' for the few routes every signed-in token
- * may call whatever it was granted (MFA validation of its own login). Public routes (`auth: 'none'`) declare none.
+ * may call whatever it was granted (MFA validation of its own login; userinfo, which checks `openid` itself).
+ * Public routes (`auth: 'none'`) declare none.
  */
 export type RouteScope = Scope | 'any';
 
