@@ -90,6 +90,26 @@ describe('POST /oauth2/revoke', () => {
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       introspection_endpoint: 'http://gable.test/oauth2/introspect',
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      // docs/oauth.md "Scopes": the API scopes, then OpenID Connect's
+      scopes_supported: [
+        'full',
+        'account',
+        'brands:read',
+        'brands:admin',
+        'contacts:read',
+        'contacts:write',
+        'deals:read',
+        'deals:write',
+        'listings:read',
+        'listings:write',
+        'marketing',
+        'webhooks',
+        'openid',
+        'profile',
+        'email',
+        'phone',
+        'offline_access',
+      ],
     });
   });
 
