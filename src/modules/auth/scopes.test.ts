@@ -164,7 +164,7 @@ describe('scopes', () => {
     expect((await refreshWith(narrowed.json().refresh_token, 'contacts:write')).json().error).toBe('invalid_scope');
   });
 
-  it('lets every signed-in token validate MFA, whatever its scope', async () => {
+  it('lets every signed-in token validate MFA and read who it is, whatever its scope; changes need account', async () => {
     const { access_token } = await tokens('listings:read');
     const res = await t.app.inject({
       method: 'POST',
@@ -173,9 +173,19 @@ describe('scopes', () => {
       payload: { code: '000000' },
     });
     expect(res.statusCode).not.toBe(403);
-    expect((await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(access_token) })).statusCode).toBe(
-      403,
-    );
+    const self = await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(access_token) });
+    expect(self.statusCode).toBe(200);
+    const change = await t.app.inject({
+      method: 'PATCH',
+      url: '/users/self',
+      headers: bearer(access_token),
+      payload: { first_name: 'Changed' },
+    });
+    expect(change.statusCode).toBe(403);
+    expect(change.headers['www-authenticate']).toContain('scope="account"');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(access_token) })).json().data,
+    ).toMatchObject({ first_name: self.json().data.first_name });
   });
 });
 

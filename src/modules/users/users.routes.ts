@@ -22,7 +22,9 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
   app.get(
     '/users/self',
     {
-      config: { withUserRow: true },
+      // Who the token's user is: any token may ask (as `/oauth2/userinfo` with `openid`), so a partner granted only
+      // `contacts:read` can still show who is signed in.
+      config: { withUserRow: true, scope: 'any' },
       schema: {
         tags: TAGS,
         summary: 'The calling user',
