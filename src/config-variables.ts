@@ -219,9 +219,20 @@ export const VARIABLES = [
   },
   {
     names: ['LISTING_URL'],
-    default: '`WEB_URL/listings/{id}`',
+    default: 'Gable’s listing page, `WEB_URL/l/<id>?b=<signed brand>`',
     meaning:
-      'listing page linked from saved-search alert emails; `{id}`, `{mls}`, `{mls_number}` are replaced (docs/saved-searches.md)',
+      'the brokerage’s own listing page, linked from saved-search alert emails instead of Gable’s; `{id}`, `{mls}`, `{mls_number}` are replaced (docs/saved-searches.md, docs/public-pages.md)',
+  },
+  {
+    names: ['ALERT_URL'],
+    default: 'Gable’s alert results page, `WEB_URL/a/<token>`',
+    meaning:
+      'the brokerage’s own page for an alert email’s “See all” link; `{token}`, `{search}`, `{contact}`, `{brand}` are replaced (docs/public-pages.md)',
+  },
+  {
+    names: ['ALERT_LINK_TTL_DAYS'],
+    default: '`90`',
+    meaning: 'days an alert email’s links to the results and preferences pages keep working (1–3650)',
   },
 ] as const satisfies readonly VariableDoc[];
 

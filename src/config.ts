@@ -83,8 +83,18 @@ export interface Config {
   readonly extmailSyncMinutes: number;
   /** Push provider credentials and URLs, shared and per app (config-push.ts, ADR 0032); a null provider's pushes are recorded as skipped. */
   readonly push: PushConfig;
-  /** Listing page of alert emails: `{id}`, `{mls}` and `{mls_number}` are replaced (docs/saved-searches.md). */
-  readonly listingUrl: string;
+  /**
+   * The brokerage's own listing page for alert emails: `{id}`, `{mls}` and `{mls_number}` are replaced
+   * (docs/saved-searches.md); null = Gable's public listing page, WEB_URL/l/<id> (docs/public-pages.md).
+   */
+  readonly listingUrl: string | null;
+  /**
+   * The brokerage's own page for an alert's "see all" link: `{token}`, `{search}`, `{contact}` and `{brand}` are
+   * replaced; null = Gable's alert results page, WEB_URL/a/<token> (docs/public-pages.md).
+   */
+  readonly alertUrl: string | null;
+  /** Days an alert link (WEB_URL/a/<token>) keeps working after the alert is sent (ALERT_LINK_TTL_DAYS). */
+  readonly alertLinkTtlDays: number;
   /** Statements that take this long or longer are logged and counted (SLOW_QUERY_MS; 0 = every statement). */
   readonly slowQueryMs: number;
 }
@@ -247,9 +257,13 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     10_080,
     problems,
   );
-  const listingUrl = read('LISTING_URL') ?? `${webUrl}/listings/{id}`;
-  if (!/^https?:\/\//.test(listingUrl))
+  const listingUrl = read('LISTING_URL') ?? null;
+  if (listingUrl !== null && !/^https?:\/\//.test(listingUrl))
     problems.push('LISTING_URL must be an http(s) URL template, e.g. https://example.com/listings/{id}');
+  const alertUrl = read('ALERT_URL') ?? null;
+  if (alertUrl !== null && !/^https?:\/\//.test(alertUrl))
+    problems.push('ALERT_URL must be an http(s) URL template, e.g. https://example.com/alerts?token={token}');
+  const alertLinkTtlDays = parseInteger(read('ALERT_LINK_TTL_DAYS') ?? '90', 'ALERT_LINK_TTL_DAYS', 1, 3650, problems);
   const embedded = databaseUrl === null;
   // The embedded database answers in the server's own thread, so a statement there stalls every request: flag sooner.
   const slowQueryMs = parseInteger(
@@ -309,6 +323,8 @@ export function loadConfig(env: Env = environment(), overrides: Partial<Config> 
     extmailSyncMinutes,
     push,
     listingUrl,
+    alertUrl,
+    alertLinkTtlDays,
     slowQueryMs,
     ...overrides,
   });

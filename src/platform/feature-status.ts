@@ -213,7 +213,7 @@ function addresses({ config }: StatusParts): FeatureStatus {
   return {
     feature: 'addresses',
     state: 'ready',
-    detail: `BASE_URL ${config.baseUrl}, WEB_URL ${config.webUrl}, LISTING_URL ${config.listingUrl}`,
+    detail: `BASE_URL ${config.baseUrl}, WEB_URL ${config.webUrl}, LISTING_URL ${config.listingUrl ?? 'unset (WEB_URL/l/<id>)'}, ALERT_URL ${config.alertUrl ?? 'unset (WEB_URL/a/<token>)'}`,
   };
 }
 

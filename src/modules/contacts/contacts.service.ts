@@ -23,7 +23,14 @@ import {
 
 /** Why a contact changed (created_for / updated_for / deleted_for). */
 export type ChangeReason =
-  'direct_request' | 'import_csv' | 'lead_capture' | 'demo_seed' | 'deal_closed' | 'unsubscribe_link' | 'extmail_sync';
+  | 'direct_request'
+  | 'import_csv'
+  | 'lead_capture'
+  | 'demo_seed'
+  | 'deal_closed'
+  | 'unsubscribe_link'
+  | 'extmail_sync'
+  | 'alert_preferences';
 
 function throwIfInvalid(attributes: ErrorAttributes): void {
   const [field, messages] = Object.entries(attributes)[0] ?? [];

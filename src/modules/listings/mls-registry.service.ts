@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import { DEFAULT_SEED_MLS } from './listings.seed.js';
+import { DEFAULT_SEED_MLS } from './listings.seed-defaults.js';
 import {
   insertMlsIfMissing,
   listMlsRegistry,

@@ -16,6 +16,8 @@ export interface PublicPage {
   body: Html;
   /** Footer lines of the page (an MLS disclaimer), above the brand's contact line. */
   footer?: Html;
+  /** A stylesheet of the page's own (the alert pages' cards and form), allowed by its hash like the others. */
+  style?: string;
 }
 
 export interface RenderedPage {
@@ -57,6 +59,7 @@ export function renderPublicPage(page: PublicPage): RenderedPage {
 ${page.head ?? ''}
 <style>${new Html(PUBLIC_PAGE_STYLE)}</style>
 <style>${new Html(themeCss)}</style>
+${page.style ? html`<style>${new Html(page.style)}</style>` : ''}
 </head>
 <body>
 ${header(page.theme, page.appName)}
@@ -66,5 +69,5 @@ ${page.body}
 ${footer(page)}
 </body>
 </html>`;
-  return { html: `<!doctype html>\n${document.text}\n`, csp: contentSecurityPolicy(themeCss) };
+  return { html: `<!doctype html>\n${document.text}\n`, csp: contentSecurityPolicy(themeCss, page) };
 }

@@ -74,10 +74,11 @@ export function themeStyle(colors: PageColors): string {
  * post to this server only (the "Ask about this home" form).
  * A JSON-LD block is data, not script: CSP does not apply to it.
  */
-export function contentSecurityPolicy(themeCss: string): string {
+export function contentSecurityPolicy(themeCss: string, page: { style?: string } = {}): string {
+  const styles = [PUBLIC_PAGE_STYLE_HASH, hash(themeCss), ...(page.style ? [hash(page.style)] : [])];
   return [
     "default-src 'none'",
-    `style-src ${PUBLIC_PAGE_STYLE_HASH} ${hash(themeCss)}`,
+    `style-src ${styles.join(' ')}`,
     'img-src https: http:',
     "frame-ancestors 'none'",
     "base-uri 'none'",

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { html } from '../../platform/pages/html.js';
 import { toAppError } from '../../platform/error-handler.js';
+import { alertPagesRoutes } from './alert-pages.routes.js';
 import { LISTING_PAGE_PREFIX } from './listing-link.js';
 import { showListingPage } from './listing-page.service.js';
 import { notFoundPage } from './not-found.view.js';
@@ -55,4 +56,6 @@ export const publicPagesRoutes: FeatureRoutes = async (app, { deps }) => {
       return sendPage(reply, status, page, status === 200 ? CACHE_FOUND : CACHE_NOT_FOUND);
     },
   );
+
+  alertPagesRoutes(app, deps, sendPage);
 };

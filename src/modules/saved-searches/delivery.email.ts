@@ -1,15 +1,21 @@
 // The alert email (issue 12 item 3): one card per listing (cover photo, formatted price, street address,
-// beds/baths/area, status, a link from LISTING_URL), a "see all N" link, the search's title, one-click unsubscribe
-// (RFC 8058 headers and a link in the body), and a plain-text part. Every value is escaped (platform/pages/html.ts).
+// beds/baths/area, status, a link to the listing page: LISTING_URL's when set, else Gable's own, signed with the
+// search's brand), a "see all N" link, the search's title, one-click unsubscribe (RFC 8058 headers and a link in the
+// body), and a plain-text part. Every value is escaped (platform/pages/html.ts). The alert results page
+// (public-pages) shows the same cards.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
 import type { OutgoingMessage } from '../../mail/mail.service.js';
 import { html } from '../../platform/pages/html.js';
+import type { MasterKeys } from '../../lib/crypto.js';
 import { findListingCardRows, formatListing } from '../listings/index.js';
+import { listingPageUrl } from '../public-pages/index.js';
 
 export interface ListingCard {
   id: string;
+  mls: string;
+  mls_number: string;
   address: string;
   price: string | null;
   facts: string;
@@ -18,11 +24,14 @@ export interface ListingCard {
   url: string;
 }
 
-/** Cards of these listings (live ones), in the order given. */
+type LinkConfig = Pick<Deps['config'], 'listingUrl' | 'webUrl'> & MasterKeys;
+
+/** Cards of these listings (live ones), in the order given, linked for `brand` (null: the page's own choice). */
 export async function listingCards(
   db: Kysely<DB>,
-  config: Pick<Deps['config'], 'listingUrl'>,
+  config: LinkConfig,
   ids: readonly string[],
+  brand: string | null = null,
 ): Promise<ListingCard[]> {
   if (ids.length === 0) return [];
   const rows = await findListingCardRows(db, ids);
@@ -37,25 +46,35 @@ export async function listingCards(
     const facts = [formatted.beds?.text, formatted.baths?.text, formatted.square_feet?.text]
       .filter(Boolean)
       .join(' · ');
+    const card = { id, mls: row.mls, mls_number: row.mls_number };
     return [
       {
-        id,
+        ...card,
         address: place ? `${street}, ${place}` : street,
         price: formatted.price?.text ?? null,
         facts,
         status: row.status,
         photo: row.cover_image_url ?? row.first_photo,
-        url: listingUrl(config.listingUrl, row),
+        url: listingUrl(config, card, brand),
       },
     ];
   });
 }
 
-function listingUrl(template: string, row: { id: string; mls: string; mls_number: string }): string {
-  return template
-    .replaceAll('{id}', encodeURIComponent(row.id))
-    .replaceAll('{mls}', encodeURIComponent(row.mls))
-    .replaceAll('{mls_number}', encodeURIComponent(row.mls_number));
+/**
+ * Where a card links: the brokerage's page from the LISTING_URL template when set, else Gable's public listing page
+ * styled with `brand` (signed, so the link cannot be re-branded).
+ */
+export function listingUrl(
+  config: LinkConfig,
+  listing: Pick<ListingCard, 'id' | 'mls' | 'mls_number'>,
+  brand: string | null,
+): string {
+  if (config.listingUrl === null) return listingPageUrl(config, listing.id, brand);
+  return config.listingUrl
+    .replaceAll('{id}', encodeURIComponent(listing.id))
+    .replaceAll('{mls}', encodeURIComponent(listing.mls))
+    .replaceAll('{mls_number}', encodeURIComponent(listing.mls_number));
 }
 
 export interface AlertEmail {
@@ -66,6 +85,8 @@ export interface AlertEmail {
   /** How many listings the email is about ("see all N"). */
   total: number;
   seeAllUrl: string;
+  /** The contact's alert preferences page (every search of the brand, each one's frequency). */
+  preferencesUrl: string;
   unsubscribeUrl: string;
   /** Instant or the digest's frequency, for the subject. */
   kind: 'Instant' | 'Daily' | 'Weekly' | 'Monthly';
@@ -96,7 +117,7 @@ export function alertMessage(email: AlertEmail): OutgoingMessage {
       ${cards}
       <tr><td style="padding:16px 0"><a href="${email.seeAllUrl}">See all ${email.total}</a></td></tr>
       <tr><td style="color:#777;font-size:12px">You receive this because you follow the search “${email.searchTitle}”.
-        <a href="${email.unsubscribeUrl}">Unsubscribe</a></td></tr>
+        <a href="${email.preferencesUrl}">Alert preferences</a> · <a href="${email.unsubscribeUrl}">Unsubscribe</a></td></tr>
     </table></body></html>`;
   const text = [
     email.searchTitle,
@@ -104,6 +125,7 @@ export function alertMessage(email: AlertEmail): OutgoingMessage {
     ...shown.flatMap((card) => [`${card.price ?? ''} ${card.status}`.trim(), card.address, card.facts, card.url, '']),
     `See all ${email.total}: ${email.seeAllUrl}`,
     '',
+    `Alert preferences: ${email.preferencesUrl}`,
     `Unsubscribe: ${email.unsubscribeUrl}`,
   ].join('\n');
   return {

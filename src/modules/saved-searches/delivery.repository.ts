@@ -42,6 +42,8 @@ export interface EmailableLink {
   saved_search: string;
   contact: string;
   email: string;
+  /** The search's brand: its links (listing page, results page) are styled with it. */
+  brand: string;
 }
 
 /** Links of these searches with these frequencies whose contact is live, subscribed and has an address. */
@@ -54,7 +56,8 @@ export async function findEmailableLinks(
   return (await db
     .selectFrom('saved_search_contacts as l')
     .innerJoin('contacts as c', 'c.id', 'l.contact')
-    .select(['l.saved_search', 'l.contact', sql<string>`c.emails[1]`.as('email')])
+    .innerJoin('saved_searches as s', 's.id', 'l.saved_search')
+    .select(['l.saved_search', 'l.contact', sql<string>`c.emails[1]`.as('email'), 's.brand'])
     .where('l.saved_search', 'in', searches)
     .where('l.frequency', 'in', frequencies)
     .where('c.deleted_at', 'is', null)

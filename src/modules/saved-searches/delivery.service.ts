@@ -10,7 +10,8 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
 import { queueMessages } from '../../mail/mail.service.js';
-import { alertMessage, listingCards, type AlertEmail, type ListingCard } from './delivery.email.js';
+import { alertPageUrl, alertPreferencesUrl } from '../public-pages/index.js';
+import { alertMessage, listingCards, listingUrl, type AlertEmail, type ListingCard } from './delivery.email.js';
 import { notifyOwners } from './delivery.notify.js';
 import {
   findEmailableLinks,
@@ -29,10 +30,6 @@ import { DIGEST_FREQUENCIES, nextOccurrence } from './delivery.schedule.js';
 import { unsubscribeUrl } from './delivery.unsubscribe.js';
 
 type Trx = Transaction<DB>;
-
-export function seeAllUrl(deps: Pick<Deps, 'config'>, search: string): string {
-  return `${deps.config.webUrl}/saved-searches/${search}`;
-}
 
 /**
  * Emails Instant contacts for these matches (and, with `notify`, notifies their owners: for jobs enqueued before
@@ -107,7 +104,12 @@ async function emailListings(
   );
   if (fresh.length === 0) return null;
   const freshIds = new Set(fresh);
-  const shown = listings.filter((listing) => freshIds.has(listing)).map((listing) => cards.get(listing)!);
+  // Cards are built once for every search of a batch; each email links them for its own search's brand.
+  const shown = listings
+    .filter((listing) => freshIds.has(listing))
+    .map((listing) => cards.get(listing)!)
+    .map((card) => ({ ...card, url: listingUrl(deps.config, card, link.brand) }));
+  const pair = { search: link.saved_search, contact: link.contact };
   const [id] = await queueMessages(trx, deps, [
     alertMessage({
       to: link.email,
@@ -115,7 +117,8 @@ async function emailListings(
       searchTitle: title,
       cards: shown,
       total: shown.length,
-      seeAllUrl: seeAllUrl(deps, link.saved_search),
+      seeAllUrl: alertPageUrl(deps.config, { ...pair, brand: link.brand }, deps.clock.now()),
+      preferencesUrl: alertPreferencesUrl(deps.config, pair, deps.clock.now()),
       unsubscribeUrl: unsubscribeUrl(deps, link.saved_search, link.contact),
       kind,
     }),
