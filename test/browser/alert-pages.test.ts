@@ -2,19 +2,18 @@
 // and the contact follows the links of the .eml the transport wrote — the listing page, the results page, the
 // preferences page — and changes a frequency there. Nothing wider than a 360-px screen, no serious or critical
 // accessibility violation; screenshots at 360 and 1280 px land in test-artifacts/browser.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { simpleParser } from 'mailparser';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emlPath } from '../../src/mail/transport.js';
 import { crmUser } from '../helpers/contacts.js';
 import { runQueuedJobs } from '../helpers/jobs.js';
 import { clientHeaders, sampleListing } from '../helpers/listings.js';
-import { expectNoSeriousA11yViolations } from './axe-alerts.js';
+import { expectNoSeriousA11yViolations } from './axe.js';
+import { launchTestChromium, SCREENSHOTS } from './chromium.js';
 import { startGable, type RunningGable } from './gable-server.js';
 
-const SCREENSHOTS = 'test-artifacts/browser';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 const AROUND = [
   { longitude: -96.9, latitude: 32.7 },
   { longitude: -96.7, latitude: 32.7 },
@@ -31,7 +30,6 @@ describe('alert pages in Chromium, from a delivered alert', () => {
   const started: { close(): Promise<unknown> }[] = [];
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     gable = await startGable();
     started.push(gable);
     const owner = await crmUser(gable.deps);
@@ -72,7 +70,7 @@ describe('alert pages in Chromium, from a delivered alert', () => {
     links.listing = href(/^4521 Maple Ave/);
     links.seeAll = href(/^See all/);
     links.preferences = href(/^Alert preferences$/);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    browser = await launchTestChromium();
     started.push(browser);
   });
   afterAll(async () => {
@@ -88,7 +86,7 @@ describe('alert pages in Chromium, from a delivered alert', () => {
 
   for (const width of [360, 1280]) {
     it(`${width} px: the email's links open the listing, results and preferences pages`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
       try {
         const page = await context.newPage();
         expect((await page.goto(links.seeAll))?.status()).toBe(200);

@@ -39,3 +39,20 @@ export function listingPageUrl(
   const path = `${config.webUrl}${LISTING_PAGE_PREFIX}${encodeURIComponent(listing.toLowerCase())}`;
   return brand ? `${path}?b=${signedBrandParameter(config, listing, brand)}` : path;
 }
+
+/**
+ * Where Gable's own writing (alert emails, print templates) links a listing: the brokerage's page from the
+ * LISTING_URL template when the operator set one (`{id}`, `{mls}`, `{mls_number}`, URL-encoded), else the public
+ * listing page styled with `brand` (signed, so the link cannot be re-branded).
+ */
+export function listingLinkUrl(
+  config: Pick<Config, 'webUrl' | 'listingUrl'> & MasterKeys,
+  listing: { id: string; mls: string; mls_number: string },
+  brand: string | null,
+): string {
+  if (config.listingUrl === null) return listingPageUrl(config, listing.id, brand);
+  return config.listingUrl
+    .replaceAll('{id}', encodeURIComponent(listing.id))
+    .replaceAll('{mls}', encodeURIComponent(listing.mls))
+    .replaceAll('{mls_number}', encodeURIComponent(listing.mls_number));
+}

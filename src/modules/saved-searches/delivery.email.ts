@@ -10,7 +10,7 @@ import type { OutgoingMessage } from '../../mail/mail.service.js';
 import { html } from '../../platform/pages/html.js';
 import type { MasterKeys } from '../../lib/crypto.js';
 import { findListingCardRows, formatListing } from '../listings/index.js';
-import { listingPageUrl } from '../public-pages/index.js';
+import { listingLinkUrl } from '../public-pages/index.js';
 
 export interface ListingCard {
   id: string;
@@ -55,26 +55,10 @@ export async function listingCards(
         facts,
         status: row.status,
         photo: row.cover_image_url ?? row.first_photo,
-        url: listingUrl(config, card, brand),
+        url: listingLinkUrl(config, card, brand),
       },
     ];
   });
-}
-
-/**
- * Where a card links: the brokerage's page from the LISTING_URL template when set, else Gable's public listing page
- * styled with `brand` (signed, so the link cannot be re-branded).
- */
-export function listingUrl(
-  config: LinkConfig,
-  listing: Pick<ListingCard, 'id' | 'mls' | 'mls_number'>,
-  brand: string | null,
-): string {
-  if (config.listingUrl === null) return listingPageUrl(config, listing.id, brand);
-  return config.listingUrl
-    .replaceAll('{id}', encodeURIComponent(listing.id))
-    .replaceAll('{mls}', encodeURIComponent(listing.mls))
-    .replaceAll('{mls_number}', encodeURIComponent(listing.mls_number));
 }
 
 export interface AlertEmail {

@@ -11,7 +11,8 @@ import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
 import { queueMessages } from '../../mail/mail.service.js';
 import { alertPageUrl, alertPreferencesUrl } from '../public-pages/index.js';
-import { alertMessage, listingCards, listingUrl, type AlertEmail, type ListingCard } from './delivery.email.js';
+import { alertMessage, listingCards, type AlertEmail, type ListingCard } from './delivery.email.js';
+import { listingLinkUrl } from '../public-pages/index.js';
 import { notifyOwners } from './delivery.notify.js';
 import {
   findEmailableLinks,
@@ -108,7 +109,7 @@ async function emailListings(
   const shown = listings
     .filter((listing) => freshIds.has(listing))
     .map((listing) => cards.get(listing)!)
-    .map((card) => ({ ...card, url: listingUrl(deps.config, card, link.brand) }));
+    .map((card) => ({ ...card, url: listingLinkUrl(deps.config, card, link.brand) }));
   const pair = { search: link.saved_search, contact: link.contact };
   const [id] = await queueMessages(trx, deps, [
     alertMessage({

@@ -7,34 +7,12 @@
 import QRCode from 'qrcode';
 import type { Config } from '../../config.js';
 import type { MasterKeys } from '../../lib/crypto.js';
-import { listingPageUrl } from '../public-pages/index.js';
+import { listingLinkUrl } from '../public-pages/index.js';
 
 /** The QR options; a test regenerates the code with them to prove what it encodes. */
 export const LISTING_QR_OPTIONS = { type: 'image/png', errorCorrectionLevel: 'M', margin: 1, width: 300 } as const;
 
-type LinkConfig = Pick<Config, 'webUrl'> & { readonly listingUrl: string | null } & MasterKeys;
-
-/**
- * LISTING_URL when the operator set one. The former default `WEB_URL/listings/{id}` is the API's listing route (a
- * 401 without a token), never a page a person can read: it counts as unset.
- */
-function brokerageTemplate(config: LinkConfig): string | null {
-  const template = config.listingUrl;
-  return template && template !== `${config.webUrl}/listings/{id}` ? template : null;
-}
-
-export function listingUrlOf(
-  config: LinkConfig,
-  listing: { id: string; mls: string; mls_number: string },
-  brand: string,
-): string {
-  const template = brokerageTemplate(config);
-  if (!template) return listingPageUrl(config, listing.id, brand);
-  return template
-    .replaceAll('{id}', encodeURIComponent(listing.id))
-    .replaceAll('{mls}', encodeURIComponent(listing.mls))
-    .replaceAll('{mls_number}', encodeURIComponent(listing.mls_number));
-}
+type LinkConfig = Pick<Config, 'webUrl' | 'listingUrl'> & MasterKeys;
 
 export async function qrDataUrl(text: string): Promise<string> {
   return QRCode.toDataURL(text, LISTING_QR_OPTIONS);
@@ -47,6 +25,6 @@ export async function listingLinkVariables(
   brand: string,
 ): Promise<{ listing_url?: string; listing_qr?: string }> {
   if (!listing) return {};
-  const url = listingUrlOf(config, listing, brand);
+  const url = listingLinkUrl(config, listing, brand);
   return { listing_url: url, listing_qr: await qrDataUrl(url) };
 }
