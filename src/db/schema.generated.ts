@@ -623,6 +623,7 @@ export interface OauthClients {
   kind: string;
   may_introspect: Generated<boolean>;
   name: string;
+  post_logout_redirect_uris: Generated<string[]>;
   redirect_uris: Generated<string[]>;
   secret_hash: string | null;
   updated_at: Generated<Timestamp>;

@@ -1,6 +1,11 @@
 // Approve: re-check everything the consent page showed (the session may be old, the client or membership
 // may have changed), then issue a code or an implicit token through the auth module and build the redirect.
-import { createAuthorizationCode, issueImplicitToken, takePending } from '../modules/auth/index.js';
+import {
+  createAuthorizationCode,
+  issueImplicitIdToken,
+  issueImplicitToken,
+  takePending,
+} from '../modules/auth/index.js';
 import { authorizationRedirect } from './authorization-request.js';
 import { brandChoices } from './brand-choices.js';
 import { grantedScope, loadPageUser, registeredClient, type StepContext } from './steps.js';
@@ -36,25 +41,50 @@ export async function approve(ctx: StepContext): Promise<string | null> {
     mfaValidated: !user.mfa_enabled || session.mfaPassed,
     scope,
   };
+  // What an OpenID Connect id_token tells of this sign-in (docs/openid-connect.md): when the password was given
+  // here, and whether a TOTP code followed.
+  const signIn = {
+    authTime: session.signedInAt,
+    amr: user.mfa_enabled && session.mfaPassed ? ['pwd', 'otp'] : ['pwd'],
+  };
   if (pending.responseType === 'code') {
     const code = await createAuthorizationCode(deps.db, deps.clock, {
       ...grant,
       redirectUri: pending.redirectUri,
       codeChallenge: pending.codeChallenge,
-      // What an OpenID Connect id_token tells of this sign-in (docs/openid-connect.md): the nonce to echo, when
-      // the password was given here, and whether a TOTP code followed.
+      // The nonce to echo in the id_token of the exchange.
       nonce: pending.nonce ?? null,
-      authTime: session.signedInAt,
-      amr: user.mfa_enabled && session.mfaPassed ? ['pwd', 'otp'] : ['pwd'],
+      ...signIn,
     });
     return authorizationRedirect(pending.redirectUri, 'code', { code, brand: pending.brand, state: pending.state });
   }
-  const token = await issueImplicitToken(deps.db, deps.clock, grant);
-  return authorizationRedirect(pending.redirectUri, 'token', {
-    access_token: token.access_token,
-    expires_in: token.expires_in,
-    token_type: token.token_type,
+  if (pending.responseType === 'token') {
+    const token = await issueImplicitToken(deps.db, deps.clock, grant);
+    return authorizationRedirect(pending.redirectUri, 'token', {
+      ...accessTokenParams(token),
+      brand: pending.brand,
+      state: pending.state,
+    });
+  }
+  // OpenID Connect implicit (OIDC Core §3.2.2.5): the id_token, and with `id_token token` an access token too.
+  const token =
+    pending.responseType === 'id_token token'
+      ? await issueImplicitToken(deps.db, deps.clock, { ...grant, ...signIn })
+      : null;
+  const idToken = await issueImplicitIdToken(
+    deps,
+    { client: client.id, user: user.id, scope: pending.scope ?? null, nonce: pending.nonce ?? null, ...signIn },
+    token?.access_token ?? null,
+  );
+  if (!idToken) return null;
+  return authorizationRedirect(pending.redirectUri, pending.responseType, {
+    ...(token ? accessTokenParams(token) : {}),
+    id_token: idToken,
     brand: pending.brand,
     state: pending.state,
   });
+}
+
+function accessTokenParams(token: { access_token: string; expires_in: number; token_type: string }) {
+  return { access_token: token.access_token, expires_in: token.expires_in, token_type: token.token_type };
 }

@@ -64,7 +64,7 @@ describe('GET /oauth2/auth parameters', () => {
     expect(missing.statusCode).toBe(302);
     expect(redirectParams(missing).query.get('error')).toBe('invalid_request');
     expect(redirectParams(missing).query.get('state')).toBe('abc');
-    const unknown = await get(partner({ response_type: 'id_token' }));
+    const unknown = await get(partner({ response_type: 'code id_token' }));
     expect(redirectParams(unknown).query.get('error')).toBe('unsupported_response_type');
     expect(redirectParams(unknown).query.get('error_description')).toBeTruthy();
     expect(redirectParams(unknown).query.get('state')).toBe('xyz');

@@ -7,18 +7,29 @@ import type { Deps } from '../platform/deps.js';
 import type { FeatureRoutes } from '../platform/feature.js';
 import { FORM_OR_JSON_BODY } from '../platform/body-types.js';
 import { whiteLabelBrand } from '../modules/brands/index.js';
+import { PROMPT_VALUES } from '../modules/auth/index.js';
 import { randomToken } from '../lib/crypto.js';
-import { authorizationRedirect, parseAuthorizationRequest } from './authorization-request.js';
+import { authorizationRedirect, parseAuthorizationRequest, RESPONSE_TYPES } from './authorization-request.js';
 import { approve } from './approve.js';
+import { interactionOutcome } from './prompt.js';
 import { brandChoices } from './brand-choices.js';
 import type { PageBrand } from '../platform/pages/html.js';
 import { checkTotp } from './mfa-check.js';
 import { hasRecoveryCodeForm } from '../modules/mfa/index.js';
-import { describeWait, messagePage, PATHS } from '../platform/pages/pages.js';
+import { describeWait, messagePage, PATHS, signOutPage } from '../platform/pages/pages.js';
 import { SessionChangedError, SessionStore, type WebSession } from './session.js';
 import { toAppError } from '../platform/error-handler.js';
 import { signInWithPassword } from './sign-in.service.js';
-import { noRequestPage, pendingIsCurrent, registeredClient, renderStep, sendPage, type StepContext } from './steps.js';
+import {
+  loadPageUser,
+  noRequestPage,
+  pendingIsCurrent,
+  registeredClient,
+  renderStep,
+  sendPage,
+  type StepContext,
+} from './steps.js';
+import { parseLogoutRequest } from './end-session.js';
 import { PAGE_STYLE_HASH } from '../platform/pages/styles.js';
 
 /** HTML forms post form-encoded bodies; JSON is taken as before this check existed (platform/body-types.ts). */
@@ -37,7 +48,12 @@ const SECURITY_HEADERS = {
 const AuthorizeQuery = Type.Object({
   client_id: Type.String({ description: 'The partner client id' }),
   redirect_uri: Type.String({ description: 'Exactly one of the redirect URIs registered for the client' }),
-  response_type: Type.Union([Type.Literal('code'), Type.Literal('token')]),
+  response_type: Type.Union(
+    RESPONSE_TYPES.map((type) => Type.Literal(type)),
+    {
+      description: 'code; token (implicit); id_token or id_token token (OpenID Connect implicit, nonce required)',
+    },
+  ),
   brandId: Type.Optional(
     Type.String({ format: 'uuid', description: 'Preselect this brand when the user has it (the picker is skipped)' }),
   ),
@@ -49,6 +65,18 @@ const AuthorizeQuery = Type.Object({
   scope: Type.Optional(
     Type.String({ description: 'Accepted and ignored: tokens act with the user’s permissions in the chosen brand' }),
   ),
+  nonce: Type.Optional(
+    Type.String({ description: 'OpenID Connect: echoed in the id_token; required for the id_token response types' }),
+  ),
+  prompt: Type.Optional(
+    Type.String({
+      description: `OpenID Connect, space-separated: ${PROMPT_VALUES.join(', ')} (none alone). none answers login_required or consent_required to redirect_uri instead of showing a page; login asks for the password again`,
+    }),
+  ),
+  max_age: Type.Optional(
+    Type.String({ description: 'OpenID Connect: seconds; an older sign-in on this browser is asked for again' }),
+  ),
+  login_hint: Type.Optional(Type.String({ description: 'OpenID Connect: the email the sign-in form starts with' })),
 });
 
 type FormBody = Record<string, unknown>;
@@ -122,7 +150,7 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
         tags: ['OAuth 2'],
         summary: 'Partner authorization (browser redirect)',
         description:
-          'Starts the partner flow: sign-in, brand picker, consent, then 302 to redirect_uri with `code` and `brand` in the query (response_type=code) or `access_token`, `expires_in`, `token_type` and `brand` in the fragment (response_type=token); `state` is echoed. An unknown client or unregistered redirect_uri answers an HTML error page (400). See docs/partner-authorization.md.',
+          'Starts the partner flow: sign-in, brand picker, consent, then 302 to redirect_uri with `code` and `brand` in the query (response_type=code) or `access_token`, `expires_in`, `token_type` and `brand` in the fragment (response_type=token; `id_token` too for id_token token, only `id_token` and `brand` for id_token); `state` is echoed. See docs/openid-connect.md for prompt, max_age and login_hint. An unknown client or unregistered redirect_uri answers an HTML error page (400). See docs/partner-authorization.md.',
         security: [],
         querystring: AuthorizeQuery,
         response: {
@@ -157,7 +185,15 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
           }),
         );
       if (parsed.kind === 'redirect') return reply.redirect(parsed.location, 302);
-      const session = await store.loadOrCreate(request, reply);
+      const existing = await store.load(request);
+      const outcome = await interactionOutcome(deps, existing, parsed.interaction);
+      if (outcome.kind === 'refused') {
+        const { redirectUri, responseType, state } = parsed.request;
+        const params = { error: outcome.error, error_description: outcome.description, state };
+        return reply.redirect(authorizationRedirect(redirectUri, responseType, params), 302);
+      }
+      const session = existing ?? (await store.create(reply));
+      if (outcome.signOut) await store.switchUser(session, reply, null, false);
       await store.savePending(session, {
         ...parsed.request,
         id: randomToken(16),
@@ -297,6 +333,64 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     const location = await approve(ctx);
     return location ? reply.redirect(location, 302) : toStep(reply);
   });
+
+  /**
+   * RP-initiated logout (end-session.ts): ends this browser's sign-in. Without an id_token_hint for the signed-in
+   * user the user confirms first (a POST of our form, with its CSRF token), so a bare link cannot sign anyone out.
+   */
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = (request.method === 'GET' ? request.query : request.body) as FormBody | undefined;
+    const parsed = await parseLogoutRequest(deps, params ?? {});
+    const { pageBrand } = await hostBrand(request);
+    if (parsed.kind === 'page')
+      return sendPage(reply, 400, messagePage({ brand: pageBrand, title: parsed.title, message: parsed.message }));
+    const session = await store.load(request);
+    const user = session?.user ? await loadPageUser(deps, session.user) : undefined;
+    if (session && user) {
+      const confirmed = request.method === 'POST' && store.csrfMatches(session, field(params ?? {}, 'csrf'));
+      if (!confirmed && parsed.hintedUser !== user.id) {
+        const { clientName, fields } = parsed;
+        return sendPage(
+          reply,
+          200,
+          signOutPage({ brand: pageBrand, csrf: session.csrf, email: user.email, clientName, fields }),
+        );
+      }
+      await store.switchUser(session, reply, null, false);
+      await store.savePending(session, null);
+    }
+    if (parsed.redirect) return reply.redirect(parsed.redirect, 302);
+    return sendPage(
+      reply,
+      200,
+      messagePage({ brand: pageBrand, title: 'You are signed out', message: 'You can close this window.' }),
+    );
+  };
+  const logoutSchema = {
+    tags: ['OAuth 2'],
+    summary: 'OpenID Connect RP-initiated logout (end_session_endpoint)',
+    description:
+      'Ends the browser’s sign-in on the authorization pages. Parameters (query for GET, form for POST): `id_token_hint`, `client_id`, `post_logout_redirect_uri` (registered for the client, exact match), `state` (echoed on the redirect). Without an id_token_hint naming the signed-in user a confirmation page is shown first. Tokens already issued stay valid (revoke them at /oauth2/revoke). See docs/openid-connect.md.',
+    security: [],
+    response: {
+      200: {
+        description: 'The confirmation page, or the signed-out page when no post_logout_redirect_uri was sent',
+        content: { 'text/html': { schema: { type: 'string' } } },
+      },
+      302: { description: 'To post_logout_redirect_uri, with `state`' },
+      400: {
+        description:
+          'An HTML error page: an id_token_hint not issued here or for another client than client_id, an unknown client, an unregistered post_logout_redirect_uri (never redirected)',
+        content: { 'text/html': { schema: { type: 'string' } } },
+      },
+    },
+  };
+  app.get(PATHS.logout, { config: { auth: 'none' }, schema: logoutSchema }, logout);
+  app.post(
+    PATHS.logout,
+    { config: { auth: 'none' }, schema: { ...logoutSchema, consumes: FORM_OR_JSON_BODY } },
+    logout,
+  );
 
   app.post(PATHS.signOut, PAGE, async (request, reply) => {
     const guarded = await guard(request, reply);

@@ -102,7 +102,7 @@ export async function renderStep(
       signInPage({
         ...form,
         csrf: session.csrf,
-        ...(options.email ? { email: options.email } : {}),
+        ...((options.email ?? pending.loginHint) ? { email: options.email ?? pending.loginHint! } : {}),
         ...(options.error ? { error: options.error } : {}),
       }),
     );
@@ -144,7 +144,8 @@ export async function renderStep(
       userName: `${user.first_name} ${user.last_name}`.trim() || user.email,
       appName: deps.config.appName,
       chosen,
-      responseType: pending.responseType,
+      // The consent words know two durations: a refresh family (code) or an access token alone (the implicit types).
+      responseType: pending.responseType === 'code' ? 'code' : 'token',
       canChangeBrand: choices.length > 1,
       scopes: [...scopeWords(grantedScope(client, pending) ?? '')],
     }),

@@ -91,12 +91,14 @@ export async function addMembership(
 export async function createClient(
   deps: Deps,
   kind: ClientKind = 'first_party',
-  fields: { redirect_uris?: string[]; name?: string } = {},
+  fields: { redirect_uris?: string[]; name?: string; post_logout_redirect_uris?: string[]; introspect?: boolean } = {},
 ) {
   return createOAuthClient(deps.db, {
     name: fields.name ?? `Test ${kind} client`,
     kind,
     redirectUris: fields.redirect_uris ?? (kind === 'first_party' ? [] : ['http://127.0.0.1:4999/callback']),
+    ...(fields.post_logout_redirect_uris ? { postLogoutRedirectUris: fields.post_logout_redirect_uris } : {}),
+    ...(fields.introspect ? { mayIntrospect: true } : {}),
   });
 }
 

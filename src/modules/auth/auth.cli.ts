@@ -17,6 +17,7 @@ interface CreateOptions {
   name: string;
   kind: string;
   redirectUri: string[];
+  postLogoutRedirectUri: string[];
   clientId?: string;
   clientSecret?: string;
   allowWeakSecret?: boolean;
@@ -51,6 +52,12 @@ export function registerClientCommands(
     .requiredOption('--name <name>', 'display name (shown on the consent page)')
     .requiredOption('--kind <kind>', `one of ${KINDS.join(', ')}`)
     .option('--redirect-uri <uri>', 'an allowed redirect URI, exact match (repeat for several)', collect, [])
+    .option(
+      '--post-logout-redirect-uri <uri>',
+      'OpenID Connect: where the client’s logout requests may send the browser back, exact match (repeat for several)',
+      collect,
+      [],
+    )
     .option('--client-id <id>', 'register an existing client under its own id (8–128 URL-safe characters)')
     .option('--client-secret <secret>', '…and its own secret (16–512 visible ASCII characters; stored hashed)')
     .option(
@@ -77,6 +84,7 @@ export function registerClientCommands(
         name: options.name,
         kind: options.kind as ClientKind,
         redirectUris: options.redirectUri,
+        ...(options.postLogoutRedirectUri.length ? { postLogoutRedirectUris: options.postLogoutRedirectUri } : {}),
         ...(options.clientId ? { clientId: options.clientId } : {}),
         ...(options.clientSecret ? { clientSecret: options.clientSecret, ...(weakSecret ? { weakSecret } : {}) } : {}),
         ...(options.idTokenAlg ? { idTokenSignedResponseAlg: options.idTokenAlg as SigningAlg } : {}),
@@ -137,7 +145,7 @@ export function registerClientCommands(
           const scopes = c.allowed_scopes ? `  scopes: ${c.allowed_scopes.join(',')}` : '';
           const marks = `${c.weak_secret ? ' (weak secret)' : ''}${c.may_introspect ? ' (introspects)' : ''}${c.deleted_at ? ' (deleted)' : ''}`;
           console.log(
-            `${c.client_id}  ${c.kind}  ${c.name}${marks}  grants: ${c.grants.join(',')}${scopes}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}`,
+            `${c.client_id}  ${c.kind}  ${c.name}${marks}  grants: ${c.grants.join(',')}${scopes}${c.redirect_uris.length ? `  redirect: ${c.redirect_uris.join(' ')}` : ''}${c.post_logout_redirect_uris.length ? `  post-logout: ${c.post_logout_redirect_uris.join(' ')}` : ''}`,
           );
         }
       });
@@ -194,6 +202,9 @@ function describeCreated(created: CreatedClient): string {
     `kind:          ${created.kind}`,
     `grants:        ${created.grants.join(', ')}`,
     ...(created.redirect_uris.length ? [`redirect URIs: ${created.redirect_uris.join(' ')}`] : []),
+    ...(created.post_logout_redirect_uris.length
+      ? [`post-logout:   ${created.post_logout_redirect_uris.join(' ')}`]
+      : []),
     ...(created.id_token_signed_response_alg !== 'RS256'
       ? [`id_token alg:  ${created.id_token_signed_response_alg}`]
       : []),

@@ -56,8 +56,8 @@ export async function createAuthorizationCode(
   return code;
 }
 
-/** The implicit flow issues no id_token yet (docs/openid-connect.md): its grant carries no OpenID fields. */
-export type ImplicitGrant = Omit<AuthorizationGrant, 'redirectUri' | 'codeChallenge' | 'nonce' | 'authTime' | 'amr'>;
+/** The implicit flow's grant: no redirect check or PKCE follows; the OpenID fields go on the family for userinfo. */
+export type ImplicitGrant = Omit<AuthorizationGrant, 'redirectUri' | 'codeChallenge' | 'nonce'>;
 
 /** Implicit flow (response_type=token): an access token bound to the brand, never a refresh token. */
 export async function issueImplicitToken(db: Kysely<DB>, clock: Clock, grant: ImplicitGrant): Promise<IssuedTokens> {
@@ -69,5 +69,7 @@ export async function issueImplicitToken(db: Kysely<DB>, clock: Clock, grant: Im
     mfaValidated: grant.mfaValidated,
     withRefreshToken: false,
     scope: grant.scope ?? null,
+    authTime: grant.authTime ?? null,
+    amr: grant.amr ?? null,
   });
 }

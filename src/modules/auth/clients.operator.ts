@@ -61,6 +61,7 @@ function parseNewClient(body: unknown): NewClient {
     name,
     kind,
     redirectUris,
+    postLogoutRedirectUris,
     clientId,
     clientSecret,
     weakSecret,
@@ -72,8 +73,9 @@ function parseNewClient(body: unknown): NewClient {
   if (typeof name !== 'string' || !name.trim()) throw errors.invalidField('name', 'must be a non-empty string');
   if (typeof kind !== 'string' || !Object.hasOwn(GRANTS_BY_KIND, kind))
     throw errors.invalidField('kind', `must be one of ${Object.keys(GRANTS_BY_KIND).join(', ')}`);
-  if (!Array.isArray(redirectUris) || !redirectUris.every((uri) => typeof uri === 'string'))
-    throw errors.invalidField('redirectUris', 'must be an array of strings');
+  if (!isStringList(redirectUris)) throw errors.invalidField('redirectUris', 'must be an array of strings');
+  if (postLogoutRedirectUris !== undefined && !isStringList(postLogoutRedirectUris))
+    throw errors.invalidField('postLogoutRedirectUris', 'must be an array of strings');
   if (!optionalText(clientId) || !optionalText(clientSecret) || !(weakSecret === undefined || weakSecret === true))
     throw errors.badRequest('clientId and clientSecret must be strings, weakSecret true when given');
   if (!(mayIntrospect === undefined || typeof mayIntrospect === 'boolean'))
@@ -86,6 +88,7 @@ function parseNewClient(body: unknown): NewClient {
     name,
     kind: kind as ClientKind,
     redirectUris: redirectUris as string[],
+    ...(postLogoutRedirectUris !== undefined ? { postLogoutRedirectUris: postLogoutRedirectUris as string[] } : {}),
     ...(clientId !== undefined ? { clientId: clientId as string } : {}),
     ...(clientSecret !== undefined ? { clientSecret: clientSecret as string } : {}),
     ...(weakSecret === true ? { weakSecret: true } : {}),

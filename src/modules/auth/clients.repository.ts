@@ -42,6 +42,7 @@ const SHOWN_COLUMNS = [
   'name',
   'kind',
   'redirect_uris',
+  'post_logout_redirect_uris',
   'grants',
   'weak_secret',
   'id_token_signed_response_alg',
@@ -98,4 +99,25 @@ export async function updateAllowedScopes(db: Kysely<DB>, clientId: string, scop
 /** A new client; answers what the creator is shown (never the secret's hash). */
 export async function insertClient(db: Kysely<DB>, client: Insertable<DB['oauth_clients']>) {
   return db.insertInto('oauth_clients').values(client).returning(SHOWN_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** What an id_token issued by the pages needs of its client: the `aud` and the alg. */
+export async function findIdTokenClient(db: Kysely<DB>, id: string) {
+  const row = await db
+    .selectFrom('oauth_clients')
+    .select(['client_id', 'id_token_signed_response_alg'])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row && { client_id: row.client_id, alg: row.id_token_signed_response_alg as SigningAlg };
+}
+
+/** A live client by its public client_id, as a logout request names it: where it may send the browser back. */
+export async function findLogoutClient(db: Kysely<DB>, clientId: string) {
+  return db
+    .selectFrom('oauth_clients')
+    .select(['client_id', 'name', 'post_logout_redirect_uris'])
+    .where('client_id', '=', clientId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }

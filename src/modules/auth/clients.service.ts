@@ -25,6 +25,8 @@ export interface NewClient {
   weakSecret?: boolean;
   /** The alg of the client's id_tokens (OpenID Connect Dynamic Client Registration's name); default RS256. */
   idTokenSignedResponseAlg?: SigningAlg;
+  /** Where RP-initiated logout may send the browser back (OpenID Connect RP-Initiated Logout §3.1); exact match. */
+  postLogoutRedirectUris?: string[];
   /** May call POST /oauth2/introspect (RFC 7662); confidential clients only. Default false. */
   mayIntrospect?: boolean;
   /** The API scopes the client may ask for (decisions §22); absent: every scope. */
@@ -39,6 +41,7 @@ export interface CreatedClient {
   name: string;
   kind: ClientKind;
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   grants: string[];
   weak_secret: boolean;
   id_token_signed_response_alg: string;
@@ -55,7 +58,7 @@ export function clientSecretMatches(secretHash: string | null, secret: string): 
 }
 
 export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Promise<CreatedClient> {
-  for (const uri of client.redirectUris ?? []) assertRedirectUri(uri);
+  for (const uri of [...(client.redirectUris ?? []), ...(client.postLogoutRedirectUris ?? [])]) assertRedirectUri(uri);
   // Introspection tells who a token's user is: only a client that proves a secret may ask.
   if (client.mayIntrospect && client.kind === 'public')
     throw new Error('A public client cannot introspect tokens: it has no secret to authenticate with');
@@ -66,6 +69,7 @@ export async function createOAuthClient(db: Kysely<DB>, client: NewClient): Prom
     name: client.name,
     kind: client.kind,
     redirect_uris: client.redirectUris ?? [],
+    post_logout_redirect_uris: client.postLogoutRedirectUris ?? [],
     grants: [...GRANTS_BY_KIND[client.kind]],
     weak_secret: secret !== null && client.weakSecret === true,
     id_token_signed_response_alg: client.idTokenSignedResponseAlg ?? 'RS256',

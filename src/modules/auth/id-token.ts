@@ -7,6 +7,7 @@ import { hashToken } from '../../lib/crypto.js';
 import { scopedUserClaims } from './openid.claims.js';
 import type { SigningAlg } from './auth.columns.js';
 import { signingKey } from './signing-keys.js';
+import { findIdTokenClient } from './clients.repository.js';
 import { ID_TOKEN_SECONDS } from './token-policy.js';
 
 export interface IdTokenSubject {
@@ -24,7 +25,8 @@ export interface IdTokenSubject {
   nonce?: string | null;
 }
 
-export async function issueIdToken(deps: Deps, subject: IdTokenSubject, accessToken: string): Promise<string> {
+/** `accessToken`: the one issued beside the id_token, hashed into at_hash; null when none is (response_type=id_token). */
+export async function issueIdToken(deps: Deps, subject: IdTokenSubject, accessToken: string | null): Promise<string> {
   const now = Math.floor(deps.clock.now().getTime() / 1000);
   const claims = (await scopedUserClaims(deps.db, subject.user, subject.scope)) ?? {};
   const { kid, key } = await signingKey(deps, subject.alg);
@@ -32,7 +34,7 @@ export async function issueIdToken(deps: Deps, subject: IdTokenSubject, accessTo
     ...claims,
     ...(subject.authTime ? { auth_time: Math.floor(subject.authTime.getTime() / 1000) } : {}),
     ...(subject.nonce ? { nonce: subject.nonce } : {}),
-    at_hash: accessTokenHash(accessToken),
+    ...(accessToken !== null ? { at_hash: accessTokenHash(accessToken) } : {}),
     ...(subject.amr ? { amr: subject.amr } : {}),
   })
     .setProtectedHeader({ alg: subject.alg, kid, typ: 'JWT' })
@@ -47,4 +49,24 @@ export async function issueIdToken(deps: Deps, subject: IdTokenSubject, accessTo
 /** OIDC Core §3.1.3.6: base64url of the left half of the SHA-256 (the hash of RS256 and ES256) of the token. */
 export function accessTokenHash(accessToken: string): string {
   return hashToken(accessToken).subarray(0, 16).toString('base64url');
+}
+
+export type ImplicitIdTokenSubject = Omit<IdTokenSubject, 'clientId' | 'alg'> & {
+  /** oauth_clients.id of the client the pages authorized. */
+  client: string;
+};
+
+/**
+ * The id_token of the implicit flow (OIDC Core §3.2.2.10), signed with the client's alg; null when the client was
+ * deleted meanwhile. With `id_token token` its at_hash binds the access token issued with it.
+ */
+export async function issueImplicitIdToken(
+  deps: Deps,
+  subject: ImplicitIdTokenSubject,
+  accessToken: string | null,
+): Promise<string | null> {
+  const client = await findIdTokenClient(deps.db, subject.client);
+  if (!client) return null;
+  const { client: _, ...rest } = subject;
+  return issueIdToken(deps, { ...rest, clientId: client.client_id, alg: client.alg }, accessToken);
 }

@@ -4,10 +4,13 @@
 export { type ClientKind } from './auth.columns.js';
 export { actorOf, userIdOf, type Actor, type BearerRead } from './authenticate.js';
 export { createAuthorizationCode, issueImplicitToken } from './authorization-codes.js';
-export { findAuthorizingClient, findLiveClientById } from './clients.repository.js';
+export { findAuthorizingClient, findLiveClientById, findLogoutClient } from './clients.repository.js';
 export { clientSecretMatches, createOAuthClient, GRANTS_BY_KIND, hashClientSecret } from './clients.service.js';
+export { issueImplicitIdToken } from './id-token.js';
+export { readIdTokenHint, type IdTokenHint } from './id-token-hint.js';
 export { findLiveUserByEmail } from './login.repository.js';
 export { grantScope } from './scope-grant.js';
+export { includesOpenid, PROMPT_VALUES } from './openid.claims.js';
 export { bearerQuery, markFamilyMfaValidated, type BearerRow } from './tokens.repository.js';
 export {
   deleteExpiredSessions,

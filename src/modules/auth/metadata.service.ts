@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import { SIGNING_ALGS } from './auth.columns.js';
 import type { AuthorizationServerMetadata } from './oauth.schemas.js';
 import { ALL_SCOPES } from '../../platform/api-scopes.js';
-import { CLAIMS_SUPPORTED } from './openid.claims.js';
+import { CLAIMS_SUPPORTED, PROMPT_VALUES } from './openid.claims.js';
 import type { OpenIdConfiguration } from './openid.schemas.js';
 import { TOKEN_ENDPOINT_GRANTS } from './token-endpoint.service.js';
 
@@ -17,7 +17,8 @@ export function authorizationServerMetadata(config: Config): AuthorizationServer
     revocation_endpoint: `${config.baseUrl}/oauth2/revoke`,
     // implicit is issued by the authorization endpoint, never by the token endpoint
     grant_types_supported: [...TOKEN_ENDPOINT_GRANTS, 'implicit'],
-    response_types_supported: ['code', 'token'],
+    // id_token and `id_token token`: OpenID Connect's implicit flow (OIDC Core §3.2), for clients with implicit
+    response_types_supported: ['code', 'token', 'id_token', 'id_token token'],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_methods_supported: authMethods,
@@ -35,8 +36,12 @@ export function openIdConfiguration(config: Config): OpenIdConfiguration {
     ...authorizationServerMetadata(config),
     userinfo_endpoint: `${config.baseUrl}/oauth2/userinfo`,
     jwks_uri: `${config.baseUrl}/oauth2/jwks`,
+    // RP-Initiated Logout 1.0: on the pages' host, where the browser session's cookie lives
+    end_session_endpoint: `${config.webUrl}/oauth2/logout`,
     response_modes_supported: ['query', 'fragment'],
     subject_types_supported: ['public'],
+    // OpenID Connect Prompt Create §4.1 names this list; the values are Core's (docs/openid-connect.md)
+    prompt_values_supported: [...PROMPT_VALUES],
     id_token_signing_alg_values_supported: [...SIGNING_ALGS],
     claims_supported: [...CLAIMS_SUPPORTED],
     claims_parameter_supported: false,

@@ -48,7 +48,7 @@ describe('OpenID Connect', () => {
       token_endpoint: `${ISSUER}/oauth2/token`,
       userinfo_endpoint: `${ISSUER}/oauth2/userinfo`,
       jwks_uri: `${ISSUER}/oauth2/jwks`,
-      response_types_supported: ['code', 'token'],
+      response_types_supported: ['code', 'token', 'id_token', 'id_token token'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256', 'ES256'],
       code_challenge_methods_supported: ['S256'],

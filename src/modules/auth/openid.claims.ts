@@ -5,6 +5,9 @@ import { scopeWords } from '../../platform/api-scopes.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
 
+/** The prompt values the authorization pages honour (OIDC Core §3.1.2.1; src/web/prompt.ts). */
+export const PROMPT_VALUES = ['none', 'login', 'consent', 'select_account'] as const;
+
 export const CLAIMS_SUPPORTED = [
   'sub',
   'iss',

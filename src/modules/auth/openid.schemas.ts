@@ -10,9 +10,11 @@ export const OpenIdConfiguration = Type.Composite([
   Type.Object({
     userinfo_endpoint: Type.String(),
     jwks_uri: Type.String(),
+    end_session_endpoint: Type.String(),
     scopes_supported: Strings,
     response_modes_supported: Strings,
     subject_types_supported: Strings,
+    prompt_values_supported: Strings,
     id_token_signing_alg_values_supported: Strings,
     claims_supported: Strings,
     claims_parameter_supported: Type.Boolean(),

@@ -84,7 +84,7 @@ describe('POST /oauth2/revoke', () => {
       token_endpoint: 'http://gable.test/oauth2/token',
       revocation_endpoint: 'http://gable.test/oauth2/revoke',
       grant_types_supported: ['password', 'refresh_token', 'client_credentials', 'authorization_code', 'implicit'],
-      response_types_supported: ['code', 'token'],
+      response_types_supported: ['code', 'token', 'id_token', 'id_token token'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],

@@ -8,6 +8,8 @@ export const PATHS = {
   brand: '/oauth2/auth/brand',
   decision: '/oauth2/auth/decision',
   signOut: '/oauth2/auth/sign-out',
+  /** OpenID Connect RP-initiated logout (the end_session_endpoint). */
+  logout: '/oauth2/logout',
 } as const;
 
 export interface FormContext {
@@ -87,4 +89,29 @@ export function describeWait(seconds: number): string {
   if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minutes`;
+}
+
+export interface SignOutConfirmation {
+  brand: PageBrand;
+  csrf: string;
+  email: string;
+  /** The application that asked for the sign-out, when the request named one. */
+  clientName: string | null;
+  /** The logout request's parameters, posted back with the confirmation. */
+  fields: Record<string, string>;
+}
+
+/** RP-initiated logout without proof of who asks: the user confirms, so a link alone cannot sign them out. */
+export function signOutPage(ctx: SignOutConfirmation): string {
+  return layout({
+    title: 'Sign out',
+    brand: ctx.brand,
+    body: html`<h1>Sign out?</h1>
+<p class="lead">${ctx.clientName ? html`<strong>${ctx.clientName}</strong> asks to sign you out` : 'Sign out'} of ${ctx.brand.name}, <strong>${ctx.email}</strong>.</p>
+<form method="post" action="${PATHS.logout}">
+<input type="hidden" name="csrf" value="${ctx.csrf}">
+${Object.entries(ctx.fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<div class="actions"><button class="button primary" type="submit">Sign out</button></div>
+</form>`,
+  });
 }
