@@ -103,6 +103,10 @@ export const webRoutes: FeatureRoutes = async (app, { deps }) => {
     }
     // Bad input (a NUL in a field, malformed or oversized bodies) is the browser's: a 4xx page, as the API answers.
     const appError = toAppError(error);
+    // A body too large or of another type sent to a documented endpoint (POST /oauth2/logout) is a client's: it
+    // gets the error body the OpenAPI document declares, from the app's handler.
+    const documented = request.routeOptions.schema !== undefined && request.routeOptions.schema.hide !== true;
+    if (documented && (appError.http === 413 || appError.http === 415)) throw error;
     if (appError.http < 500) {
       request.log.info({ code: appError.code, message: appError.message }, 'authorization page refused');
       return sendPage(
