@@ -5,7 +5,7 @@ export const ALERT_PAGES_STYLE = `
 .alert-head p{margin:0}
 .results{list-style:none;padding:0;margin:16px 0 0;display:grid;gap:16px;grid-template-columns:repeat(auto-fill,minmax(min(100%,260px),1fr))}
 .result{border:1px solid var(--line);border-radius:12px;overflow:hidden}
-.result img{width:100%;aspect-ratio:4/3;object-fit:cover;background:var(--line)}
+.result img,.no-photo{width:100%;aspect-ratio:4/3;object-fit:cover;background:var(--line)}
 .result-body{padding:12px 16px 16px}
 .result-body p{margin:0 0 4px}
 .card-price{font-size:22px;font-weight:700}
@@ -20,4 +20,5 @@ export const ALERT_PAGES_STYLE = `
 button.button{border:0;font:inherit;font-weight:600;cursor:pointer}
 button.link{background:none;border:0;padding:0;font:inherit;color:var(--link);text-decoration:underline;cursor:pointer}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:16px;margin-top:16px}
+.actions .button{margin-top:0}
 `;

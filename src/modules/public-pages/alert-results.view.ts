@@ -35,7 +35,8 @@ function card(item: ListingCard, index: number): Html {
     ? html`<img src="${item.photo}" alt="${`Photo: ${item.address}`}" width="400" height="300" ${
         index < EAGER_PHOTOS ? '' : html`loading="lazy"`
       } decoding="async">`
-    : '';
+    : // A card without a photo keeps the photo's place, so the cards of a row line up.
+      html`<div class="no-photo" aria-hidden="true"></div>`;
   return html`<li class="result">${photo}<div class="result-body">
 <p><span class="card-price">${item.price ?? ''}</span> <span class="status">${item.status}</span></p>
 <h2 class="card-address"><a href="${item.url}">${item.address}</a></h2>

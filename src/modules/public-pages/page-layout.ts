@@ -35,10 +35,19 @@ function header(theme: Theme, appName: string): Html {
   return html`<header class="site"><div class="wrap">${mark}</div></header>`;
 }
 
+/**
+ * A palette's phone number as a person reads it: a North American number stored in E.164 (`+12145550100`, as the
+ * demo brands and most CRMs keep it) is grouped (`+1 214-555-0100`); any other text is shown as the brand wrote it.
+ */
+export function displayPhone(phone: string): string {
+  const nanp = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(phone.trim());
+  return nanp ? `+1 ${nanp[1]}-${nanp[2]}-${nanp[3]}` : phone;
+}
+
 function footer(page: PublicPage): Html {
   const { contact, brand } = page.theme;
   const phone = contact.phone
-    ? html` · <a href="tel:${contact.phone.replace(/[^0-9+]/g, '')}">${contact.phone}</a>`
+    ? html` · <a href="tel:${contact.phone.replace(/[^0-9+]/g, '')}">${displayPhone(contact.phone)}</a>`
     : '';
   const brandLine =
     brand && (contact.address || contact.phone)

@@ -56,7 +56,7 @@ h2{font-size:20px;line-height:1.3;margin:0 0 12px}
 .small{font-size:13px}
 button.button{border:0;font:inherit;font-weight:600;cursor:pointer;justify-self:start}
 .ask-page{max-width:560px;padding:16px 0}
-@media (min-width:720px){.gallery li{flex-basis:48%}.gallery li:first-child{flex-basis:100%}h1{font-size:32px}}
+@media (min-width:720px){.gallery li{flex-basis:48%}.gallery li:first-child{flex-basis:100%}.gallery li:first-child img{aspect-ratio:16/9;max-height:540px}h1{font-size:32px}}
 @media (min-width:900px){.columns{grid-template-columns:minmax(0,1fr) 320px}}
 `;
 
