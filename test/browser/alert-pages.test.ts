@@ -13,14 +13,7 @@ import { clientHeaders, sampleListing } from '../helpers/listings.js';
 import { expectNoSeriousA11yViolations } from './axe.js';
 import { launchTestChromium, SCREENSHOTS } from './chromium.js';
 import { startGable, type RunningGable } from './gable-server.js';
-
-const AROUND = [
-  { longitude: -96.9, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.7 },
-];
+import { AROUND_DALLAS } from '../helpers/saved-searches.js';
 
 describe('alert pages in Chromium, from a delivered alert', () => {
   let gable: RunningGable;
@@ -44,7 +37,7 @@ describe('alert pages in Chromium, from a delivered alert', () => {
       method: 'POST',
       url: `/brands/${owner.brand}/saved-searches`,
       headers: owner.bare,
-      payload: { title: 'Dallas bungalows', points: AROUND, contacts: [contact], frequency: 'Instant' },
+      payload: { title: 'Dallas bungalows', points: AROUND_DALLAS, contacts: [contact], frequency: 'Instant' },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     const photos = [1, 2, 3].map((n) => `${gable.url}/demo/photos/house-${n}.svg`);

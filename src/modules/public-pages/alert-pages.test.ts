@@ -13,14 +13,8 @@ import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js'
 import { emlPath } from '../../mail/transport.js';
 import { setOwnPalette } from '../brands/profile.repository.js';
 import { alertToken, readAlertToken } from './alert-token.js';
+import { AROUND_DALLAS, createContact, ingestAndRun, saveSearch } from '../../../test/helpers/saved-searches.js';
 
-const AROUND = [
-  { longitude: -96.9, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.7 },
-];
 const PALETTE = { 'button-bg-color': '#0b5cad', 'body-text-color': '#102030' };
 const TASKS = ['saved-searches.match', 'saved-searches.deliver', 'mail.send'];
 const DAY = 86_400;
@@ -42,31 +36,10 @@ describe('alert links: results and listing pages from a delivered alert', () => 
   let feed: Record<string, string>;
   let mls = 0;
 
-  const newContact = async (first_name: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/contacts',
-      headers: owner.headers,
-      payload: { first_name, emails: [`${first_name.toLowerCase()}@example.com`] },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.id as string;
-  };
-  const save = async (payload: object) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/brands/${owner.brand}/saved-searches`,
-      headers: owner.bare,
-      payload: { points: AROUND, ...payload },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.id as string;
-  };
-  const ingest = async (records: unknown[]) => {
-    const res = await t.app.inject({ method: 'POST', url: `/mls/ALP${mls}/listings`, headers: feed, payload: records });
-    expect(res.statusCode, res.body).toBe(200);
-    await runQueuedJobs(t.deps, TASKS);
-  };
+  const newContact = (firstName: string) => createContact(t.app, owner, firstName);
+  const save = (payload: object) => saveSearch(t.app, owner, payload);
+  const ingest = (records: unknown[]) =>
+    ingestAndRun(t.app, t.deps, { mls: `ALP${mls}`, headers: feed }, records, TASKS);
   /** The contact's alert as the transport wrote it: its links, read from the .eml file. */
   const deliveredAlert = async (contact: string) => {
     const [row, ...more] = await t.deps.db
@@ -271,7 +244,7 @@ describe('alert links with ALERT_URL and LISTING_URL set', () => {
       method: 'POST',
       url: `/brands/${owner.brand}/saved-searches`,
       headers: owner.bare,
-      payload: { points: AROUND, contacts: [contact], frequency: 'Instant' },
+      payload: { points: AROUND_DALLAS, contacts: [contact], frequency: 'Instant' },
     });
     const search = saved.json().data.id as string;
     await t.app.inject({ method: 'POST', url: '/mls/OWN/listings', headers: feed, payload: [sampleListing('O-1')] });

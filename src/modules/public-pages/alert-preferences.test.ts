@@ -8,14 +8,8 @@ import { runQueuedJobs } from '../../../test/helpers/jobs.js';
 import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { runDueDigests } from '../saved-searches/delivery.service.js';
 import { alertPreferencesUrl } from './alert-token.js';
+import { saveSearch } from '../../../test/helpers/saved-searches.js';
 
-const AROUND = [
-  { longitude: -96.9, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.7 },
-];
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('alert preferences page', () => {
@@ -24,16 +18,7 @@ describe('alert preferences page', () => {
   let owner: Awaited<ReturnType<typeof crmUser>>;
   let feed: Record<string, string>;
 
-  const save = async (payload: object) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/brands/${owner.brand}/saved-searches`,
-      headers: owner.bare,
-      payload: { points: AROUND, ...payload },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.id as string;
-  };
+  const save = (payload: object) => saveSearch(t.app, owner, payload);
   const links = (contact: string) =>
     t.deps.db
       .selectFrom('saved_search_contacts')

@@ -12,14 +12,8 @@ import { createBrand } from '../../../test/helpers/factories.js';
 import { createContact, marketer, postCampaign, to } from '../../../test/helpers/emails.js';
 import { setOwnPalette } from '../brands/profile.repository.js';
 import { linkToken } from '../../mail/tracking.js';
+import { AROUND_DALLAS } from '../../../test/helpers/saved-searches.js';
 
-const AROUND = [
-  { longitude: -96.9, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.7 },
-];
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 const smtp = useSmtpSink();
@@ -76,7 +70,12 @@ async function saveSearch(who: typeof brokerage, contact: string, frequency: str
     method: 'POST',
     url: `/brands/${who.brand}/saved-searches`,
     headers: who.bare,
-    payload: { points: AROUND, contacts: [contact], frequency, ...(frequency === 'Daily' ? { send_time: 480 } : {}) },
+    payload: {
+      points: AROUND_DALLAS,
+      contacts: [contact],
+      frequency,
+      ...(frequency === 'Daily' ? { send_time: 480 } : {}),
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.id as string;

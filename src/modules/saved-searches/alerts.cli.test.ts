@@ -7,14 +7,7 @@ import { crmUser } from '../../../test/helpers/contacts.js';
 import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { registerAlertCommands } from './alerts.cli.js';
 import { runDueDigests } from './delivery.service.js';
-
-const AROUND = [
-  { longitude: -96.9, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.7 },
-];
+import { AROUND_DALLAS } from '../../../test/helpers/saved-searches.js';
 
 describe('gable alerts preview', () => {
   const t = useTestApp({ now: new Date('2026-11-21T12:00:00Z') });
@@ -38,7 +31,7 @@ describe('gable alerts preview', () => {
       headers: owner.bare,
       payload: {
         title: 'Uptown',
-        points: AROUND,
+        points: AROUND_DALLAS,
         contacts: [contact],
         frequency: 'Weekly',
         send_weekday: 1,

@@ -7,14 +7,8 @@ import { useTestApp } from '../../../test/helpers/app.js';
 import { runQueuedJobs } from '../../../test/helpers/jobs.js';
 import { crmUser } from '../../../test/helpers/contacts.js';
 import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
+import { AROUND_DALLAS } from '../../../test/helpers/saved-searches.js';
 
-const AROUND = [
-  { longitude: -96.9, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.7 },
-];
 const EXPECTED = {
   street_address: { type: 'formatted_attribute', text: '12 Formatted Ln', value: '12 Formatted Ln' },
   price: { type: 'formatted_attribute', text: '$612,500', value: 612_500 },
@@ -41,7 +35,7 @@ describe('formatted street address and price in search results and alert payload
       method: 'POST',
       url: `/brands/${owner.brand}/saved-searches`,
       headers: owner.bare,
-      payload: { points: AROUND, title: 'Lanes', contacts: [contact], frequency: 'Instant' },
+      payload: { points: AROUND_DALLAS, title: 'Lanes', contacts: [contact], frequency: 'Instant' },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     search = saved.json().data.id;
@@ -82,7 +76,7 @@ describe('formatted street address and price in search results and alert payload
   };
 
   it('search results carry them: the brand search, the plugin’s /valerts and a saved search run', async () => {
-    const body = { points: AROUND, limit: 100 };
+    const body = { points: AROUND_DALLAS, limit: 100 };
     expect(
       found(
         await t.app.inject({

@@ -16,16 +16,10 @@ import { importContacts } from '../contacts/contacts.service.js';
 import { crmUser } from '../../../test/helpers/contacts.js';
 import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { digestsTask } from './delivery.tasks.js';
+import { AROUND_DALLAS } from '../../../test/helpers/saved-searches.js';
 
 const CONTACTS = 300;
 const address = (i: number) => `digest${i}@example.com`;
-const AROUND = [
-  { longitude: -96.9, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.7 },
-];
 
 const harness = useCrashHarness({});
 const { withDatabase, startWorker } = harness;
@@ -55,7 +49,13 @@ describe('a worker killed with SIGKILL in the middle of a digest run', () => {
           method: 'POST',
           url: `/brands/${owner.brand}/saved-searches`,
           headers: owner.bare,
-          payload: { points: AROUND, title: 'Dallas homes', contacts: created, frequency: 'Daily', send_time: 8 * 60 },
+          payload: {
+            points: AROUND_DALLAS,
+            title: 'Dallas homes',
+            contacts: created,
+            frequency: 'Daily',
+            send_time: 8 * 60,
+          },
         });
         expect(saved.statusCode, saved.body).toBe(200);
         const ingested = await app.inject({

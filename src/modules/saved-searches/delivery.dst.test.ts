@@ -6,14 +6,7 @@ import { runQueuedJobs } from '../../../test/helpers/jobs.js';
 import { crmUser } from '../../../test/helpers/contacts.js';
 import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { runDueDigests } from './delivery.service.js';
-
-const AROUND = [
-  { longitude: -96.9, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.7 },
-];
+import { AROUND_DALLAS } from '../../../test/helpers/saved-searches.js';
 
 /** An owner in `zone` with one contact linked by `schedule`; answers helpers to ingest and read digests. */
 async function setUp(t: TestApp, zone: string, schedule: object) {
@@ -31,7 +24,7 @@ async function setUp(t: TestApp, zone: string, schedule: object) {
     method: 'POST',
     url: `/brands/${owner.brand}/saved-searches`,
     headers: owner.bare,
-    payload: { points: AROUND, contacts: [contact], ...schedule },
+    payload: { points: AROUND_DALLAS, contacts: [contact], ...schedule },
   });
   expect(saved.statusCode, saved.body).toBe(200);
   let n = 0;

@@ -9,15 +9,9 @@ import { crmUser } from '../../../test/helpers/contacts.js';
 import { clientHeaders, sampleListing } from '../../../test/helpers/listings.js';
 import { deliverMatches, runDueDigests } from './delivery.service.js';
 import { deliverMatchesTask } from './delivery.tasks.js';
+import { createContact, ingestAndRun, saveSearch } from '../../../test/helpers/saved-searches.js';
 
 const TASKS = ['saved-searches.match', 'saved-searches.deliver'];
-const AROUND = [
-  { longitude: -96.9, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.7 },
-  { longitude: -96.7, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.9 },
-  { longitude: -96.9, latitude: 32.7 },
-];
 
 describe('delivering saved-search matches', () => {
   // 07:00 in New York (EST)
@@ -29,31 +23,10 @@ describe('delivering saved-search matches', () => {
   let feed: Record<string, string>;
   let mls = 0;
 
-  const newContact = async (first_name: string) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/contacts',
-      headers: owner.headers,
-      payload: { first_name, emails: [`${first_name.toLowerCase()}@example.com`] },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.id as string;
-  };
-  const save = async (payload: object) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/brands/${owner.brand}/saved-searches`,
-      headers: owner.bare,
-      payload: { points: AROUND, ...payload },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.id as string;
-  };
-  const ingest = async (records: unknown[]) => {
-    const res = await t.app.inject({ method: 'POST', url: `/mls/DLV${mls}/listings`, headers: feed, payload: records });
-    expect(res.statusCode, res.body).toBe(200);
-    await runQueuedJobs(t.deps, TASKS);
-  };
+  const newContact = (firstName: string) => createContact(t.app, owner, firstName);
+  const save = (payload: object) => saveSearch(t.app, owner, payload);
+  const ingest = (records: unknown[]) =>
+    ingestAndRun(t.app, t.deps, { mls: `DLV${mls}`, headers: feed }, records, TASKS);
   const mailsTo = (contact: string) =>
     t.deps.db
       .selectFrom('mail_messages')
