@@ -3,13 +3,12 @@
 // GET asks (never unsubscribes: scanners prefetch links); POST is both the page's button and the RFC 8058 one-click
 // a mail client sends, unchanged; `…/everything` is the one click more. Every answer is an HTML page in the style of
 // the brand whose mail it was; a refused link is a 4xx page with the error's own status, never a JSON body.
-import type { FastifyReply } from 'fastify';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { FORM_OR_JSON_BODY } from '../../platform/body-types.js';
 import { toAppError } from '../../platform/error-handler.js';
 import { errorResponses } from '../../platform/schemas.js';
 import { LinkParams, UnsubscribeBody } from '../../mail/tracking.schemas.js';
-import type { RenderedPage } from './page-layout.js';
+import { sendPage } from './page-reply.js';
 import { themeOf } from './theme.js';
 import { confirmUnsubscribe, showUnsubscribeQuestion, unsubscribeFromEverything } from './unsubscribe-page.service.js';
 import { linkProblemPage } from './unsubscribe-page.view.js';
@@ -23,22 +22,8 @@ const REFUSED_PAGES = {
   404: htmlPage('A page: the message of the link is no longer on file; nothing changed'),
 };
 
-function sendPage(reply: FastifyReply, status: number, page: RenderedPage): FastifyReply {
-  return (
-    reply
-      .status(status)
-      // Personal (it names the address) and about a state that changes: never cached, never framed or referred.
-      .headers({
-        'cache-control': 'no-store',
-        'content-security-policy': page.csp,
-        'x-content-type-options': 'nosniff',
-        'x-frame-options': 'DENY',
-        'referrer-policy': 'no-referrer',
-      })
-      .type('text/html; charset=utf-8')
-      .send(page.html)
-  );
-}
+/** Personal (the page names the address) and about a state that changes: never cached. */
+const NO_STORE = 'no-store';
 
 export const unsubscribePageRoutes: FeatureRoutes = async (app, { deps }) => {
   app.setErrorHandler(async (error, request, reply) => {
@@ -53,6 +38,7 @@ export const unsubscribePageRoutes: FeatureRoutes = async (app, { deps }) => {
       reply,
       appError.http,
       linkProblemPage({ theme, appName: deps.config.appName, status: appError.http }),
+      NO_STORE,
     );
   });
 
@@ -79,7 +65,7 @@ export const unsubscribePageRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: HTML_PAGE, ...REFUSED_PAGES },
       },
     },
-    async (request, reply) => sendPage(reply, 200, await showUnsubscribeQuestion(deps, request.params.token)),
+    async (request, reply) => sendPage(reply, 200, await showUnsubscribeQuestion(deps, request.params.token), NO_STORE),
   );
 
   app.post(
@@ -94,7 +80,7 @@ export const unsubscribePageRoutes: FeatureRoutes = async (app, { deps }) => {
         ...POST_SCHEMA,
       },
     },
-    async (request, reply) => sendPage(reply, 200, await confirmUnsubscribe(deps, request.params.token)),
+    async (request, reply) => sendPage(reply, 200, await confirmUnsubscribe(deps, request.params.token), NO_STORE),
   );
 
   app.post(
@@ -104,6 +90,7 @@ export const unsubscribePageRoutes: FeatureRoutes = async (app, { deps }) => {
       // A button of the confirmation page, not an API: left out of the OpenAPI document like the other pages.
       schema: { hide: true, ...POST_SCHEMA },
     },
-    async (request, reply) => sendPage(reply, 200, await unsubscribeFromEverything(deps, request.params.token)),
+    async (request, reply) =>
+      sendPage(reply, 200, await unsubscribeFromEverything(deps, request.params.token), NO_STORE),
   );
 };
