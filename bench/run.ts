@@ -42,11 +42,15 @@ import { benchAlertMatching, benchAlertPipeline, benchSavedSearchList, prepareAl
 import {
   argon2MillisecondsPerHash,
   argon2VerifiesPerSecond,
+  authorizationCodePool,
   benchBaseline,
+  benchCodeExchange,
+  benchIntrospect,
   benchPasswordGrant,
   benchRefreshGrant,
   benchUsersSelf,
   createFoundationFixture,
+  createIntrospectingClient,
   refreshTokens,
 } from './foundation.bench.js';
 
@@ -153,7 +157,16 @@ try {
   const baseline = await benchBaseline(baselineServer.url, fixture.userId, duration);
   record(baseline);
   if (wants('foundation')) {
-    record(await benchUsersSelf(gable.url, fixture, duration));
+    const usersSelf = await benchUsersSelf(gable.url, fixture, duration);
+    record(usersSelf);
+    // Issue 33: introspection ≥ 0.8× GET /users/self, both bearer look-ups of the same token in the same run.
+    const introspect = await benchIntrospect(gable.url, fixture, await createIntrospectingClient(deps), duration);
+    record(introspect);
+    notes.push(
+      `introspection: ${(introspect.rps / usersSelf.rps).toFixed(2)}× GET /users/self req/s` +
+        cpuRatioNote(introspect, usersSelf, 'CPU per request'),
+    );
+    record(...(await codeExchanges(Math.max(1000, duration * 300))));
     record(
       await benchRefreshGrant(gable.url, fixture, await refreshTokens(deps, fixture, Math.max(2000, duration * 600))),
     );
@@ -355,6 +368,34 @@ try {
   await baselineServer.stop();
   await closeDeps(deps);
   if (!args.keep) await dropDatabase(serverUrl, databaseName);
+}
+
+/**
+ * Issue 33: the authorization-code exchange without and with an id_token (RS256, the default alg, and ES256), each
+ * pool made before any is timed. A first small pool of each signs the first keys (made at first need) and warms up.
+ */
+async function codeExchanges(count: number): Promise<LoadResult[]> {
+  const fixture = await createFoundationFixture(deps);
+  for (const openid of [false, true])
+    await benchCodeExchange(gable.url, await authorizationCodePool(deps, fixture, { count: 200, openid }));
+  const plain = await authorizationCodePool(deps, fixture, { count, openid: false });
+  const rs256 = await authorizationCodePool(deps, fixture, { count, openid: true, alg: 'RS256' });
+  const es256 = await authorizationCodePool(deps, fixture, { count, openid: true, alg: 'ES256' });
+  const without = await benchCodeExchange(gable.url, plain);
+  const rows = [without, await benchCodeExchange(gable.url, rs256), await benchCodeExchange(gable.url, es256)];
+  for (const row of rows.slice(1))
+    notes.push(
+      `${row.name}: ${(without.rps / row.rps).toFixed(2)}× the time of one without (req/s)` +
+        cpuRatioNote(without, row, 'CPU per request (target ≤ 1.2×)', true),
+    );
+  return rows;
+}
+
+/** `, a/b× the CPU per request` (inverted: b/a), or nothing when either is unmetered. */
+function cpuRatioNote(a: LoadResult, b: LoadResult, label: string, inverted = false): string {
+  if (!a.cpuMs || !b.cpuMs) return '';
+  const [top, bottom] = inverted ? [b.cpuMs, a.cpuMs] : [a.cpuMs, b.cpuMs];
+  return `, ${(top / bottom).toFixed(2)}× the ${label} (${top.toFixed(3)} vs ${bottom.toFixed(3)} ms)`;
 }
 
 /** A client-credentials token of a first-party client: what an MLS feed uses to ingest. */
