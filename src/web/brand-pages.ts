@@ -51,7 +51,11 @@ export interface ConsentContext extends FormContext {
   userName: string;
   appName: string;
   chosen: BrandChoice;
-  responseType: 'code' | 'token';
+  /**
+   * What the approval hands over: a refresh family (`code`), an access token alone (`token`, the implicit types
+   * with one), or only an id_token (`id_token`: who the user is, no API access at all).
+   */
+  responseType: 'code' | 'token' | 'id_token';
   /** Offer "Choose another brand" (the user reaches more than one brand). */
   canChangeBrand: boolean;
   /** The scopes the approval grants (decisions §22), said in words on the page. */
@@ -72,7 +76,41 @@ function scopeItems(ctx: ConsentContext): Html[] {
   return items;
 }
 
+/**
+ * What response_type=id_token alone shares (OIDC Core §3.2): who the user is, and the claims its identity scopes
+ * release (openid.claims.ts), once. No access token is issued, so nothing about API access or its duration.
+ */
+function identityItems(ctx: ConsentContext): Html[] {
+  const items = [
+    html`<li data-scope="openid">Know who you are: your ${ctx.appName} account’s identifier and when you signed in</li>`,
+  ];
+  for (const scope of ['profile', 'email', 'phone'] as const)
+    if (ctx.scopes.includes(scope)) items.push(html`<li data-scope="${scope}">${SCOPE_DESCRIPTIONS[scope]}</li>`);
+  return items;
+}
+
+function identityConsentPage(ctx: ConsentContext): string {
+  return layout({
+    title: `Sign in to ${ctx.clientName}`,
+    brand: ctx.brand,
+    body: html`<h1>Sign in to ${ctx.clientName} with your ${ctx.appName} account?</h1>
+<p class="lead"><strong>${ctx.clientName}</strong> wants to know who you are, ${ctx.userName}, to sign you in.</p>
+<section class="grant" aria-labelledby="grant-title"><h2 id="grant-title">${ctx.clientName} will be told</h2>
+<ul>
+${identityItems(ctx)}
+</ul></section>
+<p class="hint">This shares who you are once. ${ctx.clientName} gets no access to your account, your brands or their data, and cannot see your password.</p>
+<form method="post" action="${PATHS.decision}">
+${formGuards(ctx.csrf, ctx.requestId)}
+<div class="actions split"><button class="button secondary" type="submit" name="decision" value="decline">Decline</button><button class="button primary" type="submit" name="decision" value="approve">Approve</button></div>
+${ctx.canChangeBrand ? html`<p class="hint"><button class="link" type="submit" name="decision" value="change-brand">Choose another brand</button></p>` : ''}
+</form>
+${signedInAs(ctx, ctx.email)}`,
+  });
+}
+
 export function consentPage(ctx: ConsentContext): string {
+  if (ctx.responseType === 'id_token') return identityConsentPage(ctx);
   const duration =
     ctx.responseType === 'code'
       ? 'Stay connected until you or an administrator revoke its access'

@@ -208,6 +208,31 @@ describe('OpenID Connect on the authorization pages', () => {
       expect(info.json()).toEqual({ sub: world.user.id, email: world.user.email, email_verified: false });
     });
 
+    it('id_token alone: the consent page speaks of identity and the scoped claims, not API access', async () => {
+      const browser = new InjectBrowser(t.app);
+      const consent = await startSignedIn(
+        browser,
+        world,
+        implicit({ response_type: 'id_token', scope: 'openid profile email' }),
+      );
+      expect(isConsent(consent.body)).toBe(true);
+      const items = [...consent.body.matchAll(/<li data-scope="([^"]+)">/g)].map((m) => m[1]);
+      expect(items).toEqual(['openid', 'profile', 'email']);
+      expect(consent.body).toContain('Know who you are');
+      expect(consent.body).toContain('See your name');
+      expect(consent.body).toContain('See your email address');
+      expect(consent.body).not.toContain('See your phone number');
+      expect(consent.body).toContain('gets no access to your account');
+      // None of the API words of an access-token approval, nor its duration.
+      expect(consent.body).not.toContain('Read and change what you can');
+      expect(consent.body).not.toContain('31 days');
+      expect(consent.body).not.toContain('revoke its access');
+      // With an access token beside it the page still says what that token may do.
+      const withToken = await startSignedIn(new InjectBrowser(t.app), world, implicit({}));
+      expect(withToken.body).toContain('Read and change what you can');
+      expect(withToken.body).toContain('31 days');
+    });
+
     it('id_token alone: no access token, no at_hash', async () => {
       const browser = new InjectBrowser(t.app);
       const consent = await startSignedIn(browser, world, implicit({ response_type: 'id_token' }));

@@ -144,10 +144,19 @@ export async function renderStep(
       userName: `${user.first_name} ${user.last_name}`.trim() || user.email,
       appName: deps.config.appName,
       chosen,
-      // The consent words know two durations: a refresh family (code) or an access token alone (the implicit types).
-      responseType: pending.responseType === 'code' ? 'code' : 'token',
+      // The consent words know two durations, a refresh family (code) or an access token alone (the implicit types
+      // with one); id_token alone grants no API access, so its page speaks only of identity (its requested scopes:
+      // the `full` that grantedScope would add by default is never granted, approve.ts issues no access token).
+      responseType: consentKind(pending.responseType),
       canChangeBrand: choices.length > 1,
-      scopes: [...scopeWords(grantedScope(client, pending) ?? '')],
+      scopes: [
+        ...scopeWords(pending.responseType === 'id_token' ? pending.scope : (grantedScope(client, pending) ?? '')),
+      ],
     }),
   );
+}
+
+function consentKind(responseType: PendingAuthorization['responseType']): 'code' | 'token' | 'id_token' {
+  if (responseType === 'code' || responseType === 'id_token') return responseType;
+  return 'token';
 }
