@@ -60,6 +60,56 @@ describe('MFA reset by an Admin and by the operator', () => {
       .orderBy('brand')
       .execute();
 
+  /** The user's token families: live (revoked_at null) or revoked, with why. */
+  const familiesOf = async (userId: string) =>
+    (
+      await t.deps.db
+        .selectFrom('token_families')
+        .select(['revoked_at', 'revoked_reason'])
+        .where('user', '=', userId)
+        .execute()
+    ).map((f) => (f.revoked_at === null ? 'live' : f.revoked_reason));
+
+  it('ends every login of the user: validated ones, one still waiting for its code, and page sessions', async () => {
+    const agent = await agentWithMfa();
+    const validated = await tokenFor(t.deps, agent.id, { mfaValidated: true });
+    // Waiting for its MFA code: once the flag is cleared the gate would no longer hold it back.
+    const waiting = await tokenFor(t.deps, agent.id);
+    const selfWith = async (token: { access_token: string }) =>
+      (await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(token) })).statusCode;
+    expect(await selfWith(validated)).toBe(200);
+    const session = await t.deps.db
+      .insertInto('web_sessions')
+      .values({
+        session_hash: Buffer.alloc(32, 7),
+        csrf_secret: 'csrf',
+        user: agent.id,
+        mfa_passed: true,
+        signed_in_at: t.clock.now(),
+        pending: null,
+        expires_at: new Date(t.clock.now().getTime() + 3600_000),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const live = await familiesOf(agent.id);
+    expect(live).toEqual(['live', 'live', 'live']);
+
+    expect((await reset(admin, brokerage, agent.id)).statusCode).toBe(204);
+    expect(await familiesOf(agent.id)).toEqual(['mfa_reset', 'mfa_reset', 'mfa_reset']);
+    expect(await selfWith(validated)).toBe(401);
+    expect(await selfWith(waiting)).toBe(401);
+    const after = await t.deps.db
+      .selectFrom('web_sessions')
+      .select(['user', 'mfa_passed'])
+      .where('id', '=', session.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({ user: null, mfa_passed: false });
+    const [event] = await eventsOf(agent.id);
+    expect(event?.payload).toMatchObject({ revoked_logins: 3 });
+    // A new login works without MFA, as the reset intends.
+    expect(await selfWith(await tokenFor(t.deps, agent.id))).toBe(200);
+  });
+
   it("lets an Admin of the member's brokerage reset it: secret and codes gone, an audit event recorded", async () => {
     const agent = await agentWithMfa();
     expect(await mfaOf(agent.id)).toMatchObject({ user: { mfa_enabled: true }, codes: 10 });
@@ -75,7 +125,7 @@ describe('MFA reset by an Admin and by the operator', () => {
         topic: 'Security',
         event: 'UserMfaReset',
         subject: agent.id,
-        payload: { user: agent.id, by: admin.id, via: 'api', at: expect.any(String) },
+        payload: { user: agent.id, by: admin.id, via: 'api', at: expect.any(String), revoked_logins: 1 },
       },
     ]);
     // a new login of the agent is no longer gated
@@ -107,7 +157,13 @@ describe('MFA reset by an Admin and by the operator', () => {
     const events = await eventsOf(agent.id);
     expect(events.map((e) => e.brand).sort()).toEqual([office, otherBrokerage].sort());
     for (const e of events)
-      expect(e).toMatchObject({ topic: 'Security', event: 'UserMfaReset', payload: { by: null, via: 'cli' } });
+      expect(e).toMatchObject({
+        topic: 'Security',
+        event: 'UserMfaReset',
+        payload: { by: null, via: 'cli', revoked_logins: 1 },
+      });
+    // The login the agent set MFA up with is over.
+    expect(await familiesOf(agent.id)).toEqual(['mfa_reset']);
     const unknown = await runAdminCommand(
       registerMfaCommands,
       t.deps,

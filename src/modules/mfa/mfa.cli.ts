@@ -13,7 +13,9 @@ export function registerMfaCommands(
 
   user
     .command('mfa-reset')
-    .description("clear a user's MFA secret and recovery codes (recorded as a Security/UserMfaReset event)")
+    .description(
+      "clear a user's MFA secret and recovery codes and end their logins (recorded as a Security/UserMfaReset event)",
+    )
     .requiredOption('--user <user>', 'user id or email')
     .option('--json', 'print JSON')
     .action(async (options: { user: string; json?: boolean }) => {

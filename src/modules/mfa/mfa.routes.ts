@@ -118,7 +118,7 @@ export const mfaRoutes: FeatureRoutes = async (app, { deps }) => {
         tags: TAGS,
         summary: "Reset a member's MFA (Admin)",
         description:
-          "For a member who lost the authenticator and the recovery codes: clears the user's TOTP secret and recovery codes, so they sign in with the password alone and may set MFA up again. Admin of the brand (or an ancestor); the user must be a member of the brand or a brand below it (else 404). Recorded as a `Security`/`UserMfaReset` event.",
+          "For a member who lost the authenticator and the recovery codes: clears the user's TOTP secret and recovery codes, so they sign in with the password alone and may set MFA up again, and revokes every login (token family) of the user, whose authenticator may be in other hands. Admin of the brand (or an ancestor); the user must be a member of the brand or a brand below it (else 404). Recorded as a `Security`/`UserMfaReset` event.",
         params: MemberMfaParams,
         response: { 204: Type.Null({ description: 'MFA reset' }), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },

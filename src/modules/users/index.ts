@@ -10,6 +10,7 @@ export {
   findPageUser,
   findUserClaims,
   lockUserEmailQuota,
+  revokeOtherFamilies,
   userRowQuery,
   type UserRow,
 } from './users.repository.js';
