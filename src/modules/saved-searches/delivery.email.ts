@@ -99,7 +99,7 @@ export function alertMessage(email: AlertEmail): OutgoingMessage {
     <table role="presentation" width="100%" style="max-width:600px;margin:auto">
       <tr><td><h1 style="font-size:20px">${email.searchTitle}</h1></td></tr>
       ${cards}
-      <tr><td style="padding:16px 0"><a href="${email.seeAllUrl}">See all ${email.total}</a></td></tr>
+      <tr><td style="padding:16px 0"><a href="${email.seeAllUrl}">See all homes that match</a></td></tr>
       <tr><td style="color:#777;font-size:12px">You receive this because you follow the search “${email.searchTitle}”.
         <a href="${email.preferencesUrl}">Alert preferences</a> · <a href="${email.unsubscribeUrl}">Unsubscribe</a></td></tr>
     </table></body></html>`;
@@ -107,7 +107,7 @@ export function alertMessage(email: AlertEmail): OutgoingMessage {
     email.searchTitle,
     '',
     ...shown.flatMap((card) => [`${card.price ?? ''} ${card.status}`.trim(), card.address, card.facts, card.url, '']),
-    `See all ${email.total}: ${email.seeAllUrl}`,
+    `See all homes that match: ${email.seeAllUrl}`,
     '',
     `Alert preferences: ${email.preferencesUrl}`,
     `Unsubscribe: ${email.unsubscribeUrl}`,

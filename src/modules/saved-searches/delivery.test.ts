@@ -81,7 +81,7 @@ describe('delivering saved-search matches', () => {
       expect(part).toContain('$450,000');
       expect(part).toContain('3 Beds');
       expect(part).toContain(`https://homes.example.com/l/DLV${mls}/D-1`);
-      expect(part).toContain('See all 1');
+      expect(part).toContain('See all homes that match');
       // "See all" opens the contact's results page (docs/public-pages.md), by a signed token of (search, contact).
       expect(part).toMatch(/http:\/\/gable\.test\/a\/[A-Za-z0-9_-]{71}/);
     }
@@ -133,7 +133,7 @@ describe('delivering saved-search matches', () => {
     const mails = await mailsTo(contact);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toMatch(/^2 new listings for/);
-    expect(mails[0]!.text_body).toContain('See all 2');
+    expect(mails[0]!.text_body).toContain('See all homes that match');
     const digests = await t.deps.db
       .selectFrom('saved_search_digests')
       .select(['local_date', 'listings'])
@@ -153,7 +153,7 @@ describe('delivering saved-search matches', () => {
     await runDueDigests(t.deps);
     const after = await mailsTo(contact);
     expect(after).toHaveLength(2);
-    expect(after[1]!.text_body).toContain('See all 1');
+    expect(after[1]!.text_body).toContain('See all homes that match');
   });
 
   it('unsubscribe: a tampered link is a 400 and changes nothing; the one-click POST sets the link to Never', async () => {
