@@ -53,13 +53,16 @@ export const thanksPath = (listing: string) => `${askPath(listing)}/thanks`;
 const withBrand = (deps: PageDeps, path: string, listing: string, brand: string | null) =>
   brand ? `${path}?b=${signedBrandParameter(deps.config, listing, brand)}` : path;
 
-/** The form of a listing page styled for `brand`, when the brand has a lead channel; null hides the form. */
-export async function askFormFor(
+/**
+ * The form of a listing page styled for `brand`, which the caller found to have a lead channel (page-brand.cache.ts;
+ * the POST checks the channel again); null without a brand.
+ */
+export function askFormFor(
   deps: PageDeps,
   listing: string,
   brand: { id: string; name: string } | null,
-): Promise<AskFormSetup | null> {
-  if (!brand || !(await defaultLeadChannel(deps, brand.id))) return null;
+): AskFormSetup | null {
+  if (!brand) return null;
   return {
     action: askPath(listing),
     token: signFormToken(deps.config, listing, brand.id, deps.clock.now()),

@@ -1,14 +1,15 @@
 // GET /l/:listing (decisions §21): which listing, in which style. The listing only when publicly displayable (the
 // anonymous search's rule, through the listings module); the style of the brand a signed `b` names, else of the
-// listing agent's brand, else neutral. A forged or misplaced `b` is ignored, never obeyed. Two statements: the
-// listing (with its agent, MLS and agent's brand), then the brand's palette; a third when the page has a brand: its
-// lead channel, which decides whether the page offers the "Ask about this home" form.
+// listing agent's brand, else neutral. A forged or misplaced `b` is ignored, never obeyed. One statement: the
+// listing (with its agent, MLS and agent's brand). The brand's theme and whether it takes leads (which decides
+// whether the page offers the "Ask about this home" form) come from page-brand.cache.ts: two more statements only
+// when this process has not read that brand in the last PAGE_BRAND_TTL_MS.
 import type { Deps } from '../../platform/deps.js';
-import { firstLiveBrandPalette } from '../brands/index.js';
 import { findPublicListing } from '../listings/index.js';
 import { usStateTimeZone } from '../../lib/us-state-time-zones.js';
 import { askFormFor } from './lead-form.service.js';
 import { listingPageUrl, verifiedBrand } from './listing-link.js';
+import { pageBrand } from './page-brand.cache.js';
 import { listingPage } from './listing-page.view.js';
 import { notFoundPage } from './not-found.view.js';
 import { PageFormat } from './page-format.js';
@@ -37,7 +38,8 @@ export async function showListingPage(
   // The signature binds (listing, brand): checked for a missing listing too, so its 404 page keeps the brand.
   const signed = verifiedBrand(deps.config, listingId, b);
   const candidates = [signed, listing?.listAgentBrand].filter((id): id is string => !!id);
-  const theme = themeOf((await firstLiveBrandPalette(deps, candidates)) ?? null);
+  const brand = await pageBrand(deps, candidates);
+  const theme = brand?.theme ?? themeOf(null);
   const appName = deps.config.appName;
   if (!listing) return { status: 404, page: notFoundPage({ theme, appName }) };
   const { record } = listing;
@@ -53,7 +55,7 @@ export async function showListingPage(
       pageUrl,
       now: deps.clock.now(),
       appName,
-      ask: await askFormFor(deps, record.id, theme.brand),
+      ask: brand?.takesLeads ? askFormFor(deps, record.id, theme.brand) : null,
     }),
   };
 }

@@ -6,6 +6,23 @@ const SQUARE_METERS_PER_ACRE = 4046.8564224;
 const SQUARE_METERS_PER_HECTARE = 10_000;
 const IMPERIAL_REGIONS = new Set(['US', 'LR', 'MM']);
 
+/**
+ * Intl formatters, shared by every page of the process: building one costs tens of microseconds (a listing page
+ * needs about ten), using one a microsecond, and they hold no state. Keyed by what they were built from; a page
+ * only ever asks for the handful of (locale, zone, currency) its brands use, and the map starts over if that ever
+ * grows past a bound (a brand's palette names its own locale and zone).
+ */
+const formatters = new Map<string, unknown>();
+const MAX_FORMATTERS = 500;
+function shared<T>(key: string, build: () => T): T {
+  const found = formatters.get(key) as T | undefined;
+  if (found !== undefined) return found;
+  const made = build();
+  if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+  formatters.set(key, made);
+  return made;
+}
+
 export class PageFormat {
   private readonly number: Intl.NumberFormat;
   private readonly decimal: Intl.NumberFormat;
@@ -15,10 +32,12 @@ export class PageFormat {
     readonly locale: string,
     readonly timeZone: string,
   ) {
-    this.number = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
-    this.decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
-    const region = new Intl.Locale(locale).maximize().region;
-    this.imperial = region !== undefined && IMPERIAL_REGIONS.has(region);
+    this.number = shared(`number|${locale}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }));
+    this.decimal = shared(`decimal|${locale}`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }));
+    this.imperial = shared(`imperial|${locale}`, () => {
+      const region = new Intl.Locale(locale).maximize().region;
+      return region !== undefined && IMPERIAL_REGIONS.has(region);
+    });
   }
 
   count(value: number): string {
@@ -28,9 +47,10 @@ export class PageFormat {
   /** "$450,000" (en-US), "450 000 $US" (fr-FR); an unknown currency code prints as "450,000 XYZ". */
   money(amount: number, currency: string): string {
     try {
-      return new Intl.NumberFormat(this.locale, { style: 'currency', currency, maximumFractionDigits: 0 }).format(
-        amount,
-      );
+      return shared(
+        `money|${this.locale}|${currency}`,
+        () => new Intl.NumberFormat(this.locale, { style: 'currency', currency, maximumFractionDigits: 0 }),
+      ).format(amount);
     } catch {
       return `${this.number.format(amount)} ${currency}`;
     }
@@ -56,27 +76,35 @@ export class PageFormat {
 
   /** A day: "Nov 28, 2026". */
   date(epochSeconds: number): string {
-    return new Intl.DateTimeFormat(this.locale, { dateStyle: 'medium', timeZone: this.timeZone }).format(
-      epochSeconds * 1000,
-    );
+    return shared(
+      `date|${this.locale}|${this.timeZone}`,
+      () => new Intl.DateTimeFormat(this.locale, { dateStyle: 'medium', timeZone: this.timeZone }),
+    ).format(epochSeconds * 1000);
   }
 
   /** An open house: "Sat, Nov 28, 10:00 AM – 12:00 PM CST", the zone named so nobody guesses. */
   timeRange(startSeconds: number, endSeconds: number): string {
-    const format = new Intl.DateTimeFormat(this.locale, {
-      weekday: 'short',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZone: this.timeZone,
-      timeZoneName: 'short',
-    });
+    const format = shared(
+      `range|${this.locale}|${this.timeZone}`,
+      () =>
+        new Intl.DateTimeFormat(this.locale, {
+          weekday: 'short',
+          month: 'short',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: '2-digit',
+          timeZone: this.timeZone,
+          timeZoneName: 'short',
+        }),
+    );
     return format.formatRange(startSeconds * 1000, endSeconds * 1000);
   }
 
   /** The year in the page's zone (an MLS disclaimer's {{currentYear}}). */
   year(now: Date): string {
-    return new Intl.DateTimeFormat('en-US', { year: 'numeric', timeZone: this.timeZone }).format(now);
+    return shared(
+      `year|${this.timeZone}`,
+      () => new Intl.DateTimeFormat('en-US', { year: 'numeric', timeZone: this.timeZone }),
+    ).format(now);
   }
 }
