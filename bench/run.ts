@@ -1,16 +1,20 @@
 // `npm run bench`: starts the servers on PostgreSQL and measures, in one run, the baseline and Gable's
 // endpoints, printing req/s, latencies and the ratio of each to the baseline measured in the same run.
-//   npm run bench -- [--duration 10] [--only startup,foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts,scale-out] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--webhook-hanging-rate 2] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--alert-workers 1] [--startup-runs 5] [--scale-out-wait 240] [--keep]
+//   npm run bench -- [--duration 10] [--only startup,foundation,boundaries,listings,contacts,deals,print,emails,triggers,extmail,notifications,webhooks,alerts,pages,scale-out] [--listings 1000000] [--contacts 100000] [--deals 50000] [--campaigns 10000] [--renders 20] [--recipients 20000] [--extmail-contacts 20000] [--notifications 10000] [--webhook-rate 1000] [--webhook-seconds 20] [--webhook-hanging-rate 2] [--saved-searches 100000] [--alert-events 10000] [--alert-mix dense,neighbourhood] [--alert-rate 2000] [--alert-seconds 10] [--alert-warm-up 4000] [--alert-workers 1] [--startup-runs 5] [--scale-out-wait 240] [--keep]
 // `listings` measures ingest over HTTP, then seeds up to --listings synthetic listings and runs the search
 // scenarios on them (1,000,000 takes a few minutes to seed).
 // `scale-out` (bench/scale-out.bench.ts: serve and worker processes killed and replaced under load) runs only when
 // --only names it; its load lasts 1.5 × --duration (60 for the issue's figure).
 // --keep keeps the bench database after the run, and a run with --keep finds it again: seeding is skipped for what
 // it already holds (the alerts suite seeds only missing listings and reuses its saved searches).
+// `pages` (bench/pages.bench.ts) measures the public listing page GET /l/:listing against GET /listings/:id in the
+// same run and the alert results page GET /a/:token, at c=4 (--pages-requests each); alone, it seeds --listings
+// itself as `alerts` does (1,000,000 for the issue's figure).
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench
 // creates and drops its own database there.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -38,6 +42,7 @@ import { benchWebhooks, HANGING_RATE, printWebhookTable } from './webhooks.bench
 import { benchStartup, printStartupTable } from './startup.bench.js';
 import { benchScaleOut, printScaleOutCounts } from './scale-out.bench.js';
 import { matchEventsTask } from '../src/modules/saved-searches/matching.tasks.js';
+import { benchPages } from './pages.bench.js';
 import { benchAlertMatching, benchAlertPipeline, benchSavedSearchList, prepareAlertSearches } from './alerts.bench.js';
 import {
   argon2MillisecondsPerHash,
@@ -87,6 +92,8 @@ const { values: args } = parseArgs({
     // The scale-out suite's longest wait, after its load, for every job and delivery to be done.
     'scale-out-wait': { type: 'string', default: '240' },
     'search-requests': { type: 'string', default: '300' },
+    // Requests of each pages scenario (closed loop at c=4; the API and the listing page run twice each).
+    'pages-requests': { type: 'string', default: '4000' },
     // Closed-loop concurrencies of the search scenarios. On a 2-core machine the load generator, Node and
     // PostgreSQL share the cores, so c=4 measures queueing as much as a request's own cost: both are shown.
     'search-concurrency': { type: 'string', default: '1,4' },
@@ -295,22 +302,7 @@ try {
   if (wants('alerts')) {
     // Matching needs listings: the `listings` suite seeds them; alone, this suite seeds --listings itself (on a
     // kept database, only the listings missing).
-    if (!wants('listings')) {
-      const have = Number(
-        (await sql<{ n: string }>`select count(*) as n from listings where deleted_at is null`.execute(deps.db))
-          .rows[0]!.n,
-      );
-      if (have < listingCount) {
-        const seeded = await seedListings(deps, {
-          count: listingCount - have,
-          concurrency: 2,
-          onProgress: progress('seeding listings'),
-        });
-        await sql`vacuum (analyze) listings`.execute(deps.db);
-        await sql`vacuum (analyze) listing_records`.execute(deps.db);
-        notes.push(`alerts: ${seeded.created} listings seeded in ${seeded.seconds.toFixed(0)} s (${have} kept)`);
-      } else notes.push(`alerts: ${have} listings kept from an earlier run`);
-    }
+    if (!wants('listings')) await seedMissingListings('alerts');
     await queueReady(); // matching enqueues delivery jobs (no workers here: they wait in the queue)
     const load = async () =>
       (await readFile('/proc/loadavg', 'utf8').catch(() => '?')).split(' ').slice(0, 3).join(' ');
@@ -347,6 +339,16 @@ try {
           }),
         );
     }
+  }
+  if (wants('pages')) {
+    // The pages show seeded listings: seeded here unless the `listings` or `alerts` suite did it already.
+    if (!wants('listings') && !wants('alerts')) await seedMissingListings('pages');
+    const pages = await benchPages(deps, gable.url, fixture, {
+      requests: Number(args['pages-requests']),
+      concurrency: 4,
+    });
+    record(...pages.results);
+    notes.push(...pages.notes.map((note) => `${note}; load ${loadNow()}`));
   }
   if (named('scale-out')) {
     const scaleOut = await benchScaleOut(deps, fixture, {
@@ -396,6 +398,27 @@ function cpuRatioNote(a: LoadResult, b: LoadResult, label: string, inverted = fa
   if (!a.cpuMs || !b.cpuMs) return '';
   const [top, bottom] = inverted ? [b.cpuMs, a.cpuMs] : [a.cpuMs, b.cpuMs];
   return `, ${(top / bottom).toFixed(2)}× the ${label} (${top.toFixed(3)} vs ${bottom.toFixed(3)} ms)`;
+}
+
+/** Seeds the listings missing to reach --listings (a kept database keeps what it holds), for a suite that needs them. */
+async function seedMissingListings(suite: string): Promise<void> {
+  const have = Number(
+    (await sql<{ n: string }>`select count(*) as n from listings where deleted_at is null`.execute(deps.db)).rows[0]!.n,
+  );
+  if (have < listingCount) {
+    const seeded = await seedListings(deps, {
+      count: listingCount - have,
+      concurrency: 2,
+      onProgress: progress('seeding listings'),
+    });
+    await sql`vacuum (analyze) listings`.execute(deps.db);
+    await sql`vacuum (analyze) listing_records`.execute(deps.db);
+    notes.push(`${suite}: ${seeded.created} listings seeded in ${seeded.seconds.toFixed(0)} s (${have} kept)`);
+  } else notes.push(`${suite}: ${have} listings kept from an earlier run`);
+}
+
+function loadNow(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 }
 
 /** A client-credentials token of a first-party client: what an MLS feed uses to ingest. */
