@@ -14,6 +14,7 @@ import type { DB } from './types.js';
 import { acquireLock, dataDirLockFile, type Lock } from './lock.js';
 import { checkDuration, type SlowStatementWatch } from './slow-statements.js';
 import { gatedConnect, SessionGate } from './session-gate.js';
+import { queryKeepingParser } from './kept-row-parser.js';
 
 // Return bigint/numeric as JS numbers and timestamps as Date (pg's defaults for the latter).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -142,7 +143,10 @@ function wrap(
       const client = await connect();
       const started = performance.now();
       try {
-        return await client.query(config);
+        // Named statements keep their row parser between calls (kept-row-parser.ts).
+        return await (config.name
+          ? queryKeepingParser(client, config as pg.QueryConfig & { name: string })
+          : client.query(config));
       } finally {
         client.release();
         checkDuration(slow, config.text, performance.now() - started);

@@ -1,0 +1,36 @@
+// Named statements keep their row parser between calls (kept-row-parser.ts): the rows must be exactly what pg
+// builds afresh, call after call, and the kept parser must really be reused (pg's internals still as assumed).
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers/app.js';
+import { keptParserCount } from './kept-row-parser.js';
+
+const TEXT = `select $1::int8 as big, now() as at, '{"a":[1,null]}'::jsonb as doc, null::text as nothing,
+  array['x','y'] as list, true as yes, 1.5::numeric as num, $2::text as echo`;
+
+describe('named statements keep their row parser', () => {
+  const t = useTestApp();
+
+  it('answers on every call what an unnamed (freshly parsed) statement answers', async () => {
+    const unnamed = await t.deps.database.query({ text: TEXT, values: [7, 'first'] });
+    const before = keptParserCount();
+    const name = `test.kept-row-parser-${Date.now()}`;
+    for (const echo of ['first', 'second', 'third']) {
+      const named = await t.deps.database.query({ name, text: TEXT, values: [7, echo] });
+      const expected = { ...unnamed.rows[0], echo, at: expect.any(Date) };
+      expect(named.rows).toEqual([expected]);
+      expect(named.rows[0]).toMatchObject({ big: 7, doc: { a: [1, null] }, nothing: null, list: ['x', 'y'], num: 1.5 });
+      expect(named.fields.map((field) => field.name)).toEqual(unnamed.fields.map((field) => field.name));
+      expect(named.rowCount).toBe(1);
+    }
+    expect(keptParserCount()).toBe(before + 1);
+  });
+
+  it('passes errors on as a rejected promise with the caller in its stack', async () => {
+    const failing = t.deps.database.query({
+      name: `test.kept-row-parser-error-${Date.now()}`,
+      text: 'select 1/$1::int',
+      values: [0],
+    });
+    await expect(failing).rejects.toThrow(/division by zero/);
+  });
+});
