@@ -62,11 +62,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     if (deps.lifecycle.draining) reply.header('connection', 'close');
     runAsWork({ kind: 'route', name: `${request.method} ${request.routeOptions.url ?? 'unmatched'}` }, done);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook (it never waits): no promise on every response.
+  app.addHook('onResponse', (request, reply, done) => {
     deps.metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   registerErrorHandling(app);

@@ -23,21 +23,28 @@ export function associationsOf(request: FastifyRequest): Set<string> {
  * a stringify, only on responses that asked for it.
  */
 export function registerOmit(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json')) return payload;
-    const omit = requestedNames((request.query as Record<string, unknown> | undefined)?.omit);
-    if (omit.size === 0) return payload;
-    const byType = new Map<string, string[]>();
-    for (const name of omit) {
-      const [type, field] = name.split('.');
-      if (!type || !field) continue;
-      byType.set(type, [...(byType.get(type) ?? []), field]);
-    }
-    if (byType.size === 0) return payload;
-    const body = JSON.parse(payload) as unknown;
-    stripFields(body, byType, 0);
-    return JSON.stringify(body);
+  // A callback hook (it never waits): a response that asked for no `omit` costs no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const asked = (request.query as Record<string, unknown> | undefined)?.omit;
+    done(null, asked === undefined ? payload : omitFields(asked, reply.getHeader('content-type'), payload));
   });
+}
+
+/** The payload without the fields `omit` names (the payload itself when it names none, or is not JSON). */
+function omitFields(asked: unknown, contentType: unknown, payload: unknown): unknown {
+  if (typeof payload !== 'string' || !String(contentType ?? '').includes('json')) return payload;
+  const omit = requestedNames(asked);
+  if (omit.size === 0) return payload;
+  const byType = new Map<string, string[]>();
+  for (const name of omit) {
+    const [type, field] = name.split('.');
+    if (!type || !field) continue;
+    byType.set(type, [...(byType.get(type) ?? []), field]);
+  }
+  if (byType.size === 0) return payload;
+  const body = JSON.parse(payload) as unknown;
+  stripFields(body, byType, 0);
+  return JSON.stringify(body);
 }
 
 function stripFields(value: unknown, byType: Map<string, string[]>, depth: number): void {

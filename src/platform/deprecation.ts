@@ -11,10 +11,11 @@ export interface DeprecationNotice {
 }
 
 export function registerDeprecation(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook (it never waits): no promise on every response.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const notice = request.routeOptions.config.deprecated;
     if (notice) announceDeprecation(request, reply, metrics, notice);
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -107,7 +107,12 @@ export function registerMethods(app: FastifyInstance): void {
     return new AppError('MethodNotAllowed', `${method} is not allowed on ${path}`, undefined, { allow });
   };
 
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // A callback hook (it never waits): no promise on every request. Fastify passes a throw on as an error.
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
+    checkMethod(request);
+    done();
+  });
+  const checkMethod = (request: FastifyRequest): void => {
     // Every OPTIONS reaches the CORS route; one that is no preflight comes back to the not-found handler.
     if (request.method === 'OPTIONS') return;
     const matched = request.is404 ? undefined : request.routeOptions.url;
@@ -119,7 +124,7 @@ export function registerMethods(app: FastifyInstance): void {
     if (pattern && !pattern.methods.has(request.method)) throw refusal(request.method, path, pattern);
     // An unknown path is refused here too, not after its body was parsed.
     if (!route && !pattern) throw notFound(request.method, path);
-  });
+  };
 
   // What reaches it despite the hook: a plain OPTIONS, handed back by the CORS route.
   app.setNotFoundHandler(async (request) => {

@@ -23,7 +23,8 @@ export function registerPathSegmentLimits(app: FastifyInstance): void {
         throw new Error(`${route.url}: :${name} may not be longer than the router's ${LONGEST_PATH_PARAM} characters`);
   });
 
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: it runs on every request and never waits (Fastify passes a throw on).
+  app.addHook('onRequest', (request, _reply, done) => {
     const params = request.params as Record<string, string | undefined>;
     const limits = request.routeOptions.config.pathParamLimits;
     for (const name in params) {
@@ -31,5 +32,6 @@ export function registerPathSegmentLimits(app: FastifyInstance): void {
       const limit = limits?.[name] ?? ID_SEGMENT_MAX;
       if ((params[name]?.length ?? 0) > limit) throw segmentTooLong(limit, name);
     }
+    done();
   });
 }

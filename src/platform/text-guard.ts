@@ -7,10 +7,12 @@ import { errors } from '../errors.js';
 import { findUnstorableText } from '../lib/storable-text.js';
 
 export function registerTextGuard(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request) => {
-    if (request.body === undefined || request.body === null || request.routeOptions.config.textCheck === 'per-record')
-      return;
-    const found = findUnstorableText(request.body);
-    if (found) throw errors.invalidField(found.path || 'body', found.message);
+  // A callback hook (it never waits): a request without a body costs no promise. Fastify passes a throw on.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.body !== undefined && request.body !== null && request.routeOptions.config.textCheck !== 'per-record') {
+      const found = findUnstorableText(request.body);
+      if (found) throw errors.invalidField(found.path || 'body', found.message);
+    }
+    done();
   });
 }
