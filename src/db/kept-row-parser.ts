@@ -6,7 +6,7 @@
 // formats compared column by column: a change, say after a migration, builds a new one as pg would).
 //
 // It leans on pg's Query and Result internals (`_result`, `_parsers`, `_prebuiltEmptyResultObject`, pg 8.x);
-// test/db-kept-row-parser.test.ts fails if they change shape.
+// src/db/kept-row-parser.test.ts fails if they change shape.
 import pg from 'pg';
 
 interface FieldDescription {
