@@ -4,9 +4,9 @@ import type { Deps } from '../../platform/deps.js';
 import { hashToken, safeEqual, sha256Base64Url } from '../../lib/crypto.js';
 import { findAuthorizationCodeForUpdate, markAuthorizationCodeUsed } from './authorization-codes.repository.js';
 import type { ClientRow } from './clients.repository.js';
-import { findLiveUserId } from '../users/index.js';
+import { findLiveUserId, findUserClaims } from '../users/index.js';
 import { issueIdToken } from './id-token.js';
-import { includesOpenid } from './openid.claims.js';
+import { includesOpenid, type ClaimsUser } from './openid.claims.js';
 import { oauthErrors } from './oauth-errors.js';
 import type { TokenResponse } from './oauth.schemas.js';
 import { revokeFamily } from './tokens.repository.js';
@@ -23,7 +23,8 @@ export interface CodeExchange {
 }
 
 type CodeRow = NonNullable<Awaited<ReturnType<typeof findAuthorizationCodeForUpdate>>>;
-type Outcome = { tokens: IssuedTokens; brand: string; row: CodeRow } | { refused: string };
+type Outcome =
+  { tokens: IssuedTokens; brand: string; row: CodeRow; userRecord: ClaimsUser | undefined } | { refused: string };
 
 export async function authorizationCodeGrant(
   deps: Deps,
@@ -46,7 +47,11 @@ export async function authorizationCodeGrant(
       return { refused: 'redirect_uri does not match the authorization request' };
     const pkceProblem = checkPkce(client, row.code_challenge, exchange.codeVerifier);
     if (pkceProblem) return { refused: pkceProblem };
-    if (!(await findLiveUserId(trx, row.user))) return { refused: 'The authorization code is invalid' };
+    // An OpenID login reads the user's claims here, with the liveness check: one query, not a second after commit.
+    const openid = includesOpenid(row.scope);
+    const userRecord = openid ? await findUserClaims(trx, row.user) : undefined;
+    if (!(openid ? userRecord : await findLiveUserId(trx, row.user)))
+      return { refused: 'The authorization code is invalid' };
 
     const tokens = await issueNewFamily(trx, deps.clock, {
       user: row.user,
@@ -60,11 +65,11 @@ export async function authorizationCodeGrant(
       amr: row.amr,
     });
     await markAuthorizationCodeUsed(trx, codeHash, now, tokens.family);
-    return { tokens, brand: row.brand, row };
+    return { tokens, brand: row.brand, row, userRecord };
   });
   if ('refused' in outcome) throw oauthErrors.invalidGrant(outcome.refused);
-  const { tokens, brand, row } = outcome;
-  if (!includesOpenid(row.scope)) return tokenResponse(tokens, { brand });
+  const { tokens, brand, row, userRecord } = outcome;
+  if (!userRecord) return tokenResponse(tokens, { brand });
   // OpenID Connect (OIDC Core §3.1.3.3): signed after the commit, so no key is made inside the code's transaction.
   const idToken = await issueIdToken(
     deps,
@@ -76,6 +81,7 @@ export async function authorizationCodeGrant(
       authTime: row.auth_time,
       amr: row.amr,
       nonce: row.nonce,
+      userRecord,
     },
     tokens.access_token,
   );

@@ -4,7 +4,7 @@
 import { SignJWT } from 'jose';
 import type { Deps } from '../../platform/deps.js';
 import { hashToken } from '../../lib/crypto.js';
-import { scopedUserClaims } from './openid.claims.js';
+import { claimsOf, scopedUserClaims, type ClaimsUser } from './openid.claims.js';
 import type { SigningAlg } from './auth.columns.js';
 import { signingKey } from './signing-keys.js';
 import { findIdTokenClient } from './clients.repository.js';
@@ -23,12 +23,16 @@ export interface IdTokenSubject {
   amr: string[] | null;
   /** The authorization request's nonce (the code exchange only). */
   nonce?: string | null;
+  /** The user's record when the caller already read it (saves the claims query), else it is read here. */
+  userRecord?: ClaimsUser;
 }
 
 /** `accessToken`: the one issued beside the id_token, hashed into at_hash; null when none is (response_type=id_token). */
 export async function issueIdToken(deps: Deps, subject: IdTokenSubject, accessToken: string | null): Promise<string> {
   const now = Math.floor(deps.clock.now().getTime() / 1000);
-  const claims = (await scopedUserClaims(deps.db, subject.user, subject.scope)) ?? {};
+  const claims = subject.userRecord
+    ? claimsOf(subject.userRecord, subject.scope)
+    : ((await scopedUserClaims(deps.db, subject.user, subject.scope)) ?? {});
   const { kid, key } = await signingKey(deps, subject.alg);
   return new SignJWT({
     ...claims,

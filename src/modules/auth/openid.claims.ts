@@ -33,6 +33,9 @@ export function includesOpenid(scope: string | null | undefined): boolean {
 
 export type UserClaims = Record<string, string | boolean>;
 
+/** The user record the claims are read from (users face `findUserClaims`). */
+export type ClaimsUser = NonNullable<Awaited<ReturnType<typeof findUserClaims>>>;
+
 /**
  * The claims of the user that the scope releases. A claim with no value is left out rather than sent empty
  * (OIDC Core §5.3.2). Null when the user is gone.
@@ -43,7 +46,11 @@ export async function scopedUserClaims(
   scope: string | null,
 ): Promise<UserClaims | null> {
   const user = await findUserClaims(db, userId);
-  if (!user) return null;
+  return user ? claimsOf(user, scope) : null;
+}
+
+/** The claims of a user record already read (the code exchange reads it in its own transaction). */
+export function claimsOf(user: ClaimsUser, scope: string | null): UserClaims {
   const words = scopeWords(scope);
   const claims: UserClaims = {};
   if (words.has('email')) {
