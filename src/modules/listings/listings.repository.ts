@@ -182,6 +182,16 @@ export async function findListingRows(
   filter: { publicOnly?: boolean } = {},
 ): Promise<ListingRow[]> {
   if (ids.length === 0) return [];
+  return narrowed<ListingRow[]>(await listingRowsQuery(db, ids, embed, filter).execute());
+}
+
+/** The statement of findListingRows, for a caller that runs it as a prepared statement (listings.public.ts). */
+export function listingRowsQuery(
+  db: Kysely<DB>,
+  ids: string[],
+  embed: ListingEmbeds = {},
+  filter: { publicOnly?: boolean } = {},
+) {
   const query = db
     .selectFrom('listings')
     .select(LISTING_COLUMNS)
@@ -201,7 +211,7 @@ export async function findListingRows(
     .where(sql<boolean>`id = any(${ids}::uuid[])`)
     .where('deleted_at', 'is', null)
     .$if(filter.publicOnly === true, (qb) => qb.where(publiclyDisplayable('listings')));
-  return narrowed<ListingRow[]>(await selectEmbeds(query, embed).execute());
+  return selectEmbeds(query, embed);
 }
 
 /** The columns of a listing's summary (listings.lookup.ts). */

@@ -30,7 +30,7 @@ function timeZoneOf(theme: Theme, address: { state: string | null; country: stri
 }
 
 export async function showListingPage(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'database' | 'clock' | 'config'>,
   listingId: string,
   b: unknown,
 ): Promise<PageAnswer> {
