@@ -205,17 +205,7 @@ try {
     notes.push(
       `ingest: ${ingest.listings} new listings over HTTP (POST /mls/:mls/listings, 1,000 per body, 2 in flight) in ${ingest.seconds.toFixed(1)} s = ${Math.round(ingest.perSecond)} listings/s, ${ingest.events} events`,
     );
-    const seeded = await seedListings(deps, {
-      count: listingCount - INGEST_COUNT,
-      concurrency: 2,
-      onProgress: progress('seeding listings'),
-    });
-    // Index-only scans need the visibility map, and the planner needs statistics of the fresh table. The stored
-    // records (~2 GB after 1M inserts) too: otherwise the scenarios' first reads set their hint bits and write the
-    // pages back, and where autovacuum runs (not on this machine's server) its pass over them, due after the bulk
-    // load, would run during the scenarios (a deployment meets both once after an import, not on every search).
-    await sql`vacuum (analyze) listings`.execute(deps.db);
-    await sql`vacuum (analyze) listing_records`.execute(deps.db);
+    const seeded = await seedAndVacuum(listingCount - INGEST_COUNT);
     notes.push(
       `search: ${listingCount} listings (${seeded.created} seeded in ${seeded.seconds.toFixed(0)} s); map scenarios in a 60 km square around Dallas; closed loop, c = requests in flight`,
     );
@@ -400,19 +390,27 @@ function cpuRatioNote(a: LoadResult, b: LoadResult, label: string, inverted = fa
   return `, ${(top / bottom).toFixed(2)}× the ${label} (${top.toFixed(3)} vs ${bottom.toFixed(3)} ms)`;
 }
 
+/**
+ * Seeds `count` listings, then vacuums. Index-only scans need the visibility map, and the planner needs statistics
+ * of the fresh table. The stored records (~2 GB after 1M inserts) too: otherwise the scenarios' first reads set
+ * their hint bits and write the pages back, and where autovacuum runs (not on this machine's server) its pass over
+ * them, due after the bulk load, would run during the scenarios (a deployment meets both once after an import, not
+ * on every search).
+ */
+async function seedAndVacuum(count: number): ReturnType<typeof seedListings> {
+  const seeded = await seedListings(deps, { count, concurrency: 2, onProgress: progress('seeding listings') });
+  await sql`vacuum (analyze) listings`.execute(deps.db);
+  await sql`vacuum (analyze) listing_records`.execute(deps.db);
+  return seeded;
+}
+
 /** Seeds the listings missing to reach --listings (a kept database keeps what it holds), for a suite that needs them. */
 async function seedMissingListings(suite: string): Promise<void> {
   const have = Number(
     (await sql<{ n: string }>`select count(*) as n from listings where deleted_at is null`.execute(deps.db)).rows[0]!.n,
   );
   if (have < listingCount) {
-    const seeded = await seedListings(deps, {
-      count: listingCount - have,
-      concurrency: 2,
-      onProgress: progress('seeding listings'),
-    });
-    await sql`vacuum (analyze) listings`.execute(deps.db);
-    await sql`vacuum (analyze) listing_records`.execute(deps.db);
+    const seeded = await seedAndVacuum(listingCount - have);
     notes.push(`${suite}: ${seeded.created} listings seeded in ${seeded.seconds.toFixed(0)} s (${have} kept)`);
   } else notes.push(`${suite}: ${have} listings kept from an earlier run`);
 }

@@ -100,13 +100,18 @@ function identityConsentPage(ctx: ConsentContext): string {
 ${identityItems(ctx)}
 </ul></section>
 <p class="hint">This shares who you are once. ${ctx.clientName} gets no access to your account, your brands or their data, and cannot see your password.</p>
-<form method="post" action="${PATHS.decision}">
+${decisionForm(ctx)}
+${signedInAs(ctx, ctx.email)}`,
+  });
+}
+
+/** Decline, Approve and (with a choice of brands) "Choose another brand": the consent pages' one form. */
+function decisionForm(ctx: ConsentContext) {
+  return html`<form method="post" action="${PATHS.decision}">
 ${formGuards(ctx.csrf, ctx.requestId)}
 <div class="actions split"><button class="button secondary" type="submit" name="decision" value="decline">Decline</button><button class="button primary" type="submit" name="decision" value="approve">Approve</button></div>
 ${ctx.canChangeBrand ? html`<p class="hint"><button class="link" type="submit" name="decision" value="change-brand">Choose another brand</button></p>` : ''}
-</form>
-${signedInAs(ctx, ctx.email)}`,
-  });
+</form>`;
 }
 
 export function consentPage(ctx: ConsentContext): string {
@@ -126,11 +131,7 @@ ${scopeItems(ctx)}
 <li>${duration}</li>
 </ul></section>
 <p class="hint">It cannot see your password, and it cannot act in your other brands.</p>
-<form method="post" action="${PATHS.decision}">
-${formGuards(ctx.csrf, ctx.requestId)}
-<div class="actions split"><button class="button secondary" type="submit" name="decision" value="decline">Decline</button><button class="button primary" type="submit" name="decision" value="approve">Approve</button></div>
-${ctx.canChangeBrand ? html`<p class="hint"><button class="link" type="submit" name="decision" value="change-brand">Choose another brand</button></p>` : ''}
-</form>
+${decisionForm(ctx)}
 ${signedInAs(ctx, ctx.email)}`,
   });
 }
