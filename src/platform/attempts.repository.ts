@@ -44,16 +44,16 @@ export interface ClaimedKey {
  * The delay rule is `nextAllowed` of platform/attempts.ts written in SQL: the same rule, so a claim writes the
  * block its count earned before any other claim can read the row.
  *
- * With `prepared`, a named prepared statement: PostgreSQL plans this statement in ~0.2–1 ms (CTEs, laterals, the
- * conflict's sub-select), more than it takes to run; prepared, each connection plans it a few times and then
- * reuses a generic plan.
+ * A named prepared statement, run through `database`: PostgreSQL plans this statement in ~0.2–1 ms (CTEs,
+ * laterals, the conflict's sub-select), more than it takes to run; prepared, each connection plans it a few times
+ * and then reuses a generic plan.
  */
 export async function claimFailures(
   db: Kysely<DB>,
   keys: ClaimedKey[],
   now: Date,
   windowSeconds: number,
-  prepared?: Pick<Database, 'query'>,
+  database: Pick<Database, 'query'>,
 ): Promise<AttemptCounter[]> {
   const window = sql`interval '${sql.raw(String(windowSeconds))} seconds'`;
   /** The counter after one more failure, from the one before it (`previous`), as a lateral sub-select on `p`. */
@@ -104,10 +104,9 @@ export async function claimFailures(
     where c.blocked_until is null or c.blocked_until <= ${now}::timestamptz
     returning c.key, c.failures, c.consecutive, c.window_started_at
   `;
-  if (!prepared) return (await statement.execute(db)).rows;
   const compiled = statement.compile(db);
   const name = `attempts.claim-${windowSeconds}`; // the window is part of the text
-  const result = await prepared.query({ name, text: compiled.sql, values: [...compiled.parameters] });
+  const result = await database.query({ name, text: compiled.sql, values: [...compiled.parameters] });
   return result.rows as AttemptCounter[];
 }
 

@@ -65,8 +65,8 @@ export class AttemptLimiter {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
-    /** Given on hot paths (the password grant): the claim runs as a named prepared statement. */
-    private readonly prepared?: Pick<Database, 'query'>,
+    /** The claim runs here as a named prepared statement (its planning costs more than its execution). */
+    private readonly database: Pick<Database, 'query'>,
   ) {}
 
   /** Throws 429 when any key is blocked now. */
@@ -97,7 +97,7 @@ export class AttemptLimiter {
       keys.map((k) => ({ key: k.key, ...k.policy })),
       now,
       WINDOW_SECONDS,
-      this.prepared,
+      this.database,
     );
     if (counted.length < new Set(keys.map((k) => k.key)).size) {
       await this.assertAllowed(keys); // throws 429 with the Retry-After of the longest block
