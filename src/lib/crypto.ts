@@ -54,12 +54,27 @@ export function verificationKeys(keys: MasterKeys): readonly Buffer[] {
   return [keys.secretKey, ...keys.previousSecretKeys];
 }
 
+/** The signing subkeys derived so far, per master key (the config's buffers, alive as long as the process). */
+const signingKeys = new WeakMap<Buffer, Map<string, Buffer>>();
+
+/**
+ * `deriveKey` for a signature purpose, kept once derived: HKDF costs ~35 µs, and a page of alert results signs 24
+ * listing links under one purpose. Only the few fixed purposes of `purposeSignature` are kept.
+ */
+function signingKey(master: Buffer, purpose: string): Buffer {
+  let byPurpose = signingKeys.get(master);
+  if (!byPurpose) signingKeys.set(master, (byPurpose = new Map()));
+  let key = byPurpose.get(purpose);
+  if (!key) byPurpose.set(purpose, (key = deriveKey(master, purpose)));
+  return key;
+}
+
 /**
  * HMAC-SHA256 (hex) signatures for one purpose: made under SECRET_KEY, accepted under it or any previous key, so a
  * link written before a rotation keeps working. `length` keeps that many hex characters (a shorter URL).
  */
 export function purposeSignature(keys: MasterKeys, purpose: string, length = 64) {
-  const sign = (master: Buffer, data: string) => hmacHex(deriveKey(master, purpose), data).slice(0, length);
+  const sign = (master: Buffer, data: string) => hmacHex(signingKey(master, purpose), data).slice(0, length);
   return {
     sign: (data: string): string => sign(keys.secretKey, data),
     verifies: (data: string, given: string): boolean =>

@@ -11,5 +11,11 @@ export { findListingCardRows, type ListingCardRow } from './listings.repository.
 export { ensureDemoMls } from './mls-registry.service.js';
 export { whereClause } from './search/filters.query.js';
 export { SearchResultSchema } from './search/search.records.js';
-export { checkSavedCriteria, compileStoredSearch, searchListings, type SearchResult } from './search/search.service.js';
+export {
+  checkSavedCriteria,
+  compileStoredSearch,
+  searchListingIds,
+  searchListings,
+  type SearchResult,
+} from './search/search.service.js';
 export { resolveSort, type Criteria } from './search/search.validation.js';

@@ -5,7 +5,6 @@
 // searches goes through that module's face: no SQL here.
 import type { Deps } from '../../platform/deps.js';
 import { AppError, errors } from '../../errors.js';
-import { firstLiveBrandPalette } from '../brands/index.js';
 import {
   alertPreferences,
   alertResults,
@@ -18,6 +17,7 @@ import { preferencesFormToken, preferencesFormTokenHolds } from './alert-prefere
 import { alertPreferencesPage, SEARCH_FIELD_PREFIX } from './alert-preferences.view.js';
 import { alertLinkProblemPage, alertResultsPage, RESULTS_PER_PAGE, type LinkProblem } from './alert-results.view.js';
 import { ALERT_PAGE_PREFIX, PREFERENCES_SUFFIX, readAlertToken } from './alert-token.js';
+import { pageBrand } from './page-brand.cache.js';
 import { PageFormat } from './page-format.js';
 import type { RenderedPage } from './page-layout.js';
 import { themeOf, type Theme } from './theme.js';
@@ -34,8 +34,8 @@ const STATUS_OF: Record<LinkProblem, 404 | 410> = { invalid: 404, expired: 410, 
 async function openAlertLink(deps: Deps, token: string): Promise<Opened> {
   const read = readAlertToken(deps.config, token, deps.clock.now());
   const search = read.state === 'invalid' ? null : await findAlertSearch(deps, read);
-  const palette = search ? await firstLiveBrandPalette(deps, [search.brand]) : undefined;
-  const theme = themeOf(palette ?? null);
+  // The brand's theme as the listing page reads it: kept for a few seconds per process (page-brand.cache.ts).
+  const theme = (search ? await pageBrand(deps, [search.brand]) : null)?.theme ?? themeOf(null);
   const problem: LinkProblem | null =
     read.state === 'invalid' ? 'invalid' : read.state === 'expired' ? 'expired' : !search?.live ? 'gone' : null;
   if (problem || read.state !== 'valid' || !search)
@@ -53,7 +53,7 @@ export const preferencesUrl = (deps: Pick<Deps, 'config'>, token: string) =>
 export async function showAlertResults(deps: Deps, token: string, page: number): Promise<AlertPageAnswer> {
   const opened = await openAlertLink(deps, token);
   if ('status' in opened) return opened;
-  const { cards, total } = await alertResults(deps, opened.pair, opened.search, {
+  const { cards, total } = await alertResults(deps, opened.search, {
     start: (page - 1) * RESULTS_PER_PAGE,
     limit: RESULTS_PER_PAGE,
   });

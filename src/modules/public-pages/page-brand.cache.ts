@@ -1,4 +1,4 @@
-// What the listing page needs of a brand (docs/public-pages.md "Speed"): its theme (the palette with every colour's
+// What the listing page (and, of it, the alert pages) needs of a brand (docs/public-pages.md "Speed"): its theme (the palette with every colour's
 // contrast checked) and whether it takes leads (a live lead channel: the "Ask about this home" form). Two statements
 // and the contrast arithmetic per page view otherwise, for data that changes a few times a year; so each process
 // keeps what it read for a brand for PAGE_BRAND_TTL_MS.
@@ -13,7 +13,8 @@
 //   submitAskForm) and the lead service finds the channel again in its own transaction. A post after the channel
 //   went answers the "Questions are closed" page (404) and writes nothing — never a 5xx, never a lead in a deleted
 //   channel. A new channel's form appears at most that late.
-// Only the listing page (GET) reads through here; the form's POST, its thanks page and the alert pages do not.
+// The listing page (GET) and the alert pages (results and preferences, for their theme only) read through here; the
+// form's POST and its thanks page do not.
 import type { Deps } from '../../platform/deps.js';
 import { firstLiveBrandPalette } from '../brands/index.js';
 import { defaultLeadChannel } from '../contacts/index.js';

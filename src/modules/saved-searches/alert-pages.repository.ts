@@ -2,10 +2,10 @@
 // the links of one brand a contact has, and a new schedule for one of them.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.js';
-import type { Schedule } from './saved-searches.repository.js';
+import { searchBoundaries, searchBrands, type SavedSearchRow, type Schedule } from './saved-searches.repository.js';
 
 /** The search an alert token names (deleted ones too: their page still wears the brand), and the link's state. */
-export interface AlertLinkRow {
+export interface AlertLinkRow extends Pick<SavedSearchRow, 'criteria' | 'brands' | 'boundaries'> {
   brand: string;
   title: string;
   search_deleted: boolean;
@@ -26,6 +26,9 @@ export async function findAlertLink(
     )
     .select([
       's.brand',
+      sql<SavedSearchRow['criteria']>`s.criteria`.as('criteria'),
+      searchBrands,
+      searchBoundaries,
       'l.frequency',
       sql<string>`coalesce(s.title, s.proposed_title)`.as('title'),
       sql<boolean>`s.deleted_at is not null`.as('search_deleted'),

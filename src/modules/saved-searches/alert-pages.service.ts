@@ -5,10 +5,11 @@
 import type { Deps } from '../../platform/deps.js';
 import { AppError, errors } from '../../errors.js';
 import { findContact, recordActivityIn } from '../contacts/index.js';
-import { searchListings } from '../listings/index.js';
+import { searchListingIds } from '../listings/index.js';
+import type { SearchCriteria } from '../listings/search/search.schemas.js';
 import { findAlertLink, findBrandLinks, setLinkSchedule, type BrandLinkRow } from './alert-pages.repository.js';
 import { listingCards, type ListingCard } from './delivery.email.js';
-import { findSavedSearch, storedCriteriaOf, type Schedule } from './saved-searches.repository.js';
+import { storedCriteriaOf, type Schedule } from './saved-searches.repository.js';
 import { FREQUENCIES, type Frequency } from './saved-searches.schemas.js';
 
 export interface AlertPair {
@@ -21,6 +22,8 @@ export interface AlertSearch {
   brand: string;
   title: string;
   live: boolean;
+  /** What a run of the search compiles (its criteria with its brands and boundaries). */
+  criteria: SearchCriteria;
 }
 
 /** The search a pair names (null: no such search was ever stored). */
@@ -28,7 +31,7 @@ export async function findAlertSearch(deps: Pick<Deps, 'db'>, pair: AlertPair): 
   const row = await findAlertLink(deps.db, pair.search, pair.contact);
   if (!row) return null;
   const live = !row.search_deleted && row.contact_live && row.frequency !== null;
-  return { brand: row.brand, title: row.title, live };
+  return { brand: row.brand, title: row.title, live, criteria: storedCriteriaOf(row) };
 }
 
 export interface AlertResults {
@@ -44,23 +47,19 @@ export interface AlertResults {
  */
 export async function alertResults(
   deps: Deps,
-  pair: AlertPair,
   search: AlertSearch,
   paging: { start: number; limit: number },
 ): Promise<AlertResults> {
-  const row = await findSavedSearch(deps.db, search.brand, pair.search);
-  if (!row) return { cards: [], total: 0 };
   try {
-    const result = await searchListings(deps, null, {
-      criteria: storedCriteriaOf(row),
+    const result = await searchListingIds(deps, null, {
+      criteria: search.criteria,
       sort: [],
       start: paging.start,
       limit: paging.limit,
       anchor: 'required',
       publicOnly: true,
     });
-    const ids = result.records.map((record) => (JSON.parse(record) as { id: string }).id);
-    return { cards: await listingCards(deps.db, deps.config, ids, search.brand), total: result.total };
+    return { cards: await listingCards(deps.db, deps.config, result.ids, search.brand), total: result.total };
   } catch (error) {
     if (error instanceof AppError && error.http < 500) return { cards: [], total: 0 };
     throw error;

@@ -37,6 +37,20 @@ export interface SavedSearchRow extends Schedule {
   links: LinkRow[];
 }
 
+/** The brands a search `s` names (its criteria's `brands`), by id. */
+export const searchBrands = sql<
+  string[]
+>`coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}')`.as(
+  'brands',
+);
+
+/** The boundaries a search `s` names (its criteria's `boundaries`), in their order. */
+export const searchBoundaries = sql<
+  string[]
+>`coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}')`.as(
+  'boundaries',
+);
+
 function selectSearches(db: Kysely<DB>) {
   return db
     .selectFrom('saved_searches as s')
@@ -58,20 +72,7 @@ function selectSearches(db: Kysely<DB>) {
       's.deleted_at',
     ])
     .select(sql<string>`coalesce(u.timezone, 'UTC')`.as('timezone'))
-    .select(
-      sql<
-        string[]
-      >`coalesce((select array_agg(b.brand::text order by b.brand) from saved_search_brands b where b.saved_search = s.id), '{}')`.as(
-        'brands',
-      ),
-    )
-    .select(
-      sql<
-        string[]
-      >`coalesce((select array_agg(x.boundary::text order by x.position) from saved_search_boundaries x where x.saved_search = s.id), '{}')`.as(
-        'boundaries',
-      ),
-    )
+    .select([searchBrands, searchBoundaries])
     .select(
       sql<LinkRow[]>`coalesce((
         select json_agg(json_build_object(

@@ -11,6 +11,7 @@ import {
   findAgentMuisOfBrands,
   runCount,
   runSearch,
+  type SearchPage,
   type TotalStrategy,
 } from './search.repository.js';
 import type { LegacySearchQuery, SearchBody, SearchCriteria, SearchQuery } from './search.schemas.js';
@@ -138,15 +139,32 @@ function titleOf(criteria: Criteria, boundaryTitles: string[] | undefined): stri
   return proposedTitle(criteria, boundaryTitles ? { boundaryTitles } : {});
 }
 
-export async function searchListings(deps: Deps, actor: Actor | null, request: SearchRequest): Promise<SearchResult> {
+async function searchPage(deps: Deps, actor: Actor | null, request: SearchRequest) {
   const { where, title } = await prepare(deps, actor, request);
   const page = await runSearch(
     deps.db,
     { where, sort: request.sort, start: request.start, limit: request.limit },
     request.totalStrategy,
   );
+  return { page, title };
+}
+
+export async function searchListings(deps: Deps, actor: Actor | null, request: SearchRequest): Promise<SearchResult> {
+  const { page, title } = await searchPage(deps, actor, request);
   const records = await loadSearchResults(deps.db, page.ids, deps.clock.now(), request.embed);
   return { records, total: page.total, proposedTitle: title };
+}
+
+/**
+ * A search's page as ids and the total, without the listing records: for a caller that shows the listings its own
+ * way (the alert results page reads its cards' few fields), which would otherwise build and parse 24 whole records.
+ */
+export async function searchListingIds(
+  deps: Deps,
+  actor: Actor | null,
+  request: Omit<SearchRequest, 'embed'>,
+): Promise<SearchPage> {
+  return (await searchPage(deps, actor, request)).page;
 }
 
 export async function countListings(
