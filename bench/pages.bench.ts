@@ -79,6 +79,14 @@ async function displayablePool(deps: Deps): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** How many homes the results page of `token` says match now (its "N homes match now"). */
+async function matchCount(url: string, token: string): Promise<number> {
+  const page = await (await fetch(`${url}/a/${token}`)).text();
+  const count = /([\d,]+) homes? match/.exec(page)?.[1];
+  if (count === undefined) throw new Error('pages: the results page does not say how many homes match');
+  return Number(count.replaceAll(',', ''));
+}
+
 export async function benchPages(
   deps: Deps,
   url: string,
@@ -105,7 +113,9 @@ export async function benchPages(
   const apiPaths = pool.map((id) => `/listings/${id}`);
   const bearer = { authorization: `Bearer ${fixture.accessToken}` };
 
-  // The results page: a contact on a saved search around the first listing of the pool (so it has results).
+  // The results pages: a contact on saved searches around the first listing of the pool (so they have results).
+  // The seeded listings crowd into a few metros, so a square's match count depends on where it falls: the notes say
+  // how many each search matched.
   const contact = await api(url, as, 'POST', '/contacts', {
     first_name: 'Bench',
     last_name: 'Contact',
@@ -114,30 +124,37 @@ export async function benchPages(
   const { rows: at } = await sql<{ x: number; y: number }>`
     select location[0] as x, location[1] as y from listings where id = ${pool[0]}`.execute(deps.db);
   const { x, y } = at[0] ?? { x: -96.797, y: 32.7767 };
-  const r = 0.05; // ~5 km: a neighbourhood, some dozens of results at 1M listings
-  const search = await api(url, as, 'POST', `/brands/${brand}/saved-searches`, {
-    title: 'Bench pages',
-    points: [
-      { longitude: x - r, latitude: y - r },
-      { longitude: x + r, latitude: y - r },
-      { longitude: x + r, latitude: y + r },
-      { longitude: x - r, latitude: y + r },
-      { longitude: x - r, latitude: y - r },
-    ],
-    contacts: [contact.data.id],
-    frequency: 'Instant',
-  });
-  const token = alertToken(
-    deps.config,
-    { search: search.data.id, contact: contact.data.id },
-    new Date(Date.now() + 90 * 86_400_000),
-  );
+  const alertSearch = async (title: string, r: number) => {
+    const search = await api(url, as, 'POST', `/brands/${brand}/saved-searches`, {
+      title,
+      points: [
+        { longitude: x - r, latitude: y - r },
+        { longitude: x + r, latitude: y - r },
+        { longitude: x + r, latitude: y + r },
+        { longitude: x - r, latitude: y + r },
+        { longitude: x - r, latitude: y - r },
+      ],
+      contacts: [contact.data.id],
+      frequency: 'Instant',
+    });
+    const token = alertToken(
+      deps.config,
+      { search: search.data.id, contact: contact.data.id },
+      new Date(Date.now() + 90 * 86_400_000),
+    );
+    return { path: `/a/${token}`, matches: await matchCount(url, token) };
+  };
+  // A neighbourhood (~2 km square), what an alert usually watches; and a whole district (~10 km square), thousands
+  // of matches in a metro: the page counts them all (its "N homes match now" and its pager), so it reads them all.
+  const neighbourhood = await alertSearch('Bench pages', 0.01);
+  const district = await alertSearch('Bench pages district', 0.05);
 
   // Each path answers 200 before it is measured: a bench of 404 pages would measure the wrong page.
   for (const [path, headers] of [
     [apiPaths[0]!, bearer],
     [pagePaths[0]!, {}],
-    [`/a/${token}`, {}],
+    [neighbourhood.path, {}],
+    [district.path, {}],
   ] as const) {
     const res = await fetch(`${url}${path}`, { headers });
     const body = await res.text();
@@ -155,7 +172,8 @@ export async function benchPages(
   // Warm-up of each route, not counted (JIT, the statements' plans, the pool's rows in the buffer cache).
   await loop('warm-up', apiPaths, bearer, Math.min(options.requests, pool.length * 2));
   await loop('warm-up', pagePaths, {}, Math.min(options.requests, pool.length * 2));
-  await loop('warm-up', [`/a/${token}`], {}, Math.min(options.requests, 200));
+  await loop('warm-up', [neighbourhood.path], {}, Math.min(options.requests, 200));
+  await loop('warm-up', [district.path], {}, Math.min(options.requests, 200));
 
   // API and page alternate twice, so a change of load on the shared machine lands on both.
   const apiRuns: LoadResult[] = [];
@@ -164,7 +182,18 @@ export async function benchPages(
     apiRuns.push(await loop(`GET /listings/:id (bearer, ${pool.length} listings)`, apiPaths, bearer));
     pageRuns.push(await loop(`GET /l/:listing?b=… (${pool.length} listings)`, pagePaths, {}));
   }
-  const results = await loop('GET /a/:token (results page)', [`/a/${token}`], {}, Math.ceil(options.requests / 2));
+  const results = await loop(
+    `GET /a/:token (results page, neighbourhood: ${neighbourhood.matches} matches)`,
+    [neighbourhood.path],
+    {},
+    Math.ceil(options.requests / 2),
+  );
+  const districtResults = await loop(
+    `GET /a/:token (results page, district: ${district.matches} matches)`,
+    [district.path],
+    {},
+    Math.ceil(options.requests / 2),
+  );
   const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
   const apiBest = best(apiRuns);
   const pageBest = best(pageRuns);
@@ -175,7 +204,7 @@ export async function benchPages(
   const notes = [
     `pages: ${pool.length} publicly displayable listings (${withOpenHouse} with open houses), brand palette with a logo, a lead channel (the form shown), \`b\` signed as alert links carry it`,
     `pages: GET /l/:listing p95 ${ms(pageBest.p95)} ms (target ≤ 15) at c=${c}, ${pageBest.rps.toFixed(0)} req/s; GET /listings/:id p95 ${ms(apiBest.p95)} ms, ${apiBest.rps.toFixed(0)} req/s; page/API throughput ${ratio.toFixed(2)}× (target ≥ 0.8; mean of two alternating rounds: ${pageRuns.map((p, i) => (p.rps / apiRuns[i]!.rps).toFixed(2)).join(', ')})${cpuRatio === undefined ? '' : `, CPU per request API/page ${cpuRatio.toFixed(2)}×`}`,
-    `pages: GET /a/:token (results page) p95 ${ms(results.p95)} ms (target ≤ 40) at c=${c}, ${results.rps.toFixed(0)} req/s`,
+    `pages: GET /a/:token (results page) p95 ${ms(results.p95)} ms (target ≤ 40) at c=${c}, ${results.rps.toFixed(0)} req/s, for a neighbourhood search (${neighbourhood.matches} matches); ${ms(districtResults.p95)} ms, ${districtResults.rps.toFixed(0)} req/s for a district (${district.matches} matches)`,
   ];
-  return { results: [...apiRuns, ...pageRuns, results], notes };
+  return { results: [...apiRuns, ...pageRuns, results, districtResults], notes };
 }

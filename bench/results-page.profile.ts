@@ -6,14 +6,14 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { closeDeps, createDeps } from '../src/deps.js';
 import { firstLiveBrandPalette } from '../src/modules/brands/index.js';
-import { findListingCardRows, searchListingIds } from '../src/modules/listings/index.js';
+import { findListingCardRowsPrepared, searchListingIds } from '../src/modules/listings/index.js';
 import { alertToken } from '../src/modules/public-pages/alert-token.js';
 import { showAlertResults } from '../src/modules/public-pages/alert-pages.service.js';
 import { alertResultsPage, RESULTS_PER_PAGE } from '../src/modules/public-pages/alert-results.view.js';
 import { PageFormat } from '../src/modules/public-pages/page-format.js';
 import { themeOf } from '../src/modules/public-pages/theme.js';
 import { alertResults, findAlertSearch } from '../src/modules/saved-searches/index.js';
-import { listingCards } from '../src/modules/saved-searches/delivery.email.js';
+import { listingCardsPrepared } from '../src/modules/saved-searches/delivery.email.js';
 
 const deps = await createDeps(loadConfig({ ...process.env, SECRET_KEY: process.env.SECRET_KEY ?? 'a'.repeat(64) }));
 const rounds = Number(process.env.ROUNDS ?? 300);
@@ -51,8 +51,10 @@ try {
   await time('query: findAlertSearch', () => findAlertSearch(deps, pair));
   await time('query: firstLiveBrandPalette', () => firstLiveBrandPalette(deps, [search.brand]));
   await time('query: searchListingIds', () => searchListingIds(deps, null, request));
-  await time('query: findListingCardRows', () => findListingCardRows(deps.db, page.ids));
-  await time('cards (listingCards: read + format)', () => listingCards(deps.db, deps.config, page.ids, search.brand));
+  await time('query: findListingCardRowsPrepared', () => findListingCardRowsPrepared(deps.database, page.ids));
+  await time('cards (listingCardsPrepared: read + format)', () =>
+    listingCardsPrepared(deps.database, deps.config, page.ids, search.brand),
+  );
   await time('query: select 1 (a round trip)', () => sql`select 1`.execute(deps.db));
   await time('render (alertResultsPage)', () =>
     alertResultsPage({

@@ -64,6 +64,42 @@ export interface FormattableListing {
   list_office_name?: string | null;
 }
 
+const bedsEntry = (count: number) => attribute(count, integer.format(count), plural(count, 'Bed', 'Beds'));
+const bathsEntry = (count: number) => attribute(count, decimal.format(count), plural(count, 'Bath', 'Baths'));
+function squareFeetEntry(squareMeters: number): FormattedAttribute {
+  const feet = Math.round(squareMeters * SQUARE_FEET_PER_SQUARE_METER);
+  return attribute(feet, `${integer.format(feet)} ft²`, undefined, 'ft²');
+}
+
+/** What a listing card prints (alert emails, the alert results page): `formatListing`'s texts of these entries. */
+export interface CardTexts {
+  price: string | null;
+  beds: string | null;
+  baths: string | null;
+  square_feet: string | null;
+  /** The street address, else the full address (trimmed; null when neither is given). */
+  street: string | null;
+}
+
+/**
+ * The card's texts alone, as `formatListing` writes them (the same functions): a page of 24 cards formatted every
+ * entry of every listing (three prices, lot sizes, the names existing clients read) to print four of them.
+ */
+export function formatCardTexts(
+  listing: Pick<
+    FormattableListing,
+    'price' | 'currency' | 'bedroom_count' | 'bathroom_count' | 'square_meters' | 'street_address' | 'full_address'
+  >,
+): CardTexts {
+  return {
+    price: listing.price === null ? null : formatMoney(listing.price, listing.currency),
+    beds: listing.bedroom_count === null ? null : bedsEntry(listing.bedroom_count).text,
+    baths: listing.bathroom_count === null ? null : bathsEntry(listing.bathroom_count).text,
+    square_feet: listing.square_meters === null ? null : squareFeetEntry(listing.square_meters).text,
+    street: listing.street_address?.trim() || listing.full_address?.trim() || null,
+  };
+}
+
 export function formatListing(listing: FormattableListing): Formatted {
   const formatted: Formatted = {};
   // Prices print without a label ("$450,000"): the label is there for clients that want one.
@@ -79,25 +115,12 @@ export function formatListing(listing: FormattableListing): Formatted {
   const closed = money(listing.close_price, 'Sold Price');
   if (closed) formatted.close_price = closed;
 
-  if (listing.bedroom_count !== null) {
-    formatted.beds = attribute(
-      listing.bedroom_count,
-      integer.format(listing.bedroom_count),
-      plural(listing.bedroom_count, 'Bed', 'Beds'),
-    );
-  }
-  if (listing.bathroom_count !== null) {
-    formatted.baths = attribute(
-      listing.bathroom_count,
-      decimal.format(listing.bathroom_count),
-      plural(listing.bathroom_count, 'Bath', 'Baths'),
-    );
-  }
+  if (listing.bedroom_count !== null) formatted.beds = bedsEntry(listing.bedroom_count);
+  if (listing.bathroom_count !== null) formatted.baths = bathsEntry(listing.bathroom_count);
   if (listing.square_meters !== null) {
     const meters = listing.square_meters;
-    const feet = Math.round(meters * SQUARE_FEET_PER_SQUARE_METER);
     formatted.square_meters = attribute(meters, `${integer.format(meters)} m²`, undefined, 'm²');
-    formatted.square_feet = attribute(feet, `${integer.format(feet)} ft²`, undefined, 'ft²');
+    formatted.square_feet = squareFeetEntry(meters);
   }
   if (listing.lot_square_meters !== null) formatted.lot_size = lotSize(listing.lot_square_meters);
   if (listing.year_built !== null) {

@@ -1,6 +1,9 @@
 // SQL of the contact's own alert pages (alert-pages.service.ts; docs/public-pages.md): the link an alert token names,
 // the links of one brand a contact has, and a new schedule for one of them.
 import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { narrowed } from '../../db/narrow.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/types.js';
 import { searchBoundaries, searchBrands, type SavedSearchRow, type Schedule } from './saved-searches.repository.js';
 
@@ -14,12 +17,8 @@ export interface AlertLinkRow extends Pick<SavedSearchRow, 'criteria' | 'brands'
   frequency: string | null;
 }
 
-export async function findAlertLink(
-  db: Kysely<DB>,
-  search: string,
-  contact: string,
-): Promise<AlertLinkRow | undefined> {
-  return await db
+function alertLinkQuery(db: Kysely<DB>, search: string, contact: string) {
+  return db
     .selectFrom('saved_searches as s')
     .leftJoin('saved_search_contacts as l', (join) =>
       join.onRef('l.saved_search', '=', 's.id').on('l.contact', '=', contact),
@@ -36,8 +35,27 @@ export async function findAlertLink(
         'contact_live',
       ),
     ])
-    .where('s.id', '=', search)
-    .executeTakeFirst();
+    .where('s.id', '=', search);
+}
+
+/** Stand-ins of the statement's arguments (matched by value: uuids no search or contact has). */
+const SEARCH_STAND_IN = '00000000-0000-0000-0000-00000000005e';
+const CONTACT_STAND_IN = '00000000-0000-0000-0000-0000000000c0';
+
+/** Prepared: PostgreSQL planned this read (its sub-selects) in ~0.9 ms and ran it in 0.15 ms, on every alert page. */
+const alertLinkRow = preparedQuery(
+  'saved-searches.alert-link',
+  [SEARCH_STAND_IN, CONTACT_STAND_IN] as const,
+  (db, search: string, contact: string) => alertLinkQuery(db, search, contact),
+);
+
+/** The search a link names, whatever its state, with the contact's link to it and whether the contact is live. */
+export async function findAlertLink(
+  database: Pick<Database, 'db' | 'query'>,
+  search: string,
+  contact: string,
+): Promise<AlertLinkRow | undefined> {
+  return narrowed<AlertLinkRow | undefined>(await alertLinkRow(database, search, contact));
 }
 
 /** A link of the contact to a live search of the brand, with the search's own schedule (a digest's defaults). */

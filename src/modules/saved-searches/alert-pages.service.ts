@@ -8,7 +8,7 @@ import { findContact, recordActivityIn } from '../contacts/index.js';
 import { searchListingIds } from '../listings/index.js';
 import type { SearchCriteria } from '../listings/search/search.schemas.js';
 import { findAlertLink, findBrandLinks, setLinkSchedule, type BrandLinkRow } from './alert-pages.repository.js';
-import { listingCards, type ListingCard } from './delivery.email.js';
+import { listingCardsPrepared, type ListingCard } from './delivery.email.js';
 import { storedCriteriaOf, type Schedule } from './saved-searches.repository.js';
 import { FREQUENCIES, type Frequency } from './saved-searches.schemas.js';
 
@@ -27,8 +27,8 @@ export interface AlertSearch {
 }
 
 /** The search a pair names (null: no such search was ever stored). */
-export async function findAlertSearch(deps: Pick<Deps, 'db'>, pair: AlertPair): Promise<AlertSearch | null> {
-  const row = await findAlertLink(deps.db, pair.search, pair.contact);
+export async function findAlertSearch(deps: Pick<Deps, 'database'>, pair: AlertPair): Promise<AlertSearch | null> {
+  const row = await findAlertLink(deps.database, pair.search, pair.contact);
   if (!row) return null;
   const live = !row.search_deleted && row.contact_live && row.frequency !== null;
   return { brand: row.brand, title: row.title, live, criteria: storedCriteriaOf(row) };
@@ -59,7 +59,10 @@ export async function alertResults(
       anchor: 'required',
       publicOnly: true,
     });
-    return { cards: await listingCards(deps.db, deps.config, result.ids, search.brand), total: result.total };
+    return {
+      cards: await listingCardsPrepared(deps.database, deps.config, result.ids, search.brand),
+      total: result.total,
+    };
   } catch (error) {
     if (error instanceof AppError && error.http < 500) return { cards: [], total: 0 };
     throw error;

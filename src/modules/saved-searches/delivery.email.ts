@@ -4,12 +4,18 @@
 // body), and a plain-text part. Every value is escaped (platform/pages/html.ts). The alert results page
 // (public-pages) shows the same cards.
 import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
 import type { OutgoingMessage } from '../../mail/mail.service.js';
 import { html } from '../../platform/pages/html.js';
 import type { MasterKeys } from '../../lib/crypto.js';
-import { findListingCardRows, formatListing } from '../listings/index.js';
+import {
+  findListingCardRows,
+  findListingCardRowsPrepared,
+  formatCardTexts,
+  type ListingCardRow,
+} from '../listings/index.js';
 import { listingLinkUrl } from '../public-pages/index.js';
 
 export interface ListingCard {
@@ -34,24 +40,41 @@ export async function listingCards(
   brand: string | null = null,
 ): Promise<ListingCard[]> {
   if (ids.length === 0) return [];
-  const rows = await findListingCardRows(db, ids);
+  return cardsOfRows(await findListingCardRows(db, ids), config, ids, brand);
+}
+
+/** `listingCards` read by a prepared statement on a pooled connection (no transaction): the alert results page. */
+export async function listingCardsPrepared(
+  database: Pick<Database, 'db' | 'query'>,
+  config: LinkConfig,
+  ids: readonly string[],
+  brand: string | null,
+): Promise<ListingCard[]> {
+  if (ids.length === 0) return [];
+  return cardsOfRows(await findListingCardRowsPrepared(database, ids), config, ids, brand);
+}
+
+function cardsOfRows(
+  rows: readonly ListingCardRow[],
+  config: LinkConfig,
+  ids: readonly string[],
+  brand: string | null,
+): ListingCard[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
-    const formatted = formatListing(row);
-    // The same entries the listing record carries (what the WordPress plugin shows), so email and payload agree.
-    const street = formatted.street_address?.text ?? formatted.full_address?.text ?? row.mls_number;
+    // The texts the listing record's `formatted` carries (what the WordPress plugin shows), so email and payload agree.
+    const texts = formatCardTexts(row);
+    const street = texts.street ?? row.mls_number;
     const place = [row.city, row.state].filter(Boolean).join(', ');
-    const facts = [formatted.beds?.text, formatted.baths?.text, formatted.square_feet?.text]
-      .filter(Boolean)
-      .join(' · ');
+    const facts = [texts.beds, texts.baths, texts.square_feet].filter(Boolean).join(' · ');
     const card = { id, mls: row.mls, mls_number: row.mls_number };
     return [
       {
         ...card,
         address: place ? `${street}, ${place}` : street,
-        price: formatted.price?.text ?? null,
+        price: texts.price,
         facts,
         status: row.status,
         photo: row.cover_image_url ?? row.first_photo,
