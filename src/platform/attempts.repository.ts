@@ -49,11 +49,10 @@ export interface ClaimedKey {
  * and then reuses a generic plan.
  */
 export async function claimFailures(
-  db: Kysely<DB>,
+  database: Pick<Database, 'db' | 'query'>,
   keys: ClaimedKey[],
   now: Date,
   windowSeconds: number,
-  database: Pick<Database, 'query'>,
 ): Promise<AttemptCounter[]> {
   const window = sql`interval '${sql.raw(String(windowSeconds))} seconds'`;
   /** The counter after one more failure, from the one before it (`previous`), as a lateral sub-select on `p`. */
@@ -104,7 +103,7 @@ export async function claimFailures(
     where c.blocked_until is null or c.blocked_until <= ${now}::timestamptz
     returning c.key, c.failures, c.consecutive, c.window_started_at
   `;
-  const compiled = statement.compile(db);
+  const compiled = statement.compile(database.db);
   const name = `attempts.claim-${windowSeconds}`; // the window is part of the text
   const result = await database.query({ name, text: compiled.sql, values: [...compiled.parameters] });
   return result.rows as AttemptCounter[];

@@ -62,12 +62,16 @@ export function attemptKey(kind: AttemptKind, identity: string, policy: AttemptP
 }
 
 export class AttemptLimiter {
+  private readonly db: Kysely<DB>;
+
   constructor(
-    private readonly db: Kysely<DB>,
+    /** Its Kysely for the reads and writes; its pool for the claim, a named prepared statement (planning it costs
+     * more than running it). */
+    private readonly database: Pick<Database, 'db' | 'query'>,
     private readonly clock: Clock,
-    /** The claim runs here as a named prepared statement (its planning costs more than its execution). */
-    private readonly database: Pick<Database, 'query'>,
-  ) {}
+  ) {
+    this.db = database.db;
+  }
 
   /** Throws 429 when any key is blocked now. */
   async assertAllowed(keys: AttemptKey[]): Promise<void> {
@@ -93,11 +97,10 @@ export class AttemptLimiter {
     const now = this.clock.now();
     // All or nothing, in one statement: a blocked key leaves the keys beside it uncounted.
     const counted = await claimFailures(
-      this.db,
+      this.database,
       keys.map((k) => ({ key: k.key, ...k.policy })),
       now,
       WINDOW_SECONDS,
-      this.database,
     );
     if (counted.length < new Set(keys.map((k) => k.key)).size) {
       await this.assertAllowed(keys); // throws 429 with the Retry-After of the longest block

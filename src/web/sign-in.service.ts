@@ -24,7 +24,7 @@ export async function signInWithPassword(
   const normalisedEmail = email.trim().toLowerCase();
   // The same keys as the password grant: failures on either path count against one budget.
   const keys: AttemptKey[] = [attemptKey('account', normalisedEmail, ACCOUNT_POLICY), attemptKey('ip', ip, IP_POLICY)];
-  const limiter = new AttemptLimiter(deps.db, deps.clock, deps.database);
+  const limiter = new AttemptLimiter(deps.database, deps.clock);
   // Counted as a failure up front (as the password grant does), so parallel guesses cannot all slip past the
   // limit during the slow hash; a correct password gets the attempt back.
   const blocked = await retryAfter(() => limiter.claim(keys));

@@ -102,7 +102,7 @@ describe('password grant lock-out', () => {
   });
 
   it('recordSuccess resets account keys but never IP keys', async () => {
-    const limiter = new AttemptLimiter(t.deps.db, t.deps.clock, t.deps.database);
+    const limiter = new AttemptLimiter(t.deps.database, t.deps.clock);
     const account = { key: `account:unit-${Date.now()}`, policy: ACCOUNT_POLICY };
     const ip = { key: `ip:unit-${Date.now()}`, policy: IP_POLICY };
     await limiter.claim([account, ip]);
@@ -119,7 +119,7 @@ describe('password grant lock-out', () => {
   });
 
   it('claim counts up front, all or nothing; refund gives a successful attempt back', async () => {
-    const limiter = new AttemptLimiter(t.deps.db, t.deps.clock, t.deps.database);
+    const limiter = new AttemptLimiter(t.deps.database, t.deps.clock);
     const stamp = Date.now();
     const account = { key: `account:claim-${stamp}`, policy: ACCOUNT_POLICY };
     const ip = { key: `ip:claim-${stamp}`, policy: IP_POLICY };
@@ -157,7 +157,7 @@ describe('password grant lock-out', () => {
   });
 
   it('restarts the consecutive count with a new hourly window', async () => {
-    const limiter = new AttemptLimiter(t.deps.db, t.deps.clock, t.deps.database);
+    const limiter = new AttemptLimiter(t.deps.database, t.deps.clock);
     const ip = { key: `ip:window-${Date.now()}`, policy: IP_POLICY };
     for (let i = 0; i < 3; i++) await limiter.claim([ip]);
     t.clock.advance(3600);

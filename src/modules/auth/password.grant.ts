@@ -23,7 +23,7 @@ export async function passwordGrant(
     attemptKey('account', username.trim().toLowerCase(), ACCOUNT_POLICY),
     attemptKey('ip', ip, IP_POLICY),
   ];
-  const limiter = new AttemptLimiter(deps.db, deps.clock, deps.database);
+  const limiter = new AttemptLimiter(deps.database, deps.clock);
   // Counted as a failure up front, so parallel guesses cannot all slip past the limit during the slow hash.
   await limiter.claim(keys);
 

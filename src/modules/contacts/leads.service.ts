@@ -235,7 +235,7 @@ export async function captureFromChannel(
   channelId: string,
   body: WebhookLeadBody,
 ): Promise<void> {
-  await new AttemptLimiter(deps.db, deps.clock, deps.database).claim([
+  await new AttemptLimiter(deps.database, deps.clock).claim([
     attemptKey('lead-ip', ip, LEAD_CAPTURE_LIMITS.perIp),
     attemptKey('lead-channel', channelId.toLowerCase(), LEAD_CAPTURE_LIMITS.perChannel),
   ]);

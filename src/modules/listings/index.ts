@@ -18,4 +18,5 @@ export {
   searchListings,
   type SearchResult,
 } from './search/search.service.js';
+export type { SearchCriteria } from './search/search.schemas.js';
 export { resolveSort, type Criteria } from './search/search.validation.js';

@@ -139,7 +139,7 @@ async function checkCode(
   accepted: AcceptedCodes,
 ): Promise<void> {
   const keys: AttemptKey[] = [attemptKey('mfa', userId, ACCOUNT_POLICY), attemptKey('ip', ip, IP_POLICY)];
-  const limiter = new AttemptLimiter(deps.db, deps.clock, deps.database);
+  const limiter = new AttemptLimiter(deps.database, deps.clock);
   // Counted as a failure up front (refunded on success), so parallel guesses cannot outrun the limit.
   await limiter.claim(keys);
   if (accepted === 'totp-or-recovery' && looksLikeRecoveryCode(token)) {

@@ -117,7 +117,7 @@ export async function submitAskForm(
   listing: string,
   body: Record<string, unknown>,
 ): Promise<AskOutcome> {
-  await new AttemptLimiter(deps.db, deps.clock, deps.database).claim([attemptKey('lead-form-ip', ip, ASK_FORM_POLICY)]);
+  await new AttemptLimiter(deps.database, deps.clock).claim([attemptKey('lead-form-ip', ip, ASK_FORM_POLICY)]);
   const appName = deps.config.appName;
   if (!isUuid(listing)) return { kind: 'page', status: 404, page: notFoundPage({ theme: themeOf(null), appName }) };
   const now = deps.clock.now();

@@ -5,8 +5,7 @@
 import type { Deps } from '../../platform/deps.js';
 import { AppError, errors } from '../../errors.js';
 import { findContact, recordActivityIn } from '../contacts/index.js';
-import { searchListingIds } from '../listings/index.js';
-import type { SearchCriteria } from '../listings/search/search.schemas.js';
+import { searchListingIds, type SearchCriteria } from '../listings/index.js';
 import { findAlertLink, findBrandLinks, setLinkSchedule, type BrandLinkRow } from './alert-pages.repository.js';
 import { listingCardsPrepared, type ListingCard } from './delivery.email.js';
 import { storedCriteriaOf, type Schedule } from './saved-searches.repository.js';

@@ -120,7 +120,7 @@ export async function changePassword(deps: Deps, actor: Actor, body: ChangePassw
   }
   // The account's key of the password grant and the pages: a stolen token adds no guesses of its own. Claimed as
   // a failure before the slow hash, so parallel guesses cannot all pass the limit; refunded if right.
-  const limiter = new AttemptLimiter(deps.db, deps.clock, deps.database);
+  const limiter = new AttemptLimiter(deps.database, deps.clock);
   const keys: AttemptKey[] = [attemptKey('account', row.email.trim().toLowerCase(), ACCOUNT_POLICY)];
   await limiter.claim(keys);
   if (!(await verifyPassword(row.password_hash, body.old_password)))
