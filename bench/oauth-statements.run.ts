@@ -93,6 +93,8 @@ interface StatementRow {
   query: string;
   calls: string;
   total_exec_time: number;
+  plans: string;
+  total_plan_time: number;
   rows: string;
   shared_blks_hit: string;
   shared_blks_read: string;
@@ -103,7 +105,7 @@ interface StatementRow {
 
 async function statements(): Promise<StatementRow[]> {
   const { rows } = await stats.query<StatementRow>(
-    `select query, calls, total_exec_time, rows, shared_blks_hit, shared_blks_read, shared_blks_dirtied,
+    `select query, calls, total_exec_time, plans, total_plan_time, rows, shared_blks_hit, shared_blks_read, shared_blks_dirtied,
             wal_records, wal_bytes
        from pg_stat_statements
       where dbid = (select oid from pg_database where datname = current_database())
@@ -135,14 +137,15 @@ try {
         `WAL ${per(total('wal_records'), count)} records / ${per(total('wal_bytes'), count)} bytes\n`,
     );
     console.log(
-      '| calls/req | exec ms/call | rows/call | buffers hit/req | dirtied/req | WAL rec/req | WAL B/req | statement |',
+      '| calls/req | exec ms/call | plans/call | plan ms/plan | rows/call | buffers hit/req | dirtied/req | WAL rec/req | WAL B/req | statement |',
     );
-    console.log('|---:|---:|---:|---:|---:|---:|---:|---|');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const row of rows) {
       const calls = Number(row.calls);
       if (calls === 0) continue;
       console.log(
-        `| ${per(calls, count)} | ${(row.total_exec_time / calls).toFixed(3)} | ${per(row.rows, calls)} | ` +
+        `| ${per(calls, count)} | ${(row.total_exec_time / calls).toFixed(3)} | ${per(row.plans, calls)} | ` +
+          `${Number(row.plans) > 0 ? (row.total_plan_time / Number(row.plans)).toFixed(3) : '–'} | ${per(row.rows, calls)} | ` +
           `${per(row.shared_blks_hit, count)} | ${per(row.shared_blks_dirtied, count)} | ` +
           `${per(row.wal_records, count)} | ${per(row.wal_bytes, count)} | \`${oneLine(row.query)}\` |`,
       );

@@ -1,7 +1,7 @@
 // Hot reads as NAMED prepared statements: PostgreSQL parses and plans such a statement once per connection.
 // For a query with joins or sub-selects the planning costs more than the execution, and a request that runs
 // it on every call (bearer lookup, the user record) pays it every time unless the plan is kept.
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import type { Database } from './database.js';
 import type { DB } from './types.js';
 
@@ -36,4 +36,23 @@ export function preparedQuery<Args extends readonly unknown[], Row>(
 ): (database: Pick<Database, 'db' | 'query'>, ...args: Args) => Promise<Row | undefined> {
   const rows = preparedRows(name, standIns, build);
   return async (database, ...args) => (await rows(database, ...args))[0];
+}
+
+/** Where a statement runs: the pool (as a named prepared statement) or a transaction's Kysely (planned each time). */
+export type StatementTarget = Kysely<DB> | Pick<Database, 'db' | 'query'>;
+
+/**
+ * Runs a statement whose text does not vary between calls (its values are all parameters). On the pool it runs
+ * as the named prepared statement `name`, planned once per connection; a transaction cannot lend its connection
+ * to `Database.query`, so inside one it runs as any other Kysely statement. Answers every row.
+ */
+export async function runNamed<Row>(target: StatementTarget, name: string, statement: RawBuilder<Row>): Promise<Row[]> {
+  if (!isPool(target)) return (await statement.execute(target)).rows;
+  const compiled = statement.compile(target.db);
+  const result = await target.query({ name, text: compiled.sql, values: [...compiled.parameters] });
+  return result.rows as Row[];
+}
+
+function isPool(target: StatementTarget): target is Pick<Database, 'db' | 'query'> {
+  return 'query' in target && 'db' in target;
 }

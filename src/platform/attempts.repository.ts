@@ -2,6 +2,7 @@
 // long). One row per key; the rows are shared by every API process.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { runNamed } from '../db/prepared.js';
 import type { DB } from '../db/types.js';
 
 export interface AttemptCounter {
@@ -103,22 +104,20 @@ export async function claimFailures(
     where c.blocked_until is null or c.blocked_until <= ${now}::timestamptz
     returning c.key, c.failures, c.consecutive, c.window_started_at
   `;
-  const compiled = statement.compile(database.db);
-  const name = `attempts.claim-${windowSeconds}`; // the window is part of the text
-  const result = await database.query({ name, text: compiled.sql, values: [...compiled.parameters] });
-  return result.rows as AttemptCounter[];
+  return runNamed(database, `attempts.claim-${windowSeconds}`, statement); // the window is part of the text
 }
 
 /**
  * Takes back one failure of each key; the keys with `reset` also restart their consecutive count and lose their
- * block. One statement; answers the corrected counters.
+ * block. One statement, prepared as the claim is (every successful sign-in runs both); answers the corrected
+ * counters.
  */
 export async function refundFailures(
-  db: Kysely<DB>,
+  database: Pick<Database, 'db' | 'query'>,
   keys: { key: string; reset: boolean }[],
   now: Date,
 ): Promise<(AttemptCounter & { blocked_until: Date | null })[]> {
-  const { rows } = await sql<AttemptCounter & { blocked_until: Date | null }>`
+  const statement = sql<AttemptCounter & { blocked_until: Date | null }>`
     update attempt_counters c
        set failures = greatest(c.failures - 1, 0),
            consecutive = case when k.reset then 0 else greatest(c.consecutive - 1, 0) end,
@@ -127,8 +126,8 @@ export async function refundFailures(
       from unnest(${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.reset)}::boolean[]) as k(key, reset)
      where c.key = k.key
     returning c.key, c.failures, c.consecutive, c.window_started_at, c.blocked_until
-  `.execute(db);
-  return rows;
+  `;
+  return runNamed(database, 'attempts.refund', statement);
 }
 
 /** Sets (or clears, with null) the block of each key, in one statement. */

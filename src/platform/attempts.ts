@@ -116,7 +116,7 @@ export class AttemptLimiter {
   async refund(keys: AttemptKey[]): Promise<void> {
     const now = this.clock.now();
     const rows = await refundFailures(
-      this.db,
+      this.database,
       keys.map((k) => ({ key: k.key, reset: k.policy.resetOnSuccess })),
       now,
     );

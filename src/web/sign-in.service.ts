@@ -30,7 +30,7 @@ export async function signInWithPassword(
   const blocked = await retryAfter(() => limiter.claim(keys));
   if (blocked !== null) return { kind: 'blocked', retryAfterSeconds: blocked };
 
-  const user = normalisedEmail ? await findLiveUserByEmail(deps.db, normalisedEmail) : undefined;
+  const user = normalisedEmail ? await findLiveUserByEmail(deps.database, normalisedEmail) : undefined;
   // verifyPassword does the same work for an unknown account, so timing does not reveal which emails exist.
   if (!(await verifyPassword(user?.password_hash ?? null, password)) || !user) return { kind: 'invalid' };
   // Only the account's streak resets (IP_POLICY.resetOnSuccess is false): one valid account must not launder

@@ -5,7 +5,7 @@ import type { TokenResponse } from './oauth.schemas.js';
 import { issueNewFamily, tokenResponse } from './tokens.service.js';
 
 export async function clientCredentialsGrant(deps: Deps, client: ClientRow, scope: string): Promise<TokenResponse> {
-  const tokens = await issueNewFamily(deps.db, deps.clock, {
+  const tokens = await issueNewFamily(deps.database, deps.clock, {
     user: null,
     client: client.id,
     brand: null,

@@ -1,6 +1,6 @@
 // SQL of token families, access and refresh tokens. Tokens are looked up by their SHA-256 hash only.
 import { sql, type Kysely } from 'kysely';
-import { preparedQuery } from '../../db/prepared.js';
+import { preparedQuery, runNamed, type StatementTarget } from '../../db/prepared.js';
 import type { Database } from '../../db/database.js';
 import type { DB, Narrowed } from '../../db/types.js';
 import type { ClientKind } from './auth.columns.js';
@@ -30,8 +30,13 @@ export interface FirstPair {
  * A new family with its first pair, in ONE statement (a login's hot path: three inserts, one round trip). The
  * refresh token lives as long as the family.
  */
-export async function insertFamilyWithPair(db: Kysely<DB>, family: NewFamily, pair: FirstPair): Promise<string> {
-  const { rows } = await sql<{ id: string }>`
+/** Prepared on the pool: every login and client-credentials grant runs it, with the same text. */
+export async function insertFamilyWithPair(
+  target: StatementTarget,
+  family: NewFamily,
+  pair: FirstPair,
+): Promise<string> {
+  const statement = sql<{ id: string }>`
     with family as (
       insert into token_families ("user", client, brand, grant_type, mfa_validated, expires_at, scope, auth_time, amr)
       values (${family.user}, ${family.client}, ${family.brand}, ${family.grantType}, ${family.mfaValidated},
@@ -47,7 +52,8 @@ export async function insertFamilyWithPair(db: Kysely<DB>, family: NewFamily, pa
        where ${pair.refreshHash}::bytea is not null
     )
     select id from family
-  `.execute(db);
+  `;
+  const rows = await runNamed(target, 'auth.insert-family-with-pair', statement);
   return rows[0]!.id;
 }
 

@@ -7,6 +7,7 @@ import { addSeconds } from '../../lib/clock.js';
 import { hashToken, randomToken } from '../../lib/crypto.js';
 import { ACCESS_TOKEN_SECONDS, FAMILY_LIFETIME_SECONDS } from './token-policy.js';
 import type { Database } from '../../db/database.js';
+import type { StatementTarget } from '../../db/prepared.js';
 import {
   insertAccessToken,
   insertFamilyWithPair,
@@ -47,7 +48,8 @@ export interface StartFamily extends Omit<NewFamily, 'expiresAt'> {
 }
 
 /** Starts a token family and issues its first pair (one statement). Pass a transaction to tie it to other writes. */
-export async function issueNewFamily(db: Kysely<DB>, clock: Clock, start: StartFamily): Promise<IssuedTokens> {
+/** `target`: the pool where no transaction is open (the statement then runs prepared), else the transaction. */
+export async function issueNewFamily(target: StatementTarget, clock: Clock, start: StartFamily): Promise<IssuedTokens> {
   const now = clock.now();
   const familyExpiresAt = addSeconds(now, FAMILY_LIFETIME_SECONDS);
   const accessToken = randomToken();
@@ -55,7 +57,7 @@ export async function issueNewFamily(db: Kysely<DB>, clock: Clock, start: StartF
   const accessExpiresAt = accessTokenExpiry(now, familyExpiresAt);
   const { withRefreshToken: _, ...family } = start;
   const id = await insertFamilyWithPair(
-    db,
+    target,
     { ...family, expiresAt: familyExpiresAt },
     { accessHash: hashToken(accessToken), accessExpiresAt, refreshHash: refreshToken ? hashToken(refreshToken) : null },
   );
