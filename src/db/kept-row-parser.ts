@@ -1,13 +1,17 @@
-// A named prepared statement answers the same columns every time, yet node-postgres rebuilds its row parser from
-// the row description of every answer (pg/lib/result.js addFields: a type-parser look-up and a property per
-// column, then a copy of the empty row object). For the bearer check folded with the ~60-column user row that
-// was ~14 % of the server's CPU on GET /users/self (a --cpu-prof under load; docs/oauth.md). This query keeps
-// what addFields built per statement name and reuses it while the description is the same (names, types and
-// formats compared column by column: a change, say after a migration, builds a new one as pg would).
+// A named prepared statement answers the same columns every time, yet node-postgres asks for them again on every
+// call and rebuilds its row parser from the answer: it sends Describe with each Execute, PostgreSQL answers a
+// RowDescription (~60 fields for the bearer check folded with the user row), pg parses that message and then
+// builds a type-parser look-up and a property per column (pg/lib/result.js addFields). On GET /users/self that
+// was ~14 % of the server's CPU (addFields; a --cpu-prof under load, docs/oauth.md), then ~5 % more for the
+// message itself. A prepared statement's columns cannot change on its connection: PostgreSQL refuses to run it
+// again if they would ("cached plan must not change result type"). So the first call of a statement on a
+// connection describes it and keeps the parser pg built, and later calls there send Bind and Execute alone and
+// parse with the kept parser.
 //
-// It leans on pg's Query and Result internals (`_result`, `_parsers`, `_prebuiltEmptyResultObject`, pg 8.x);
-// src/db/kept-row-parser.test.ts fails if they change shape.
+// It leans on pg's Query, Result and Connection internals (`_result`, `_parsers`, `_prebuiltEmptyResultObject`,
+// `prepare`, `hasBeenParsed`, `_getRows`, pg 8.x); src/db/kept-row-parser.test.ts fails if they change shape.
 import pg from 'pg';
+import pgUtils from 'pg/lib/utils.js';
 
 interface FieldDescription {
   name: string;
@@ -23,11 +27,25 @@ interface ResultInternals {
   addFields(fields: FieldDescription[]): void;
 }
 
+/** The part of pg's Connection this touches: the statement's messages. */
+interface ConnectionInternals {
+  bind(config: object): void;
+  sync(): void;
+}
+
 interface QueryInternals {
+  name: string;
+  portal: string;
+  values: unknown[] | undefined;
+  binary: boolean | undefined;
+  rows: number | undefined;
   _result: ResultInternals;
   _checkForMultirow(): void;
   _accumulateRows: unknown;
   callback: unknown;
+  hasBeenParsed(connection: ConnectionInternals): boolean;
+  handleError(error: unknown, connection: ConnectionInternals): void;
+  _getRows(connection: ConnectionInternals, rows: number | undefined): void;
 }
 
 interface KeptParser {
@@ -36,38 +54,75 @@ interface KeptParser {
   empty: object | null;
 }
 
-/** Per statement name: the parser built from its last row description. Bounded by the number of statements. */
-const kept = new Map<string, KeptParser>();
+/**
+ * Per connection, per statement name: the parser built from the statement's row description there. Bounded by
+ * connections × statements; a connection's entry goes with the connection.
+ */
+const keptOn = new WeakMap<ConnectionInternals, Map<string, KeptParser>>();
 
-function sameFields(a: FieldDescription[], b: FieldDescription[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x.name !== y.name || x.dataTypeID !== y.dataTypeID || x.format !== y.format) return false;
-  }
-  return true;
+/** Statements run without a Describe since start (for the test that guards pg's internals). */
+let describesSkipped = 0;
+
+function keptOf(connection: ConnectionInternals): Map<string, KeptParser> {
+  let kept = keptOn.get(connection);
+  if (!kept) keptOn.set(connection, (kept = new Map()));
+  return kept;
 }
 
 class KeptParserQuery extends pg.Query {
-  /** pg's handleRowDescription, with the parser taken from `kept` when the description is unchanged. */
+  /** The kept parsers of the connection this query runs on (set when it is sent). */
+  private kept: Map<string, KeptParser> | undefined;
+
+  /** pg's prepare, without Parse and Describe for a statement this connection has described already. */
+  prepare(connection: ConnectionInternals): void {
+    const self = this as unknown as QueryInternals;
+    this.kept = keptOf(connection);
+    const known = this.kept.get(self.name);
+    if (!known || !self.hasBeenParsed(connection)) {
+      (pg.Query.prototype as unknown as { prepare(c: ConnectionInternals): void }).prepare.call(this, connection);
+      return;
+    }
+    try {
+      connection.bind({
+        portal: self.portal,
+        statement: self.name,
+        values: self.values,
+        binary: self.binary,
+        valueMapper: pgUtils.prepareValue,
+      });
+    } catch (error) {
+      // Nothing was sent: the Sync alone ends the round trip (pg would also Close the statement, which it parsed
+      // in the same batch; here it stays prepared for the next call).
+      connection.sync();
+      self.handleError(error, connection);
+      return;
+    }
+    describesSkipped++;
+    this.useParser(known);
+    self._getRows(connection, self.rows);
+  }
+
+  /** pg's handleRowDescription (the statement's first call on this connection), keeping the parser it builds. */
   handleRowDescription(message: { fields: FieldDescription[] }): void {
-    const self = this as unknown as QueryInternals & { name: string };
+    const self = this as unknown as QueryInternals;
     self._checkForMultirow();
     const result = self._result;
-    const known = kept.get(self.name);
-    if (known && sameFields(known.fields, message.fields)) {
-      result.fields = message.fields;
-      result._parsers = known.parsers;
-      result._prebuiltEmptyResultObject = known.empty;
-    } else {
-      result.addFields(message.fields);
-      kept.set(self.name, {
-        fields: message.fields,
-        parsers: result._parsers,
-        empty: result._prebuiltEmptyResultObject,
-      });
-    }
+    result.addFields(message.fields);
+    this.kept?.set(self.name, {
+      fields: message.fields,
+      parsers: result._parsers,
+      empty: result._prebuiltEmptyResultObject,
+    });
+    self._accumulateRows = self.callback || !this.listeners('row').length;
+  }
+
+  private useParser(known: KeptParser): void {
+    const self = this as unknown as QueryInternals;
+    self._checkForMultirow();
+    const result = self._result;
+    result.fields = known.fields;
+    result._parsers = known.parsers;
+    result._prebuiltEmptyResultObject = known.empty;
     self._accumulateRows = self.callback || !this.listeners('row').length;
   }
 }
@@ -86,7 +141,7 @@ export function queryKeepingParser(client: pg.PoolClient, config: pg.QueryConfig
   });
 }
 
-/** For the test that guards the internals: how many statements have a kept parser. */
-export function keptParserCount(): number {
-  return kept.size;
+/** For the test that guards the internals: how many statements ran without a Describe. */
+export function describesSkippedCount(): number {
+  return describesSkipped;
 }
