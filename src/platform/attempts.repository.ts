@@ -1,6 +1,6 @@
 // Every statement of attempt_counters (platform/attempts.ts holds the policy: when a key is blocked and for how
 // long). One row per key; the rows are shared by every API process.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/database.js';
 import { runNamed } from '../db/prepared.js';
 import type { DB } from '../db/types.js';
@@ -123,7 +123,7 @@ export async function refundFailures(
            consecutive = case when k.reset then 0 else greatest(c.consecutive - 1, 0) end,
            blocked_until = case when k.reset then null else c.blocked_until end,
            updated_at = ${now}
-      from unnest(${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.reset)}::boolean[]) as k(key, reset)
+      from ${inKeyOrder(sql`select key, reset from unnest(${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.reset)}::boolean[]) as u(key, reset)`)} as k
      where c.key = k.key
     returning c.key, c.failures, c.consecutive, c.window_started_at, c.blocked_until
   `;
@@ -137,17 +137,33 @@ export async function setBlockedUntil(
 ): Promise<void> {
   await sql`
     update attempt_counters c set blocked_until = d.blocked_until
-      from unnest(${delays.map((d) => d.key)}::text[], ${delays.map((d) => d.blockedUntil)}::timestamptz[])
-        as d(key, blocked_until)
+      from ${inKeyOrder(sql`select key, blocked_until from unnest(${delays.map((d) => d.key)}::text[], ${delays.map((d) => d.blockedUntil)}::timestamptz[]) as u(key, blocked_until)`)} as d
      where c.key = d.key
   `.execute(db);
 }
 
 /** Restarts the consecutive count of these keys and ends their block; the hourly budget keeps counting. */
 export async function resetConsecutive(db: Kysely<DB>, keys: string[], now: Date): Promise<void> {
-  await db
-    .updateTable('attempt_counters')
-    .set({ consecutive: 0, blocked_until: null, updated_at: now })
-    .where('key', 'in', keys)
-    .execute();
+  await sql`
+    update attempt_counters c set consecutive = 0, blocked_until = null, updated_at = ${now}
+      from ${inKeyOrder(sql`select key from unnest(${keys}::text[]) as u(key)`)} as k
+     where c.key = k.key
+  `.execute(db);
+}
+
+/**
+ * The counters of `keys` (a select of a `key` column and whatever values go with each), locked in key order
+ * before a statement updates them. Every statement that writes several counters takes their locks in this one
+ * order, as the claim does: an UPDATE joined to an unordered list locks rows in whatever order its plan meets them
+ * (a generic plan can scan the table), and a refund that locked the address before the account while a claim held
+ * the account waiting for the address was a deadlock (seen under parallel logins of one account and address).
+ */
+function inKeyOrder(keys: RawBuilder<unknown>) {
+  return sql`(
+    select k.*
+      from (${keys}) as k
+      join attempt_counters locked on locked.key = k.key
+     order by locked.key
+       for update of locked
+  )`;
 }

@@ -169,4 +169,33 @@ describe('password grant lock-out', () => {
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ consecutive: 1, failures: 1 });
   });
+  it('takes parallel claims and refunds of one account and address without a deadlock, counting nothing', async () => {
+    // As parallel logins of one person from one address do: each claims both counters, then gives them back.
+    // Four at a time, the most the account's free consecutive failures allow without a delay.
+    const keys = [
+      attemptKey('account', `parallel-${ipCounter}@example.com`, ACCOUNT_POLICY),
+      attemptKey('ip', freshIp(), IP_POLICY),
+    ];
+    const limiter = new AttemptLimiter(t.deps.database, t.deps.clock);
+    const rounds = Array.from({ length: 4 }, async () => {
+      for (let i = 0; i < 40; i++) {
+        await limiter.claim(keys);
+        await limiter.refund(keys);
+      }
+    });
+    await expect(Promise.all(rounds)).resolves.toHaveLength(4);
+    const counters = await t.deps.db
+      .selectFrom('attempt_counters')
+      .select(['failures', 'consecutive', 'blocked_until'])
+      .where(
+        'key',
+        'in',
+        keys.map((k) => k.key),
+      )
+      .execute();
+    expect(counters).toEqual([
+      { failures: 0, consecutive: 0, blocked_until: null },
+      { failures: 0, consecutive: 0, blocked_until: null },
+    ]);
+  });
 });
