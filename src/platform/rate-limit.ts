@@ -4,7 +4,7 @@
 // over the limit → 429 TooManyRequests with Retry-After. A route opts in with `config.rateLimit`:
 // 'public' counts every request, 'anonymous' only requests without an Authorization header (a route that serves
 // both, like POST /valerts).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from './deps.js';
 import { errors } from '../errors.js';
 import { countRateLimitHit, deleteRateLimitWindowsBefore } from './rate-limit.repository.js';
@@ -12,19 +12,24 @@ import { countRateLimitHit, deleteRateLimitWindowsBefore } from './rate-limit.re
 export type RateLimitRule = 'public' | 'anonymous';
 
 export function registerRateLimit(app: FastifyInstance, deps: Deps): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: most routes have no limit, and they should not pay for a promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     const rule = request.routeOptions.config.rateLimit;
-    if (!rule || (rule === 'anonymous' && request.headers.authorization)) return;
-    const { limit, hits, resetSeconds } = await countHit(deps, request);
-    reply.header('ratelimit-limit', String(limit));
-    reply.header('ratelimit-remaining', String(Math.max(0, limit - hits)));
-    reply.header('ratelimit-reset', String(resetSeconds));
-    if (hits > limit)
-      throw errors.tooManyRequests(
-        resetSeconds,
-        `Too many requests from this address: at most ${limit} every ${deps.config.publicRateWindowSeconds} s`,
-      );
+    if (!rule || (rule === 'anonymous' && request.headers.authorization)) return done();
+    countAndRefuse(deps, request, reply).then(() => done(), done);
   });
+}
+
+async function countAndRefuse(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { limit, hits, resetSeconds } = await countHit(deps, request);
+  reply.header('ratelimit-limit', String(limit));
+  reply.header('ratelimit-remaining', String(Math.max(0, limit - hits)));
+  reply.header('ratelimit-reset', String(resetSeconds));
+  if (hits > limit)
+    throw errors.tooManyRequests(
+      resetSeconds,
+      `Too many requests from this address: at most ${limit} every ${deps.config.publicRateWindowSeconds} s`,
+    );
 }
 
 async function countHit(
