@@ -38,8 +38,11 @@ export function preparedQuery<Args extends readonly unknown[], Row>(
   return async (database, ...args) => (await rows(database, ...args))[0];
 }
 
+/** The pool, where named prepared statements run. */
+export type PooledDatabase = Pick<Database, 'db' | 'query'>;
+
 /** Where a statement runs: the pool (as a named prepared statement) or a transaction's Kysely (planned each time). */
-export type StatementTarget = Kysely<DB> | Pick<Database, 'db' | 'query'>;
+export type StatementTarget = Kysely<DB> | PooledDatabase;
 
 /**
  * Runs a statement whose text does not vary between calls (its values are all parameters). On the pool it runs
@@ -53,6 +56,6 @@ export async function runNamed<Row>(target: StatementTarget, name: string, state
   return result.rows as Row[];
 }
 
-function isPool(target: StatementTarget): target is Pick<Database, 'db' | 'query'> {
+function isPool(target: StatementTarget): target is PooledDatabase {
   return 'query' in target && 'db' in target;
 }

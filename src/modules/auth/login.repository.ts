@@ -1,12 +1,9 @@
 // SQL of password sign-in (the password grant and the authorization pages): the live user behind a login name.
 // Both reads are prepared: every sign-in runs one, and the plan (users_email_live_idx) is the same for any email.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { preparedQuery, type PooledDatabase } from '../../db/prepared.js';
 import type { DB } from '../../db/types.js';
 import { userRowQuery, type UserRow } from '../users/index.js';
-
-type Pooled = Pick<Database, 'db' | 'query'>;
 
 /** Emails compare case-insensitively: users_email_live_idx is on lower(email) of live users. */
 function liveUserByEmailQuery(db: Kysely<DB>, lowerCaseEmail: string) {
@@ -20,7 +17,7 @@ const liveUserByEmail = preparedQuery('auth.live-user-by-email', ['\u0000email']
   liveUserByEmailQuery(db, email).select(['l.id', 'l.email', 'l.password_hash', 'l.mfa_enabled']),
 );
 
-export function findLiveUserByEmail(database: Pooled, email: string) {
+export function findLiveUserByEmail(database: PooledDatabase, email: string) {
   return liveUserByEmail(database, email.toLowerCase());
 }
 
@@ -37,7 +34,7 @@ const liveUserWithRowByEmail = preparedQuery('auth.live-user-with-row-by-email',
 );
 
 export async function findLiveUserWithRowByEmail(
-  database: Pooled,
+  database: PooledDatabase,
   email: string,
 ): Promise<{ passwordHash: string | null; row: UserRow } | undefined> {
   const found = await liveUserWithRowByEmail(database, email.toLowerCase());

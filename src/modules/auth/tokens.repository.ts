@@ -28,9 +28,8 @@ export interface FirstPair {
 
 /**
  * A new family with its first pair, in ONE statement (a login's hot path: three inserts, one round trip). The
- * refresh token lives as long as the family.
+ * refresh token lives as long as the family. Prepared when run on the pool: every login runs the same text.
  */
-/** Prepared on the pool: every login and client-credentials grant runs it, with the same text. */
 export async function insertFamilyWithPair(
   target: StatementTarget,
   family: NewFamily,

@@ -47,8 +47,10 @@ export interface StartFamily extends Omit<NewFamily, 'expiresAt'> {
   withRefreshToken: boolean;
 }
 
-/** Starts a token family and issues its first pair (one statement). Pass a transaction to tie it to other writes. */
-/** `target`: the pool where no transaction is open (the statement then runs prepared), else the transaction. */
+/**
+ * Starts a token family and issues its first pair (one statement). `target` is the pool (the statement then runs
+ * prepared) or a transaction, to tie the family to other writes.
+ */
 export async function issueNewFamily(target: StatementTarget, clock: Clock, start: StartFamily): Promise<IssuedTokens> {
   const now = clock.now();
   const familyExpiresAt = addSeconds(now, FAMILY_LIFETIME_SECONDS);
