@@ -23,6 +23,19 @@ describe('alert tokens', () => {
       const changed = `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
       expect(readAlertToken(keys, changed, now).state, `position ${at}`).toBe('invalid');
     }
+    // The last character's 2 low bits are spare: its other spellings decode to the same bytes, and are refused too.
+    const last = '0123'.split('').map((spare) => {
+      const digits = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const index = (digits.indexOf(token.at(-1)!) & ~3) | Number(spare);
+      return `${token.slice(0, -1)}${digits[index]}`;
+    });
+    expect(new Set(last.map((spelling) => Buffer.from(spelling, 'base64url').toString('hex'))).size).toBe(1);
+    expect(last.map((spelling) => readAlertToken(keys, spelling, now).state).sort()).toEqual([
+      'invalid',
+      'invalid',
+      'invalid',
+      'valid',
+    ]);
     const foreign = { secretKey: Buffer.alloc(32, 9), previousSecretKeys: [] };
     expect(readAlertToken(foreign, token, now).state).toBe('invalid');
     for (const bad of [undefined, 42, '', 'x', `${token}A`, token.slice(1), '!'.repeat(71)])
