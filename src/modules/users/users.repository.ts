@@ -6,8 +6,8 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { DB, Narrowed } from '../../db/types.js';
 
 /**
- * The user row for the wire record, in ONE query: the newest live membership (fallback for active_brand) and
- * the linked agents come as sub-selects. Secrets (password_hash, mfa_secret, mfa_last_step) are not selected;
+ * The user row for the wire record, in ONE query: the newest live membership (fallback for active_brand, looked up
+ * only when it is null) and the linked agents come as sub-selects. Secrets (password_hash, mfa_secret, mfa_last_step) are not selected;
  * only whether a password exists. Prepared: planning the sub-selects costs several times their execution
  * (docs/adr/0004).
  */
@@ -22,102 +22,110 @@ export const findUserRow = preparedQuery<[string], UserRow>(
  * bearer authentication joins it laterally for the routes that present the caller (modules/auth/authenticate.ts).
  */
 export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string | null>) {
-  return db
-    .selectFrom('users as u')
-    .select([
-      'u.id',
-      'u.username',
-      'u.first_name',
-      'u.last_name',
-      'u.email',
-      'u.phone_number',
-      'u.created_at',
-      'u.updated_at',
-      'u.deleted_at',
-      'u.address_id',
-      'u.cover_image_url',
-      'u.profile_image_url',
-      'u.cover_image_thumbnail_url',
-      'u.profile_image_thumbnail_url',
-      'u.user_status',
-      'u.email_confirmed',
-      'u.phone_confirmed',
-      'u.timezone',
-      'u.user_type',
-      'u.is_shadow',
-      'u.personal_room',
-      'u.active_brand',
-      'u.fake_email',
-      'u.features',
-      'u.last_seen_at',
-      'u.last_seen_type',
-      'u.email_signature',
-      'u.bio',
-      'u.daily_enabled',
-      'u.push_allowed',
-      'u.email_quota',
-      'u.website',
-      'u.instagram',
-      'u.twitter',
-      'u.linkedin',
-      'u.youtube',
-      'u.facebook',
-      'u.tiktok',
-      'u.designation',
-      'u.vendor_user_id',
-      'u.mfa_enabled',
-    ])
-    .select(sql<boolean>`u.password_hash is not null`.as('has_password'))
-    .select((eb) =>
-      eb
-        .selectFrom('memberships as m')
-        .innerJoin('brands as b', 'b.id', 'm.brand')
-        .select('m.brand')
-        .whereRef('m.user', '=', 'u.id')
-        .where('m.deleted_at', 'is', null)
-        .where('b.deleted_at', 'is', null)
-        .orderBy('m.created_at', 'desc')
-        .limit(1)
-        .as('newest_membership_brand'),
-    )
-    .select((eb) =>
-      jsonArrayFrom(
-        eb
-          .selectFrom('user_agents as ua')
-          .innerJoin('agents as a', 'a.id', 'ua.agent')
-          .whereRef('ua.user', '=', 'u.id')
-          .where('a.deleted_at', 'is', null)
-          .select([
-            'a.id',
-            'a.email',
-            'a.mlsid',
-            'a.fax',
-            'a.full_name',
-            'a.first_name',
-            'a.last_name',
-            'a.middle_name',
-            'a.phone_number',
-            'a.nar_number',
-            'a.office_mui',
-            'a.status',
-            'a.office_mlsid',
-            'a.work_phone',
-            'a.generational_name',
-            'a.mls_unique_id',
-            'a.mls',
-            'a.license_number',
-            'a.designation',
-            'a.nrds',
-            'a.office_id',
-          ])
-          .select(epochSecondsOf('a.created_at').as('created_at'))
-          .select(epochSecondsOf('a.updated_at').as('updated_at'))
-          .select(sql<number | null>`${epochSecondsOf('a.deleted_at')}`.as('deleted_at'))
-          .orderBy('a.created_at'),
-      ).as('agents'),
-    )
-    .where('u.id', '=', userId)
-    .where('u.deleted_at', 'is', null);
+  return (
+    db
+      .selectFrom('users as u')
+      .select([
+        'u.id',
+        'u.username',
+        'u.first_name',
+        'u.last_name',
+        'u.email',
+        'u.phone_number',
+        'u.address_id',
+        'u.cover_image_url',
+        'u.profile_image_url',
+        'u.cover_image_thumbnail_url',
+        'u.profile_image_thumbnail_url',
+        'u.user_status',
+        'u.email_confirmed',
+        'u.phone_confirmed',
+        'u.timezone',
+        'u.user_type',
+        'u.is_shadow',
+        'u.personal_room',
+        'u.fake_email',
+        'u.features',
+        'u.last_seen_type',
+        'u.email_signature',
+        'u.bio',
+        'u.daily_enabled',
+        'u.push_allowed',
+        'u.email_quota',
+        'u.website',
+        'u.instagram',
+        'u.twitter',
+        'u.linkedin',
+        'u.youtube',
+        'u.facebook',
+        'u.tiktok',
+        'u.designation',
+        'u.vendor_user_id',
+        'u.mfa_enabled',
+      ])
+      // Epoch seconds computed in SQL, as the record sends them: no timestamp text to format here and parse in Node.
+      .select(epochSecondsOf('u.created_at').as('created_at'))
+      .select(epochSecondsOf('u.updated_at').as('updated_at'))
+      .select(sql<number | null>`${epochSecondsOf('u.deleted_at')}`.as('deleted_at'))
+      .select(sql<number | null>`${epochSecondsOf('u.last_seen_at')}`.as('last_seen_at'))
+      .select(sql<boolean>`u.password_hash is not null`.as('has_password'))
+      // The record's active brand: the chosen one, else the newest live membership's. COALESCE runs the sub-select
+      // only for a user who chose none, so a user who did pays nothing for it.
+      .select((eb) =>
+        eb.fn
+          .coalesce(
+            'u.active_brand',
+            eb
+              .selectFrom('memberships as m')
+              .innerJoin('brands as b', 'b.id', 'm.brand')
+              .select('m.brand')
+              .whereRef('m.user', '=', 'u.id')
+              .where('m.deleted_at', 'is', null)
+              .where('b.deleted_at', 'is', null)
+              .orderBy('m.created_at', 'desc')
+              .limit(1),
+          )
+          .as('active_brand_or_newest'),
+      )
+      .select((eb) =>
+        jsonArrayFrom(
+          eb
+            .selectFrom('user_agents as ua')
+            .innerJoin('agents as a', 'a.id', 'ua.agent')
+            .whereRef('ua.user', '=', 'u.id')
+            .where('a.deleted_at', 'is', null)
+            .select([
+              'a.id',
+              'a.email',
+              'a.mlsid',
+              'a.fax',
+              'a.full_name',
+              'a.first_name',
+              'a.last_name',
+              'a.middle_name',
+              'a.phone_number',
+              'a.nar_number',
+              'a.office_mui',
+              'a.status',
+              'a.office_mlsid',
+              'a.work_phone',
+              'a.generational_name',
+              'a.mls_unique_id',
+              'a.mls',
+              'a.license_number',
+              'a.designation',
+              'a.nrds',
+              'a.office_id',
+            ])
+            .select(epochSecondsOf('a.created_at').as('created_at'))
+            .select(epochSecondsOf('a.updated_at').as('updated_at'))
+            .select(sql<number | null>`${epochSecondsOf('a.deleted_at')}`.as('deleted_at'))
+            .orderBy('a.created_at'),
+        ).as('agents'),
+      )
+      .where('u.id', '=', userId)
+      .where('u.deleted_at', 'is', null)
+  );
 }
 
 /** A user as read: `features` is a JSON array (spec 2.1). */

@@ -1,7 +1,6 @@
 // The user record (spec §2.2) and the /users/self changes a user makes to themselves.
 import type { Deps } from '../../platform/deps.js';
 import { errors } from '../../errors.js';
-import { epochSeconds } from '../../lib/clock.js';
 import { toAgentRecord } from './agents.record.js';
 import { formatLocalTime } from './local-time.js';
 import { findUserRow, type UserRow } from './users.repository.js';
@@ -22,7 +21,7 @@ export async function loadUserRecord(deps: Deps, userId: string, options: LoadUs
 }
 
 export function toUserRecord(row: UserRow, now: Date, brand?: string | null): UserRecord {
-  const activeBrand = row.active_brand ?? row.newest_membership_brand ?? null;
+  const activeBrand = row.active_brand_or_newest;
   const agents: Agent[] = row.agents.map(toAgentRecord);
   return {
     id: row.id,
@@ -32,9 +31,9 @@ export function toUserRecord(row: UserRow, now: Date, brand?: string | null): Us
     last_name: row.last_name,
     email: row.email,
     phone_number: row.phone_number,
-    created_at: epochSeconds(row.created_at),
-    updated_at: epochSeconds(row.updated_at),
-    deleted_at: epochSeconds(row.deleted_at),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deleted_at: row.deleted_at,
     address_id: row.address_id,
     cover_image_url: row.cover_image_url,
     profile_image_url: row.profile_image_url,
@@ -51,7 +50,7 @@ export function toUserRecord(row: UserRow, now: Date, brand?: string | null): Us
     active_brand: activeBrand,
     fake_email: row.fake_email,
     features: row.features,
-    last_seen_at: epochSeconds(row.last_seen_at),
+    last_seen_at: row.last_seen_at,
     last_seen_type: row.last_seen_type,
     email_signature: row.email_signature,
     bio: row.bio,
