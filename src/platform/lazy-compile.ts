@@ -8,6 +8,7 @@
 import { SerializerSelector, type Serializer, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyValidationResult } from 'fastify/types/schema.js';
+import { serializerSchema } from './serializer-schema.js';
 
 /** `compile`, deferred to each validator's first call. Fastify reads `.errors` after a call that answered false. */
 export function lazyValidatorCompiler(compile: FastifySchemaCompiler<unknown>): FastifySchemaCompiler<unknown> {
@@ -23,11 +24,14 @@ export function lazyValidatorCompiler(compile: FastifySchemaCompiler<unknown>): 
   };
 }
 
-/** Fastify's own serializer factory (fast-json-stringify, with the shared schemas), each one compiled when first used. */
+/**
+ * Fastify's own serializer factory (fast-json-stringify, with the shared schemas), each one compiled when first used,
+ * from the route's schema with its nullable unions as type lists (platform/serializer-schema.ts).
+ */
 export const lazySerializerFactory: SerializerFactory = (externalSchemas, options) => {
   const compile = SerializerSelector()(externalSchemas, options);
   return (route) => {
     let serialize: Serializer | undefined;
-    return (doc) => (serialize ??= compile(route))(doc);
+    return (doc) => (serialize ??= compile({ ...route, schema: serializerSchema(route.schema) }))(doc);
   };
 };
