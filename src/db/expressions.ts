@@ -8,3 +8,8 @@ import { sql, type RawBuilder } from 'kysely';
 export function epochSecondsOf(column: string): RawBuilder<number> {
   return sql<number>`(trunc(extract(epoch from ${sql.ref(column)}) * 1000) / 1000)::float8`;
 }
+
+/** `epochSecondsOf` for a column that may be null (null stays null). */
+export function nullableEpochSecondsOf(column: string): RawBuilder<number | null> {
+  return sql<number | null>`${epochSecondsOf(column)}`;
+}

@@ -1,7 +1,7 @@
 // SQL of listings: reads for the presenter and for records that point at a listing, and the batch writes of ingest.
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
-import { epochSecondsOf } from '../../db/expressions.js';
+import { epochSecondsOf, nullableEpochSecondsOf } from '../../db/expressions.js';
 import { narrowed } from '../../db/narrow.js';
 import { preparedRows } from '../../db/prepared.js';
 import type { DB, Narrowed } from '../../db/types.js';
@@ -120,7 +120,7 @@ function agentOfSlot(eb: ListingsScope, slot: 'list_agent_mui' | 'selling_agent_
       .select(AGENT_RECORD_COLUMNS.map((column) => `a.${column}` as const))
       .select(epochSecondsOf('a.created_at').as('created_at'))
       .select(epochSecondsOf('a.updated_at').as('updated_at'))
-      .select(sql<number | null>`${epochSecondsOf('a.deleted_at')}`.as('deleted_at'))
+      .select(nullableEpochSecondsOf('a.deleted_at').as('deleted_at'))
       .whereRef('a.mls', '=', 'listings.mls')
       .whereRef('a.mls_unique_id', '=', `listings.${slot}`)
       .where('a.deleted_at', 'is', null)

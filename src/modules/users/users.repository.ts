@@ -1,7 +1,7 @@
 // All SQL of the users module. Functions take Kysely<DB> so a transaction can be passed in.
 import { sql, type Expression, type Kysely, type Updateable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { epochSecondsOf } from '../../db/expressions.js';
+import { epochSecondsOf, nullableEpochSecondsOf } from '../../db/expressions.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DB, Narrowed } from '../../db/types.js';
 
@@ -66,8 +66,8 @@ export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string 
       // Epoch seconds computed in SQL, as the record sends them: no timestamp text to format here and parse in Node.
       .select(epochSecondsOf('u.created_at').as('created_at'))
       .select(epochSecondsOf('u.updated_at').as('updated_at'))
-      .select(sql<number | null>`${epochSecondsOf('u.deleted_at')}`.as('deleted_at'))
-      .select(sql<number | null>`${epochSecondsOf('u.last_seen_at')}`.as('last_seen_at'))
+      .select(nullableEpochSecondsOf('u.deleted_at').as('deleted_at'))
+      .select(nullableEpochSecondsOf('u.last_seen_at').as('last_seen_at'))
       .select(sql<boolean>`u.password_hash is not null`.as('has_password'))
       // The record's active brand: the chosen one, else the newest live membership's. COALESCE runs the sub-select
       // only for a user who chose none, so a user who did pays nothing for it.
@@ -119,7 +119,7 @@ export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string 
             ])
             .select(epochSecondsOf('a.created_at').as('created_at'))
             .select(epochSecondsOf('a.updated_at').as('updated_at'))
-            .select(sql<number | null>`${epochSecondsOf('a.deleted_at')}`.as('deleted_at'))
+            .select(nullableEpochSecondsOf('a.deleted_at').as('deleted_at'))
             .orderBy('a.created_at'),
         ).as('agents'),
       )
