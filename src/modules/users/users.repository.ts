@@ -7,9 +7,9 @@ import type { DB, Narrowed } from '../../db/types.js';
 
 /**
  * The user row for the wire record, in ONE query: the newest live membership (fallback for active_brand, looked up
- * only when it is null) and the linked agents come as sub-selects. Secrets (password_hash, mfa_secret, mfa_last_step) are not selected;
- * only whether a password exists. Prepared: planning the sub-selects costs several times their execution
- * (docs/adr/0004).
+ * only when it is null) and the linked agents come as sub-selects. Secrets (password_hash, mfa_secret,
+ * mfa_last_step) are not selected; only whether a password exists. Prepared: planning the sub-selects costs
+ * several times their execution (docs/adr/0004).
  */
 export const findUserRow = preparedQuery<[string], UserRow>(
   'users.find-user-row',
