@@ -15,7 +15,7 @@ export function preparedRows<Args extends readonly unknown[], Row>(
   name: string,
   standIns: Args,
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
-): (database: Pick<Database, 'db' | 'query'>, ...args: Args) => Promise<Row[]> {
+): (database: PooledDatabase, ...args: Args) => Promise<Row[]> {
   let template: CompiledQuery | undefined;
   return async (database, ...args) => {
     template ??= build(database.db, ...standIns).compile();
@@ -33,7 +33,7 @@ export function preparedQuery<Args extends readonly unknown[], Row>(
   name: string,
   standIns: Args,
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
-): (database: Pick<Database, 'db' | 'query'>, ...args: Args) => Promise<Row | undefined> {
+): (database: PooledDatabase, ...args: Args) => Promise<Row | undefined> {
   const rows = preparedRows(name, standIns, build);
   return async (database, ...args) => (await rows(database, ...args))[0];
 }

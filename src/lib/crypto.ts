@@ -15,8 +15,10 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-/** Tokens are stored only as SHA-256 hashes: a database leak reveals no usable token. */
-// One-shot `hash` (Node ≥ 20.12): every request hashes its bearer token, and a Hash object per call costs more.
+/**
+ * Tokens are stored only as SHA-256 hashes: a database leak reveals no usable token. One-shot `hash` (Node ≥
+ * 20.12): every request hashes its bearer token, and a Hash object per call costs more.
+ */
 export function hashToken(token: string): Buffer {
   return hash('sha256', token, 'buffer');
 }

@@ -1,8 +1,7 @@
 // Every statement of attempt_counters (platform/attempts.ts holds the policy: when a key is blocked and for how
 // long). One row per key; the rows are shared by every API process.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../db/database.js';
-import { runNamed } from '../db/prepared.js';
+import { runNamed, type PooledDatabase } from '../db/prepared.js';
 import type { DB } from '../db/types.js';
 
 export interface AttemptCounter {
@@ -50,7 +49,7 @@ export interface ClaimedKey {
  * and then reuses a generic plan.
  */
 export async function claimFailures(
-  database: Pick<Database, 'db' | 'query'>,
+  database: PooledDatabase,
   keys: ClaimedKey[],
   now: Date,
   windowSeconds: number,
@@ -113,7 +112,7 @@ export async function claimFailures(
  * counters.
  */
 export async function refundFailures(
-  database: Pick<Database, 'db' | 'query'>,
+  database: PooledDatabase,
   keys: { key: string; reset: boolean }[],
   now: Date,
 ): Promise<(AttemptCounter & { blocked_until: Date | null })[]> {

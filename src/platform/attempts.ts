@@ -3,7 +3,7 @@
 // each hourly window, so an IP shared by many honest users does not creep towards ever longer delays. Kept in the
 // database so every API process shares them. A blocked key answers 429 with Retry-After.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { PooledDatabase } from '../db/prepared.js';
 import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import { errors } from '../errors.js';
@@ -67,7 +67,7 @@ export class AttemptLimiter {
   constructor(
     /** Its Kysely for the reads and writes; its pool for the claim, a named prepared statement (planning it costs
      * more than running it). */
-    private readonly database: Pick<Database, 'db' | 'query'>,
+    private readonly database: PooledDatabase,
     private readonly clock: Clock,
   ) {
     this.db = database.db;

@@ -1,9 +1,8 @@
 // SQL of the contact's own alert pages (alert-pages.service.ts; docs/public-pages.md): the link an alert token names,
 // the links of one brand a contact has, and a new schedule for one of them.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { narrowed } from '../../db/narrow.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { preparedQuery, type PooledDatabase } from '../../db/prepared.js';
 import type { DB } from '../../db/types.js';
 import { searchBoundaries, searchBrands, type SavedSearchRow, type Schedule } from './saved-searches.repository.js';
 
@@ -51,7 +50,7 @@ const alertLinkRow = preparedQuery(
 
 /** The search a link names, whatever its state, with the contact's link to it and whether the contact is live. */
 export async function findAlertLink(
-  database: Pick<Database, 'db' | 'query'>,
+  database: PooledDatabase,
   search: string,
   contact: string,
 ): Promise<AlertLinkRow | undefined> {

@@ -4,7 +4,7 @@
 // body), and a plain-text part. Every value is escaped (platform/pages/html.ts). The alert results page
 // (public-pages) shows the same cards.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { PooledDatabase } from '../../db/prepared.js';
 import type { DB } from '../../db/types.js';
 import type { Deps } from '../../platform/deps.js';
 import type { OutgoingMessage } from '../../mail/mail.service.js';
@@ -45,7 +45,7 @@ export async function listingCards(
 
 /** `listingCards` read by a prepared statement on a pooled connection (no transaction): the alert results page. */
 export async function listingCardsPrepared(
-  database: Pick<Database, 'db' | 'query'>,
+  database: PooledDatabase,
   config: LinkConfig,
   ids: readonly string[],
   brand: string | null,
