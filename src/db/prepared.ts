@@ -6,36 +6,60 @@ import type { Database } from './database.js';
 import type { DB } from './types.js';
 
 /**
- * Wraps a Kysely query as a prepared statement. Kysely builds the text once, with `standIns` as the arguments;
- * each call swaps the real arguments in (each matched by identity with its stand-in, so stand-ins must be
- * distinct values no caller passes, and no constant of the query) and runs the text on a pooled connection under
- * `name`. pg parses the rows as Kysely would (timestamptz → Date, json → object). Answers every row.
+ * Wraps a Kysely query (or a raw `sql` statement) as a prepared statement. Kysely builds the text once, with
+ * `standIns` as the arguments; each call swaps the real arguments in (each matched by identity with its stand-in,
+ * so stand-ins must be distinct values no caller passes, and no constant of the query). A stand-in that is a plain
+ * object stands for its fields: each field is matched with the same field of the real argument (a part of the
+ * statement built from several values, as an attempt claim). The text runs on a pooled connection under `name`.
+ * pg parses the rows as Kysely would (timestamptz → Date, json → object). Answers every row.
  */
 export function preparedRows<Args extends readonly unknown[], Row>(
   name: string,
   standIns: Args,
-  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row> | RawBuilder<Row>,
 ): (database: PooledDatabase, ...args: Args) => Promise<Row[]> {
   let template: CompiledQuery | undefined;
+  // Where each stand-in's real value is: an argument, or a field of one. Built once.
+  const slots = new Map<unknown, { at: number; field?: string }>();
+  standIns.forEach((standIn, at) => {
+    if (!isFields(standIn)) slots.set(standIn, { at });
+    else for (const field in standIn) slots.set(standIn[field], { at, field });
+  });
   return async (database, ...args) => {
-    template ??= build(database.db, ...standIns).compile();
+    template ??= compile(database.db, build(database.db, ...standIns));
     const values = template.parameters.map((value) => {
-      const at = standIns.indexOf(value);
-      return at === -1 ? value : args[at];
+      const slot = slots.get(value);
+      if (!slot) return value;
+      const arg = args[slot.at];
+      return slot.field === undefined ? arg : (arg as Record<string, unknown>)[slot.field];
     });
     const result = await database.query({ name, text: template.sql, values });
     return result.rows as Row[];
   };
 }
 
+function compile<Row>(db: Kysely<DB>, query: Compilable<Row> | RawBuilder<Row>): CompiledQuery {
+  return 'isRawBuilder' in query ? query.compile(db) : query.compile();
+}
+
+function isFields(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
 /** `preparedRows` for a query of one row (or none). */
 export function preparedQuery<Args extends readonly unknown[], Row>(
   name: string,
   standIns: Args,
-  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row> | RawBuilder<Row>,
 ): (database: PooledDatabase, ...args: Args) => Promise<Row | undefined> {
   const rows = preparedRows(name, standIns, build);
   return async (database, ...args) => (await rows(database, ...args))[0];
+}
+
+/** A statement with the name it is prepared under, for a caller to run on its own or inside another statement. */
+export interface NamedStatement {
+  name: string;
+  statement: RawBuilder<unknown>;
 }
 
 /** The pool, where named prepared statements run. */

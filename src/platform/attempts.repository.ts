@@ -26,13 +26,45 @@ export async function findBlockedKeys(
   return rows.map((row) => ({ key: row.key, blocked_until: row.blocked_until! }));
 }
 
-/** What `claimFailures` needs of a key's policy (platform/attempts.ts says what each field means). */
+/** What a claim needs of a key's policy (platform/attempts.ts says what each field means). */
 export interface ClaimedKey {
   key: string;
   maxFailuresPerHour: number;
   freeConsecutive: number;
   maxDelaySeconds: number;
 }
+
+/** A claim's values as its statement takes them: one array per column, one entry per distinct key. */
+export interface ClaimValues {
+  keys: string[];
+  maxFailures: number[];
+  freeConsecutive: number[];
+  maxDelaySeconds: number[];
+  now: Date;
+}
+
+export function claimValues(keys: ClaimedKey[], now: Date): ClaimValues {
+  const unique = [...new Map(keys.map((k) => [k.key, k])).values()];
+  return {
+    keys: unique.map((k) => k.key),
+    maxFailures: unique.map((k) => k.maxFailuresPerHour),
+    freeConsecutive: unique.map((k) => k.freeConsecutive),
+    maxDelaySeconds: unique.map((k) => k.maxDelaySeconds),
+    now,
+  };
+}
+
+/**
+ * Stand-ins of a claim's values, for a statement prepared once with a claim inside (`preparedRows`, which swaps
+ * each field for the real one by identity).
+ */
+export const CLAIM_STAND_INS: ClaimValues = {
+  keys: [],
+  maxFailures: [],
+  freeConsecutive: [],
+  maxDelaySeconds: [],
+  now: new Date(0),
+};
 
 /**
  * One failure against each key and the delay the new counts earn, all in ONE statement (a login's hot path: one
@@ -41,19 +73,15 @@ export interface ClaimedKey {
  * at their latest versions; if any of them is blocked now, nothing is counted and the answer is empty (all or
  * nothing). The window of `windowSeconds` restarts when it is over, and with it the consecutive count.
  *
- * The delay rule is `nextAllowed` of platform/attempts.ts written in SQL: the same rule, so a claim writes the
- * block its count earned before any other claim can read the row.
+ * The block a count earns is `earnedBlock`'s, the rule the refund applies too, so a claim writes the block its
+ * count earned before any other claim can read the row.
  *
- * A named prepared statement, run through `database`: PostgreSQL plans this statement in ~0.2–1 ms (CTEs,
- * laterals, the conflict's sub-select), more than it takes to run; prepared, each connection plans it a few times
- * and then reuses a generic plan.
+ * Always run as a named prepared statement, on its own (`claimFailures`) or inside another: PostgreSQL plans it
+ * in ~0.2–1 ms (CTEs, laterals, the conflict's sub-select), more than it takes to run; prepared, each connection
+ * plans it a few times and then reuses a generic plan.
  */
-export async function claimFailures(
-  database: PooledDatabase,
-  keys: ClaimedKey[],
-  now: Date,
-  windowSeconds: number,
-): Promise<AttemptCounter[]> {
+export function claimStatement(values: ClaimValues, windowSeconds: number): RawBuilder<AttemptCounter> {
+  const { now } = values;
   const window = sql`interval '${sql.raw(String(windowSeconds))} seconds'`;
   /** The counter after one more failure, from the one before it (`previous`), as a lateral sub-select on `p`. */
   const afterFailure = (previous: {
@@ -69,19 +97,13 @@ export async function claimFailures(
         from (select ${previous.started} <= ${now}::timestamptz - ${window} as over) w
     ) n
     cross join lateral (
-      select case
-               when n.failures >= p.max_failures then n.window_started_at + ${window}
-               when n.consecutive > p.free_consecutive then ${now}::timestamptz
-                 + make_interval(secs => least(p.max_delay_seconds, power(2, n.consecutive - p.free_consecutive - 1)))
-               else ${previous.blocked}
-             end as blocked_until
+      select ${earnedBlock(counterColumns(sql`n`), sql`p`, now, windowSeconds, previous.blocked)} as blocked_until
     ) b`;
-  const unique = [...new Map(keys.map((k) => [k.key, k])).values()];
-  const statement = sql<AttemptCounter>`
+  return sql<AttemptCounter>`
     with p as (
       select * from unnest(
-        ${unique.map((k) => k.key)}::text[], ${unique.map((k) => k.maxFailuresPerHour)}::int[],
-        ${unique.map((k) => k.freeConsecutive)}::int[], ${unique.map((k) => k.maxDelaySeconds)}::int[]
+        ${values.keys}::text[], ${values.maxFailures}::int[],
+        ${values.freeConsecutive}::int[], ${values.maxDelaySeconds}::int[]
       ) as p(key, max_failures, free_consecutive, max_delay_seconds)
     ),
     locked as (
@@ -103,30 +125,96 @@ export async function claimFailures(
     where c.blocked_until is null or c.blocked_until <= ${now}::timestamptz
     returning c.key, c.failures, c.consecutive, c.window_started_at
   `;
-  return runNamed(database, `attempts.claim-${windowSeconds}`, statement); // the window is part of the text
+}
+
+/** `claimStatement` on its own: the counters it counted (none when a key was blocked). */
+export async function claimFailures(
+  database: PooledDatabase,
+  values: ClaimValues,
+  windowSeconds: number,
+): Promise<AttemptCounter[]> {
+  // The window is part of the text, so of the name.
+  return runNamed(database, `attempts.claim-${windowSeconds}`, claimStatement(values, windowSeconds));
+}
+
+/** What `refundStatement` needs of a key: its policy (platform/attempts.ts), and whether a success resets it. */
+export interface RefundedKey extends ClaimedKey {
+  reset: boolean;
 }
 
 /**
  * Takes back one failure of each key; the keys with `reset` also restart their consecutive count and lose their
- * block. One statement, prepared as the claim is (every successful sign-in runs both); answers the corrected
- * counters.
+ * block, the others keep the block their corrected count earns (`earnedBlock`: none, once the claim's failure is
+ * gone, unless earlier failures earned one). ONE statement, with no answer: every successful sign-in runs it, on
+ * its own (`refundFailures`) or inside the statement that records the sign-in (the password grant's new family).
  */
+export function refundStatement(keys: RefundedKey[], now: Date, windowSeconds: number): RawBuilder<unknown> {
+  const unique = [...new Map(keys.map((k) => [k.key, k])).values()];
+  const policies = sql`select * from unnest(
+      ${unique.map((k) => k.key)}::text[], ${unique.map((k) => k.reset)}::boolean[],
+      ${unique.map((k) => k.maxFailuresPerHour)}::int[], ${unique.map((k) => k.freeConsecutive)}::int[],
+      ${unique.map((k) => k.maxDelaySeconds)}::int[]
+    ) as u(key, reset, max_failures, free_consecutive, max_delay_seconds)`;
+  const failures = sql`greatest(c.failures - 1, 0)`;
+  const consecutive = sql`greatest(c.consecutive - 1, 0)`;
+  const corrected = { failures, consecutive, windowStartedAt: sql`c.window_started_at` };
+  return sql`
+    update attempt_counters c
+       set failures = ${failures},
+           consecutive = case when k.reset then 0 else ${consecutive} end,
+           blocked_until = case when k.reset then null
+                                else ${earnedBlock(corrected, sql`k`, now, windowSeconds, sql`null::timestamptz`)} end,
+           updated_at = ${now}::timestamptz
+      from ${inKeyOrder(policies)} as k
+     where c.key = k.key
+  `;
+}
+
+/** `refundStatement` on its own, prepared as the claim is. */
 export async function refundFailures(
   database: PooledDatabase,
-  keys: { key: string; reset: boolean }[],
+  keys: RefundedKey[],
   now: Date,
-): Promise<(AttemptCounter & { blocked_until: Date | null })[]> {
-  const statement = sql<AttemptCounter & { blocked_until: Date | null }>`
-    update attempt_counters c
-       set failures = greatest(c.failures - 1, 0),
-           consecutive = case when k.reset then 0 else greatest(c.consecutive - 1, 0) end,
-           blocked_until = case when k.reset then null else c.blocked_until end,
-           updated_at = ${now}
-      from ${inKeyOrder(sql`select key, reset from unnest(${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.reset)}::boolean[]) as u(key, reset)`)} as k
-     where c.key = k.key
-    returning c.key, c.failures, c.consecutive, c.window_started_at, c.blocked_until
-  `;
-  return runNamed(database, 'attempts.refund', statement);
+  windowSeconds: number,
+): Promise<void> {
+  await runNamed(database, `attempts.refund-${windowSeconds}`, refundStatement(keys, now, windowSeconds));
+}
+
+interface CounterValues {
+  failures: RawBuilder<unknown>;
+  consecutive: RawBuilder<unknown>;
+  windowStartedAt: RawBuilder<unknown>;
+}
+
+/** The columns of a counter-shaped row `n` as `earnedBlock` reads them. */
+function counterColumns(n: RawBuilder<unknown>): CounterValues {
+  return {
+    failures: sql`${n}.failures`,
+    consecutive: sql`${n}.consecutive`,
+    windowStartedAt: sql`${n}.window_started_at`,
+  };
+}
+
+/**
+ * The block a counter earns (its failures, consecutive count and window start after a change) under the policy
+ * row `p` (max_failures, free_consecutive, max_delay_seconds): the end of its window once the hourly budget is
+ * spent, else a delay doubling from 1 s at the first consecutive failure past the free ones (at most
+ * max_delay_seconds), else `otherwise`. The claim and the refund both apply it, so a key's block follows one rule.
+ */
+function earnedBlock(
+  counter: CounterValues,
+  p: RawBuilder<unknown>,
+  now: Date,
+  windowSeconds: number,
+  otherwise: unknown,
+) {
+  const window = sql`interval '${sql.raw(String(windowSeconds))} seconds'`;
+  return sql`case
+    when ${counter.failures} >= ${p}.max_failures then ${counter.windowStartedAt} + ${window}
+    when ${counter.consecutive} > ${p}.free_consecutive then ${now}::timestamptz
+      + make_interval(secs => least(${p}.max_delay_seconds, power(2, ${counter.consecutive} - ${p}.free_consecutive - 1)))
+    else ${otherwise}
+  end`;
 }
 
 /** Sets (or clears, with null) the block of each key, in one statement. */

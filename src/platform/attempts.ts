@@ -3,18 +3,24 @@
 // each hourly window, so an IP shared by many honest users does not creep towards ever longer delays. Kept in the
 // database so every API process shares them. A blocked key answers 429 with Retry-After.
 import type { Kysely } from 'kysely';
-import type { PooledDatabase } from '../db/prepared.js';
+import type { NamedStatement, PooledDatabase } from '../db/prepared.js';
 import type { DB } from '../db/types.js';
 import type { Clock } from '../lib/clock.js';
 import { errors } from '../errors.js';
 import { sha256Base64Url } from '../lib/crypto.js';
 import {
   claimFailures,
+  claimStatement,
+  claimValues,
+  type ClaimValues,
   findBlockedKeys,
   refundFailures,
+  refundStatement,
   resetConsecutive,
-  setBlockedUntil,
+  type RefundedKey,
 } from './attempts.repository.js';
+
+export { CLAIM_STAND_INS, type ClaimValues } from './attempts.repository.js';
 
 export interface AttemptPolicy {
   maxFailuresPerHour: number;
@@ -61,6 +67,14 @@ export function attemptKey(kind: AttemptKind, identity: string, policy: AttemptP
   return { key: `${kind}:${sha256Base64Url(identity)}`, policy };
 }
 
+/**
+ * The claim's statement from its values, to run inside another statement prepared once from `CLAIM_STAND_INS`
+ * (the password grant reads the user in the same round trip). It answers one row per counted key.
+ */
+export function claimInside(values: ClaimValues) {
+  return claimStatement(values, WINDOW_SECONDS);
+}
+
 export class AttemptLimiter {
   private readonly db: Kysely<DB>;
 
@@ -94,15 +108,21 @@ export class AttemptLimiter {
    * in one statement (`claimFailures`: a login's hot path, one round trip).
    */
   async claim(keys: AttemptKey[]): Promise<void> {
-    const now = this.clock.now();
-    // All or nothing, in one statement: a blocked key leaves the keys beside it uncounted.
-    const counted = await claimFailures(
-      this.database,
+    const counted = await claimFailures(this.database, this.claimValues(keys), WINDOW_SECONDS);
+    await this.settleClaim(keys, counted.length);
+  }
+
+  /** The values of `claim` for a statement that runs it inside (`claimInside`); `settleClaim` then reads its count. */
+  claimValues(keys: AttemptKey[]): ClaimValues {
+    return claimValues(
       keys.map((k) => ({ key: k.key, ...k.policy })),
-      now,
-      WINDOW_SECONDS,
+      this.clock.now(),
     );
-    if (counted.length < new Set(keys.map((k) => k.key)).size) {
+  }
+
+  /** Throws 429 unless the claim counted every key (all or nothing: a blocked key leaves the others uncounted). */
+  async settleClaim(keys: AttemptKey[], countedKeys: number): Promise<void> {
+    if (countedKeys < new Set(keys.map((k) => k.key)).size) {
       await this.assertAllowed(keys); // throws 429 with the Retry-After of the longest block
       throw errors.tooManyRequests(1);
     }
@@ -110,23 +130,22 @@ export class AttemptLimiter {
 
   /**
    * Gives back a claimed attempt that succeeded: it was not a failure. The keys whose policy allows it also
-   * restart their consecutive count (as `recordSuccess`). One statement; a second only where the claim set a
-   * delay that the corrected counts no longer earn.
+   * restart their consecutive count (as `recordSuccess`); the others keep only the block their corrected count
+   * still earns. One statement.
    */
   async refund(keys: AttemptKey[]): Promise<void> {
-    const now = this.clock.now();
-    const rows = await refundFailures(
-      this.database,
-      keys.map((k) => ({ key: k.key, reset: k.policy.resetOnSuccess })),
-      now,
-    );
-    const corrected = rows.flatMap((row) => {
-      const policy = policyOf(keys, row.key);
-      if (policy.resetOnSuccess) return []; // its delay ended with the success
-      const blockedUntil = nextAllowed(now, row, policy);
-      return blockedUntil?.getTime() === row.blocked_until?.getTime() ? [] : [{ key: row.key, blockedUntil }];
-    });
-    if (corrected.length > 0) await setBlockedUntil(this.db, corrected);
+    await refundFailures(this.database, refunded(keys), this.clock.now(), WINDOW_SECONDS);
+  }
+
+  /**
+   * `refund` as a statement to run inside the one that records the success (the password grant's new token
+   * family): one round trip and one commit for both, and no refund without the login it stands for.
+   */
+  refundStatement(keys: AttemptKey[]): NamedStatement {
+    return {
+      name: `attempts.refund-${WINDOW_SECONDS}`,
+      statement: refundStatement(refunded(keys), this.clock.now(), WINDOW_SECONDS),
+    };
   }
 
   /**
@@ -140,20 +159,6 @@ export class AttemptLimiter {
   }
 }
 
-function policyOf(keys: AttemptKey[], key: string): AttemptPolicy {
-  return keys.find((k) => k.key === key)!.policy;
-}
-
-/** When a key may try again after this count (null: now). `claimFailures` applies the same rule in SQL. */
-function nextAllowed(
-  now: Date,
-  counter: { failures: number; consecutive: number; window_started_at: Date },
-  policy: AttemptPolicy,
-): Date | null {
-  if (counter.failures >= policy.maxFailuresPerHour)
-    return new Date(counter.window_started_at.getTime() + WINDOW_SECONDS * 1000);
-  const over = counter.consecutive - policy.freeConsecutive;
-  if (over <= 0) return null;
-  const delay = Math.min(policy.maxDelaySeconds, 2 ** (over - 1)); // 1 s, 2 s, 4 s, … from the 5th failure
-  return new Date(now.getTime() + delay * 1000);
+function refunded(keys: AttemptKey[]): RefundedKey[] {
+  return keys.map((k) => ({ key: k.key, reset: k.policy.resetOnSuccess, ...k.policy }));
 }

@@ -156,6 +156,30 @@ describe('password grant lock-out', () => {
     expect((await counts())[account.key]).toMatchObject({ failures: 0, consecutive: 0 });
   });
 
+  it('refund leaves an address the block its other consecutive failures still earn', async () => {
+    const limiter = new AttemptLimiter(t.deps.database, t.deps.clock);
+    const stamp = Date.now();
+    const account = { key: `account:refund-${stamp}`, policy: ACCOUNT_POLICY };
+    const ip = { key: `ip:refund-${stamp}`, policy: IP_POLICY };
+    for (let i = 0; i <= IP_POLICY.freeConsecutive; i++) await limiter.claim([ip]); // the last one earns 1 s
+    t.clock.advance(1);
+    await limiter.claim([account, ip]); // one more: 2 s
+    await limiter.refund([account, ip]); // a success: the address is back at the count that earned 1 s
+    const rows = await t.deps.db
+      .selectFrom('attempt_counters')
+      .select(['key', 'failures', 'consecutive', 'blocked_until'])
+      .where('key', 'in', [account.key, ip.key])
+      .execute();
+    const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
+    expect(byKey[account.key]).toEqual({ key: account.key, failures: 0, consecutive: 0, blocked_until: null });
+    expect(byKey[ip.key]).toEqual({
+      key: ip.key,
+      failures: IP_POLICY.freeConsecutive + 1,
+      consecutive: IP_POLICY.freeConsecutive + 1,
+      blocked_until: new Date(t.clock.now().getTime() + 1000),
+    });
+  });
+
   it('restarts the consecutive count with a new hourly window', async () => {
     const limiter = new AttemptLimiter(t.deps.database, t.deps.clock);
     const ip = { key: `ip:window-${Date.now()}`, policy: IP_POLICY };

@@ -1,6 +1,6 @@
 // SQL of token families, access and refresh tokens. Tokens are looked up by their SHA-256 hash only.
 import { sql, type Kysely } from 'kysely';
-import { preparedQuery, runNamed, type StatementTarget } from '../../db/prepared.js';
+import { preparedQuery, runNamed, type NamedStatement, type StatementTarget } from '../../db/prepared.js';
 import type { Database } from '../../db/database.js';
 import type { DB, Narrowed } from '../../db/types.js';
 import type { ClientKind } from './auth.columns.js';
@@ -29,14 +29,17 @@ export interface FirstPair {
 /**
  * A new family with its first pair, in ONE statement (a login's hot path: three inserts, one round trip). The
  * refresh token lives as long as the family. Prepared when run on the pool: every login runs the same text.
+ * `alongside` is a write that belongs with the login (the password grant's refund of its attempt claim): it runs
+ * in the same statement, so both take one round trip and one commit, and neither lands without the other.
  */
 export async function insertFamilyWithPair(
   target: StatementTarget,
   family: NewFamily,
   pair: FirstPair,
+  alongside?: NamedStatement,
 ): Promise<string> {
   const statement = sql<{ id: string }>`
-    with family as (
+    with ${alongside ? sql`alongside as (${alongside.statement}), ` : sql``}family as (
       insert into token_families ("user", client, brand, grant_type, mfa_validated, expires_at, scope, auth_time, amr)
       values (${family.user}, ${family.client}, ${family.brand}, ${family.grantType}, ${family.mfaValidated},
               ${family.expiresAt}, ${family.scope ?? null}, ${family.authTime ?? null}::timestamptz,
@@ -52,7 +55,8 @@ export async function insertFamilyWithPair(
     )
     select id from family
   `;
-  const rows = await runNamed(target, 'auth.insert-family-with-pair', statement);
+  const name = `auth.insert-family-with-pair${alongside ? `+${alongside.name}` : ''}`;
+  const rows = await runNamed(target, name, statement);
   return rows[0]!.id;
 }
 

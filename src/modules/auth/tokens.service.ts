@@ -7,7 +7,7 @@ import { addSeconds } from '../../lib/clock.js';
 import { hashToken, randomToken } from '../../lib/crypto.js';
 import { ACCESS_TOKEN_SECONDS, FAMILY_LIFETIME_SECONDS } from './token-policy.js';
 import type { Database } from '../../db/database.js';
-import type { StatementTarget } from '../../db/prepared.js';
+import type { NamedStatement, StatementTarget } from '../../db/prepared.js';
 import {
   insertAccessToken,
   insertFamilyWithPair,
@@ -49,9 +49,15 @@ export interface StartFamily extends Omit<NewFamily, 'expiresAt'> {
 
 /**
  * Starts a token family and issues its first pair (one statement). `target` is the pool (the statement then runs
- * prepared) or a transaction, to tie the family to other writes.
+ * prepared) or a transaction, to tie the family to other writes; `alongside`, a write that runs inside the same
+ * statement (`insertFamilyWithPair`).
  */
-export async function issueNewFamily(target: StatementTarget, clock: Clock, start: StartFamily): Promise<IssuedTokens> {
+export async function issueNewFamily(
+  target: StatementTarget,
+  clock: Clock,
+  start: StartFamily,
+  alongside?: NamedStatement,
+): Promise<IssuedTokens> {
   const now = clock.now();
   const familyExpiresAt = addSeconds(now, FAMILY_LIFETIME_SECONDS);
   const accessToken = randomToken();
@@ -62,6 +68,7 @@ export async function issueNewFamily(target: StatementTarget, clock: Clock, star
     target,
     { ...family, expiresAt: familyExpiresAt },
     { accessHash: hashToken(accessToken), accessExpiresAt, refreshHash: refreshToken ? hashToken(refreshToken) : null },
+    alongside,
   );
   return {
     access_token: accessToken,
