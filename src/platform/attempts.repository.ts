@@ -26,32 +26,47 @@ export async function findBlockedKeys(
   return rows.map((row) => ({ key: row.key, blocked_until: row.blocked_until! }));
 }
 
-/** What a claim needs of a key's policy (platform/attempts.ts says what each field means). */
-export interface ClaimedKey {
+/** A key and its policy as the statements take it (platform/attempts.ts says what each field means). */
+export interface PolicyKey {
   key: string;
   maxFailuresPerHour: number;
   freeConsecutive: number;
   maxDelaySeconds: number;
+  /** Whether a success restarts the key's consecutive count (`AttemptPolicy.resetOnSuccess`). */
+  reset: boolean;
 }
 
-/** A claim's values as its statement takes them: one array per column, one entry per distinct key. */
-export interface ClaimValues {
+/** Keys and their policies as the statements unnest them: one array per column, one entry per distinct key. */
+export interface KeyColumns {
   keys: string[];
   maxFailures: number[];
   freeConsecutive: number[];
   maxDelaySeconds: number[];
-  now: Date;
+  reset: boolean[];
 }
 
-export function claimValues(keys: ClaimedKey[], now: Date): ClaimValues {
+export function keyColumns(keys: PolicyKey[]): KeyColumns {
   const unique = [...new Map(keys.map((k) => [k.key, k])).values()];
   return {
     keys: unique.map((k) => k.key),
     maxFailures: unique.map((k) => k.maxFailuresPerHour),
     freeConsecutive: unique.map((k) => k.freeConsecutive),
     maxDelaySeconds: unique.map((k) => k.maxDelaySeconds),
-    now,
+    reset: unique.map((k) => k.reset),
   };
+}
+
+/** A claim's values: its keys' columns and the time it counts at. */
+export interface ClaimValues extends KeyColumns {
+  now: Date;
+}
+
+/** One row per key, with its policy: `p`'s columns in the claim, `k`'s in the refund. */
+function policyRows(columns: KeyColumns) {
+  return sql`select * from unnest(
+      ${columns.keys}::text[], ${columns.maxFailures}::int[], ${columns.freeConsecutive}::int[],
+      ${columns.maxDelaySeconds}::int[], ${columns.reset}::boolean[]
+    ) as p(key, max_failures, free_consecutive, max_delay_seconds, reset)`;
 }
 
 /**
@@ -63,6 +78,7 @@ export const CLAIM_STAND_INS: ClaimValues = {
   maxFailures: [],
   freeConsecutive: [],
   maxDelaySeconds: [],
+  reset: [],
   now: new Date(0),
 };
 
@@ -100,12 +116,7 @@ export function claimStatement(values: ClaimValues, windowSeconds: number): RawB
       select ${earnedBlock(counterColumns(sql`n`), sql`p`, now, windowSeconds, previous.blocked)} as blocked_until
     ) b`;
   return sql<AttemptCounter>`
-    with p as (
-      select * from unnest(
-        ${values.keys}::text[], ${values.maxFailures}::int[],
-        ${values.freeConsecutive}::int[], ${values.maxDelaySeconds}::int[]
-      ) as p(key, max_failures, free_consecutive, max_delay_seconds)
-    ),
+    with p as (${policyRows(values)}),
     locked as (
       select c.key, c.blocked_until from attempt_counters c where c.key in (select key from p) order by c.key for update
     )
@@ -137,24 +148,13 @@ export async function claimFailures(
   return runNamed(database, `attempts.claim-${windowSeconds}`, claimStatement(values, windowSeconds));
 }
 
-/** What `refundStatement` needs of a key: its policy (platform/attempts.ts), and whether a success resets it. */
-export interface RefundedKey extends ClaimedKey {
-  reset: boolean;
-}
-
 /**
  * Takes back one failure of each key; the keys with `reset` also restart their consecutive count and lose their
  * block, the others keep the block their corrected count earns (`earnedBlock`: none, once the claim's failure is
  * gone, unless earlier failures earned one). ONE statement, with no answer: every successful sign-in runs it, on
  * its own (`refundFailures`) or inside the statement that records the sign-in (the password grant's new family).
  */
-export function refundStatement(keys: RefundedKey[], now: Date, windowSeconds: number): RawBuilder<unknown> {
-  const unique = [...new Map(keys.map((k) => [k.key, k])).values()];
-  const policies = sql`select * from unnest(
-      ${unique.map((k) => k.key)}::text[], ${unique.map((k) => k.reset)}::boolean[],
-      ${unique.map((k) => k.maxFailuresPerHour)}::int[], ${unique.map((k) => k.freeConsecutive)}::int[],
-      ${unique.map((k) => k.maxDelaySeconds)}::int[]
-    ) as u(key, reset, max_failures, free_consecutive, max_delay_seconds)`;
+export function refundStatement(columns: KeyColumns, now: Date, windowSeconds: number): RawBuilder<unknown> {
   const failures = sql`greatest(c.failures - 1, 0)`;
   const consecutive = sql`greatest(c.consecutive - 1, 0)`;
   const corrected = { failures, consecutive, windowStartedAt: sql`c.window_started_at` };
@@ -165,7 +165,7 @@ export function refundStatement(keys: RefundedKey[], now: Date, windowSeconds: n
            blocked_until = case when k.reset then null
                                 else ${earnedBlock(corrected, sql`k`, now, windowSeconds, sql`null::timestamptz`)} end,
            updated_at = ${now}::timestamptz
-      from ${inKeyOrder(policies)} as k
+      from ${inKeyOrder(policyRows(columns))} as k
      where c.key = k.key
   `;
 }
@@ -173,11 +173,11 @@ export function refundStatement(keys: RefundedKey[], now: Date, windowSeconds: n
 /** `refundStatement` on its own, prepared as the claim is. */
 export async function refundFailures(
   database: PooledDatabase,
-  keys: RefundedKey[],
+  columns: KeyColumns,
   now: Date,
   windowSeconds: number,
 ): Promise<void> {
-  await runNamed(database, `attempts.refund-${windowSeconds}`, refundStatement(keys, now, windowSeconds));
+  await runNamed(database, `attempts.refund-${windowSeconds}`, refundStatement(columns, now, windowSeconds));
 }
 
 interface CounterValues {
@@ -215,18 +215,6 @@ function earnedBlock(
       + make_interval(secs => least(${p}.max_delay_seconds, power(2, ${counter.consecutive} - ${p}.free_consecutive - 1)))
     else ${otherwise}
   end`;
-}
-
-/** Sets (or clears, with null) the block of each key, in one statement. */
-export async function setBlockedUntil(
-  db: Kysely<DB>,
-  delays: { key: string; blockedUntil: Date | null }[],
-): Promise<void> {
-  await sql`
-    update attempt_counters c set blocked_until = d.blocked_until
-      from ${inKeyOrder(sql`select key, blocked_until from unnest(${delays.map((d) => d.key)}::text[], ${delays.map((d) => d.blockedUntil)}::timestamptz[]) as u(key, blocked_until)`)} as d
-     where c.key = d.key
-  `.execute(db);
 }
 
 /** Restarts the consecutive count of these keys and ends their block; the hourly budget keeps counting. */

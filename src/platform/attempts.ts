@@ -11,13 +11,13 @@ import { sha256Base64Url } from '../lib/crypto.js';
 import {
   claimFailures,
   claimStatement,
-  claimValues,
   type ClaimValues,
   findBlockedKeys,
+  keyColumns,
+  type KeyColumns,
   refundFailures,
   refundStatement,
   resetConsecutive,
-  type RefundedKey,
 } from './attempts.repository.js';
 
 export { CLAIM_STAND_INS, type ClaimValues } from './attempts.repository.js';
@@ -114,10 +114,7 @@ export class AttemptLimiter {
 
   /** The values of `claim` for a statement that runs it inside (`claimInside`); `settleClaim` then reads its count. */
   claimValues(keys: AttemptKey[]): ClaimValues {
-    return claimValues(
-      keys.map((k) => ({ key: k.key, ...k.policy })),
-      this.clock.now(),
-    );
+    return { ...columnsOf(keys), now: this.clock.now() };
   }
 
   /** Throws 429 unless the claim counted every key (all or nothing: a blocked key leaves the others uncounted). */
@@ -134,7 +131,7 @@ export class AttemptLimiter {
    * still earns. One statement.
    */
   async refund(keys: AttemptKey[]): Promise<void> {
-    await refundFailures(this.database, refunded(keys), this.clock.now(), WINDOW_SECONDS);
+    await refundFailures(this.database, columnsOf(keys), this.clock.now(), WINDOW_SECONDS);
   }
 
   /**
@@ -144,7 +141,7 @@ export class AttemptLimiter {
   refundStatement(keys: AttemptKey[]): NamedStatement {
     return {
       name: `attempts.refund-${WINDOW_SECONDS}`,
-      statement: refundStatement(refunded(keys), this.clock.now(), WINDOW_SECONDS),
+      statement: refundStatement(columnsOf(keys), this.clock.now(), WINDOW_SECONDS),
     };
   }
 
@@ -159,6 +156,6 @@ export class AttemptLimiter {
   }
 }
 
-function refunded(keys: AttemptKey[]): RefundedKey[] {
-  return keys.map((k) => ({ key: k.key, reset: k.policy.resetOnSuccess, ...k.policy }));
+function columnsOf(keys: AttemptKey[]): KeyColumns {
+  return keyColumns(keys.map((k) => ({ key: k.key, reset: k.policy.resetOnSuccess, ...k.policy })));
 }
