@@ -14,7 +14,8 @@ import type { DB } from './types.js';
 import { acquireLock, dataDirLockFile, type Lock } from './lock.js';
 import { checkDuration, type SlowStatementWatch } from './slow-statements.js';
 import { gatedConnect, SessionGate } from './session-gate.js';
-import { queryKeepingParser } from './kept-row-parser.js';
+import { queryKeepingParser, runKeepingParser } from './kept-row-parser.js';
+import { currentWork } from '../lib/work-context.js';
 
 // Return bigint/numeric as JS numbers and timestamps as Date (pg's defaults for the latter).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -133,25 +134,53 @@ function wrap(
     // Kysely times each statement from the moment it holds the connection, failed ones included.
     ...(slow ? { log: (event) => checkDuration(slow, event.query.sql, event.queryDurationMillis) } : {}),
   });
+
+  /** Embedded: the one session, through the gate. */
+  async function gatedQuery(config: pg.QueryConfig): Promise<pg.QueryResult> {
+    const client = await connect();
+    const started = performance.now();
+    try {
+      // Named statements keep their row parser between calls (kept-row-parser.ts).
+      return await (config.name
+        ? queryKeepingParser(client, config as pg.QueryConfig & { name: string })
+        : client.query(config));
+    } finally {
+      client.release();
+      checkDuration(slow, config.text, performance.now() - started);
+    }
+  }
+
+  /**
+   * A server: callbacks from the pool to the answer, and ONE promise, the caller's. Every promise costs the
+   * request path more than its allocation: the work context (lib/work-context.ts) makes Node run hooks for each.
+   * The work is read here, at the call: pg's callbacks run in the context of the socket's events.
+   */
+  function pooledQuery(config: pg.QueryConfig): Promise<pg.QueryResult> {
+    const work = currentWork();
+    return new Promise((resolve, reject) => {
+      pool.connect((connectError, client, release) => {
+        if (connectError) return reject(connectError);
+        const started = performance.now();
+        const settle = (error: Error | null, result?: pg.QueryResult) => {
+          release();
+          checkDuration(slow, config.text, performance.now() - started, work);
+          if (error) reject(error);
+          else resolve(result!);
+        };
+        // Named statements keep their row parser between calls (kept-row-parser.ts).
+        if (config.name) runKeepingParser(client!, config as pg.QueryConfig & { name: string }, settle);
+        else client!.query(config, settle);
+      });
+    });
+  }
+
   let closed = false;
   return {
     db,
     pool,
     embedded,
     pglite,
-    async query(config) {
-      const client = await connect();
-      const started = performance.now();
-      try {
-        // Named statements keep their row parser between calls (kept-row-parser.ts).
-        return await (config.name
-          ? queryKeepingParser(client, config as pg.QueryConfig & { name: string })
-          : client.query(config));
-      } finally {
-        client.release();
-        checkDuration(slow, config.text, performance.now() - started);
-      }
-    },
+    query: embedded ? gatedQuery : pooledQuery,
     async listenEmbedded(channel, onPayload) {
       if (!pglite) throw new Error('listenEmbedded needs the embedded database');
       // The pg adapter sends one statement as several protocol messages (parse, bind, execute, sync), each its

@@ -137,15 +137,23 @@ class KeptParserQuery extends pg.Query {
 /** Runs a named statement on `client` as client.query(config) would, keeping its row parser between calls. */
 export function queryKeepingParser(client: pg.PoolClient, config: pg.QueryConfig & { name: string }) {
   return new Promise<pg.QueryResult>((resolve, reject) => {
-    const query = new KeptParserQuery(config, (error, result) => {
+    runKeepingParser(client, config, (error, result) => {
       if (error) {
         // As pg does for its own promises: a stack that leads back here, not to the socket's read.
         Error.captureStackTrace(error);
         reject(error);
-      } else resolve(result as unknown as pg.QueryResult);
+      } else resolve(result!);
     });
-    client.query(query);
   });
+}
+
+/** queryKeepingParser with a callback and no promise (database.ts: a server's pooled statements). */
+export function runKeepingParser(
+  client: pg.PoolClient,
+  config: pg.QueryConfig & { name: string },
+  callback: (error: Error | null, result?: pg.QueryResult) => void,
+): void {
+  client.query(new KeptParserQuery(config, callback as never));
 }
 
 /** For the test that guards the internals: how many statements ran without a Describe. */

@@ -18,6 +18,24 @@ export function preparedRows<Args extends readonly unknown[], Row>(
   standIns: Args,
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row> | RawBuilder<Row>,
 ): (database: PooledDatabase, ...args: Args) => Promise<Row[]> {
+  return prepared(name, standIns, build, (rows) => rows);
+}
+
+/** `preparedRows` for a query of one row (or none). */
+export function preparedQuery<Args extends readonly unknown[], Row>(
+  name: string,
+  standIns: Args,
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row> | RawBuilder<Row>,
+): (database: PooledDatabase, ...args: Args) => Promise<Row | undefined> {
+  return prepared(name, standIns, build, (rows) => rows[0]);
+}
+
+function prepared<Args extends readonly unknown[], Row, Answer>(
+  name: string,
+  standIns: Args,
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row> | RawBuilder<Row>,
+  pick: (rows: Row[]) => Answer,
+): (database: PooledDatabase, ...args: Args) => Promise<Answer> {
   let template: CompiledQuery | undefined;
   // Where each stand-in's real value is: an argument, or a field of one. Built once.
   const slots = new Map<unknown, { at: number; field?: string }>();
@@ -25,16 +43,21 @@ export function preparedRows<Args extends readonly unknown[], Row>(
     if (!isFields(standIn)) slots.set(standIn, { at });
     else for (const field in standIn) slots.set(standIn[field], { at, field });
   });
-  return async (database, ...args) => {
-    template ??= compile(database.db, build(database.db, ...standIns));
-    const values = template.parameters.map((value) => {
-      const slot = slots.get(value);
-      if (!slot) return value;
-      const arg = args[slot.at];
-      return slot.field === undefined ? arg : (arg as Record<string, unknown>)[slot.field];
-    });
-    const result = await database.query({ name, text: template.sql, values });
-    return result.rows as Row[];
+  // Not async, and one `then`: every promise on a request's path costs it a hook call (lib/work-context.ts).
+  return (database, ...args) => {
+    let values: unknown[];
+    try {
+      template ??= compile(database.db, build(database.db, ...standIns));
+      values = template.parameters.map((value) => {
+        const slot = slots.get(value);
+        if (!slot) return value;
+        const arg = args[slot.at];
+        return slot.field === undefined ? arg : (arg as Record<string, unknown>)[slot.field];
+      });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return database.query({ name, text: template.sql, values }).then((result) => pick(result.rows as Row[]));
   };
 }
 
@@ -44,16 +67,6 @@ function compile<Row>(db: Kysely<DB>, query: Compilable<Row> | RawBuilder<Row>):
 
 function isFields(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/** `preparedRows` for a query of one row (or none). */
-export function preparedQuery<Args extends readonly unknown[], Row>(
-  name: string,
-  standIns: Args,
-  build: (db: Kysely<DB>, ...args: Args) => Compilable<Row> | RawBuilder<Row>,
-): (database: PooledDatabase, ...args: Args) => Promise<Row | undefined> {
-  const rows = preparedRows(name, standIns, build);
-  return async (database, ...args) => (await rows(database, ...args))[0];
 }
 
 /** A statement with the name it is prepared under, for a caller to run on its own or inside another statement. */

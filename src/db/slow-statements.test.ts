@@ -52,6 +52,25 @@ describe('slow statements of the app', () => {
     expect(await slowCount('kind="route",name="GET /users/self"')).toBe(ofRoute.length);
   });
 
+  it('name the route of a prepared statement on a connection that other work opened', async () => {
+    const user = await createUser(t.deps, { email: 'slow-reused@example.com' });
+    const token = await tokenFor(t.deps, user.id);
+    await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(token) }); // the token's first use
+    // Every idle connection of the pool is opened (or last used) by a job now: a server's pooled statements are
+    // driven by pg's callbacks, which run in the context of the connection's socket, not of the caller.
+    await runAsWork({ kind: 'job', name: 'test.opener' }, () =>
+      Promise.all(Array.from({ length: 4 }, () => t.deps.database.query({ text: 'select pg_sleep(0.01)' }))),
+    );
+    const ofRoute = await slowCount('kind="route",name="GET /users/self"');
+    const ofOpener = await slowCount('kind="job",name="test.opener"');
+    const res = await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(token) });
+    expect(res.statusCode, res.body).toBe(200);
+    // One statement (the bearer check with the user row), counted as the route's; the log line may be one
+    // repeated within its ten seconds, the count is not.
+    expect(await slowCount('kind="route",name="GET /users/self"')).toBe(ofRoute + 1);
+    expect(await slowCount('kind="job",name="test.opener"')).toBe(ofOpener);
+  });
+
   it('name the job, and log a repeated statement once while counting each', async () => {
     lines.length = 0;
     await runAsWork({ kind: 'job', name: 'test.repeat' }, async () => {

@@ -23,7 +23,12 @@ export function sqlForLog(text: string): string {
 }
 
 /** Reports the statement when it took `durationMs` or more (a threshold of 0 reports every statement). */
-export function checkDuration(watch: SlowStatementWatch | undefined, sql: string, durationMs: number): void {
+export function checkDuration(
+  watch: SlowStatementWatch | undefined,
+  sql: string,
+  durationMs: number,
+  work: Work | null = currentWork(),
+): void {
   if (!watch || durationMs < watch.thresholdMs) return;
-  watch.report({ sql: sqlForLog(sql), durationMs: Math.round(durationMs * 10) / 10, work: currentWork() });
+  watch.report({ sql: sqlForLog(sql), durationMs: Math.round(durationMs * 10) / 10, work });
 }

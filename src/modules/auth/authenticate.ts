@@ -14,6 +14,7 @@ import {
   markAccessTokenUsed,
   userRowOf,
   type BearerRow,
+  type BearerWithUserRow,
 } from './tokens.repository.js';
 import type { ClientKind } from './auth.columns.js';
 
@@ -48,37 +49,56 @@ export function registerAuth(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('userRow', null);
   app.decorateRequest('bearerRead', null);
-  app.addHook('onRequest', async (request) => {
+  // A callback hook and promise chains, not async functions: every request but a few public ones comes through
+  // here, and each promise costs it hook calls (the work context, lib/work-context.ts): three promises in all.
+  app.addHook('onRequest', (request, _reply, done) => {
     const config = request.routeOptions.config;
     const requirement: AuthRequirement = config.auth ?? 'user';
-    if (requirement === 'none' || !request.routeOptions.url) return; // public route, or no route (404 handler)
-    if (request.method === 'OPTIONS') return; // CORS preflights carry no token (modules/brands/cors.ts answers them)
-    if (requirement === 'optional' && request.headers.authorization === undefined) return;
-    const actor = await authenticate(deps, request);
-    if (requirement === 'user' && actor.userId === null)
-      throw errors.forbidden('This endpoint needs a user token, not a client token');
-    request.actor = actor;
+    if (requirement === 'none' || !request.routeOptions.url) return done(); // public route, or no route (404 handler)
+    if (request.method === 'OPTIONS') return done(); // CORS preflights carry no token (modules/brands/cors.ts answers them)
+    if (requirement === 'optional' && request.headers.authorization === undefined) return done();
+    let checked: Promise<Actor>;
+    try {
+      checked = authenticate(deps, request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    checked.then((actor) => {
+      if (requirement === 'user' && actor.userId === null)
+        return done(errors.forbidden('This endpoint needs a user token, not a client token'));
+      request.actor = actor;
+      done();
+    }, done);
   });
 }
 
-async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor> {
+/** The caller's actor; throws (synchronously) when the Authorization header is missing or malformed. */
+function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor> {
   const header = request.headers.authorization;
   if (!header) throw errors.unauthorized('Authentication is required: send Authorization: Bearer <access token>');
   const token = BEARER.exec(header)?.[1];
   if (!token) throw errors.unauthorized('The Authorization header must be "Bearer <access token>"');
   const tokenHash = hashToken(token);
-  let row: BearerRow | undefined;
-  const bearerRead = request.routeOptions.config.bearerRead;
-  if (bearerRead) {
-    row = await bearerRead(tokenHash, request);
-    request.bearerRead = row ?? null;
-  } else if (request.routeOptions.config.withUserRow) {
-    const combined = await findBearerWithUserRow(deps.database, tokenHash);
-    request.userRow = combined ? userRowOf(combined) : null;
-    row = combined;
-  } else {
-    row = await findBearer(deps.database, tokenHash);
-  }
+  return readBearer(deps, request, tokenHash).then((row) => admit(deps, request, tokenHash, row));
+}
+
+/** The bearer row, with the route's own read (`bearerRead`) or the caller's user row (`withUserRow`) when it asks. */
+function readBearer(deps: Deps, request: FastifyRequest, tokenHash: Buffer): Promise<BearerRow | undefined> {
+  const { bearerRead, withUserRow } = request.routeOptions.config;
+  if (bearerRead) return bearerRead(tokenHash, request);
+  if (withUserRow) return findBearerWithUserRow(deps.database, tokenHash);
+  return findBearer(deps.database, tokenHash);
+}
+
+function admit(
+  deps: Deps,
+  request: FastifyRequest,
+  tokenHash: Buffer,
+  row: BearerRow | undefined,
+): Actor | Promise<Actor> {
+  const { bearerRead, withUserRow } = request.routeOptions.config;
+  if (bearerRead) request.bearerRead = row ?? null;
+  else if (withUserRow) request.userRow = row ? userRowOf(row as BearerWithUserRow) : null;
   if (!row || row.revoked_at !== null || row.client_deleted_at !== null)
     throw errors.unauthorized('The access token is invalid or has been revoked');
   if (row.user !== null && row.user_deleted_at !== null)
@@ -87,7 +107,12 @@ async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor>
   if (row.token_expires_at <= now || row.family_expires_at <= now) throw errors.tokenExpired();
   // The first use proves the client received the pair: a replay of the refresh token that produced it is then theft
   // (modules/auth/refresh-token.grant.ts). One write per token, on its first request only.
-  if (row.used_at === null) await markAccessTokenUsed(deps.db, tokenHash, now);
+  if (row.used_at === null) return markAccessTokenUsed(deps.db, tokenHash, now).then(() => allowed(request, row));
+  return allowed(request, row);
+}
+
+/** The actor of a live token, once the MFA gate and the route's scope let it through. */
+function allowed(request: FastifyRequest, row: BearerRow): Actor {
   const actor: Actor = {
     userId: row.user,
     client: row.client,

@@ -2,13 +2,13 @@
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../errors.js';
 import { actorOf, userIdOf } from '../auth/index.js';
-import { headerBrand } from '../brands/index.js';
+import { headerBrand, namedBrand } from '../brands/index.js';
 import { AUTHENTICATED_ERRORS, Envelope, errorResponses, ok } from '../../platform/schemas.js';
 import type { FeatureRoutes } from '../../platform/feature.js';
 import { declareRouteScopes } from '../../platform/api-scopes.js';
 import { changeActiveBrand, changePassword, updateSelf } from './self.service.js';
 import { ChangePasswordBody, UpdateSelfBody, UserRecord } from './users.schemas.js';
-import { loadUserRecord } from './users.service.js';
+import { loadUserRecord, toUserRecord } from './users.service.js';
 
 const TAGS = ['Users'];
 
@@ -18,6 +18,8 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
   // partner token, else the active brand (the record computes that fallback in its own query: no extra query).
   const recordBrand = async (request: Parameters<typeof actorOf>[0]) =>
     (await headerBrand(deps, request)) ?? actorOf(request).boundBrand;
+  const selfRecord = async (request: Parameters<typeof actorOf>[0]) =>
+    ok(await loadUserRecord(deps, userIdOf(request), { brand: await recordBrand(request), row: request.userRow }));
 
   app.get(
     '/users/self',
@@ -32,8 +34,14 @@ export const usersRoutes: FeatureRoutes = async (app, { deps }) => {
         response: { 200: Envelope(UserRecord), ...errorResponses(...AUTHENTICATED_ERRORS) },
       },
     },
-    async (request) =>
-      ok(await loadUserRecord(deps, userIdOf(request), { brand: await recordBrand(request), row: request.userRow })),
+    (request) => {
+      // What every client calls first, answered from the row bearer authentication read, with no promise on its
+      // way (each costs a request hook calls, lib/work-context.ts); X-RECHAT-BRAND needs an access check first.
+      const row = request.userRow;
+      if (row && namedBrand(request) === undefined)
+        return ok(toUserRecord(row, deps.clock.now(), actorOf(request).boundBrand));
+      return selfRecord(request);
+    },
   );
 
   // PUT is what older clients send for the same update (decisions §19): one route table entry, the same schema
