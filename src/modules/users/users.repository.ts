@@ -87,8 +87,10 @@ export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string 
           )
           .as('active_brand_or_newest'),
       )
-      .select((eb) =>
-        jsonArrayFrom(
+      // The agents' sub-select (a sort and an aggregate: ~15 % of the bearer check's statement even when it finds
+      // nothing) runs only for a user linked to an agent; for the others it is one probe of user_agents' key.
+      .select((eb) => {
+        const agents = jsonArrayFrom(
           eb
             .selectFrom('user_agents as ua')
             .innerJoin('agents as a', 'a.id', 'ua.agent')
@@ -121,12 +123,29 @@ export function userRowQuery(db: Kysely<DB>, userId: string | Expression<string 
             .select(epochSecondsOf('a.updated_at').as('updated_at'))
             .select(nullableEpochSecondsOf('a.deleted_at').as('deleted_at'))
             .orderBy('a.created_at'),
-        ).as('agents'),
-      )
+        );
+        return eb
+          .case()
+          .when(
+            eb.exists(
+              eb
+                .selectFrom('user_agents as linked')
+                .select(sql`1`.as('one'))
+                .whereRef('linked.user', '=', 'u.id'),
+            ),
+          )
+          .then(agents)
+          .else(sql`'[]'::json`.$castTo<ValueOf<typeof agents>>())
+          .end()
+          .as('agents');
+      })
       .where('u.id', '=', userId)
       .where('u.deleted_at', 'is', null)
   );
 }
+
+/** The type of an expression's value. */
+type ValueOf<E> = E extends Expression<infer T> ? T : never;
 
 /** A user as read: `features` is a JSON array (spec 2.1). */
 export type UserRow = Narrowed<

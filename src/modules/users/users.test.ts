@@ -153,6 +153,33 @@ describe('user record', () => {
     expect(record.agents![0]!.secret_questions.every((q) => /^\*+$/.test(q))).toBe(true);
   });
 
+  it('lists a live linked agent in GET /users/self, and none for a user linked only to a deleted one', async () => {
+    const agentOf = async (user: { id: string }, deleted: boolean) => {
+      const agent = await t.deps.db
+        .insertInto('agents')
+        .values({
+          mls: 'NTREIS',
+          mlsid: `B${user.id.slice(0, 6)}`,
+          mls_unique_id: `MUI-${user.id}`,
+          deleted_at: deleted ? NOW : null,
+        } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await t.deps.db.insertInto('user_agents').values({ user: user.id, agent: agent.id }).execute();
+      return agent.id;
+    };
+    const self = async (user: { id: string }) =>
+      (
+        await t.app.inject({ method: 'GET', url: '/users/self', headers: bearer(await tokenFor(t.deps, user.id)) })
+      ).json().data;
+    const linked = await createUser(t.deps);
+    const agent = await agentOf(linked, false);
+    expect((await self(linked)).agents.map((a: { id: string }) => a.id)).toEqual([agent]);
+    const onlyDeleted = await createUser(t.deps);
+    await agentOf(onlyDeleted, true);
+    expect((await self(onlyDeleted)).agents).toBeNull();
+  });
+
   it('answers 404 for a deleted user and 401 for their token', async () => {
     const user = await createUser(t.deps);
     const token = await tokenFor(t.deps, user.id);
