@@ -103,4 +103,33 @@ describe('job queues created by processes starting together', () => {
     const { rows } = await sql<{ name: string }>`select name from pgboss.queue order by name`.execute(t.deps.db);
     expect(rows.map((row) => row.name)).toEqual(tasks.map((task) => task.name).sort());
   });
+
+  it('keep one cron job per task and minute however many of them tick it', async () => {
+    const tasks = TASKS.map((entry) => entry.task);
+    const cron = tasks.filter((task) => task.cron).map((task) => task.name);
+    expect(cron.length).toBeGreaterThan(1);
+    const queues = [1, 2].map(
+      () =>
+        new JobQueue((query) => t.deps.database.query(query), t.deps.log, {
+          workers: false,
+          listen: () => Promise.reject(new Error('no listening without workers')),
+        }),
+    );
+    const since = (await sql<{ now: Date }>`select now()`.execute(t.deps.db)).rows[0]!.now;
+    try {
+      await Promise.all(queues.map((queue) => queue.start(tasks, () => Promise.resolve())));
+      // Two ticks from each process, at once: the four may straddle a minute's end, so each minute is counted.
+      await Promise.all([...queues, ...queues].map((queue) => queue.sendCronJobs(cron)));
+    } finally {
+      await Promise.all(queues.map((queue) => queue.stop()));
+    }
+    const { rows } = await sql<{ name: string; minute: Date; n: number }>`
+      select name, singleton_on as minute, count(*)::int as n from pgboss.job
+      where name = any(${cron}::text[]) and created_on >= ${since} group by name, singleton_on`.execute(t.deps.db);
+    const minutes = new Set(rows.map((row) => String(row.minute)));
+    expect(minutes.size).toBeGreaterThanOrEqual(1);
+    expect(minutes.size).toBeLessThanOrEqual(2);
+    expect(rows).toHaveLength(cron.length * minutes.size);
+    for (const row of rows) expect(row, row.name).toMatchObject({ n: 1 });
+  });
 });

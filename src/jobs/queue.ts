@@ -10,6 +10,7 @@ import { slotsOf, type TaskDefinition } from './task.js';
 import type { DB } from '../db/types.js';
 import { JOBS_CHANNEL, JobWaker } from './wake.js';
 import { TaskSlots } from './slots.js';
+import { CronTicker } from './cron-ticker.js';
 
 export const QUEUE_SCHEMA = 'pgboss';
 
@@ -27,8 +28,8 @@ export type Listen = (
  * waker's timers and sweep (wake.ts); this poll is only the last resort should all of those fail.
  */
 const IDLE_POLL_SECONDS = 600;
-/** pg-boss moves due cron jobs through a queue of its own, which nothing wakes: its worker polls (default 5 s). */
-const CRON_WORKER_POLL_SECONDS = 15;
+/** A cron job's singleton key: with a one-minute singleton slot, one job per task and minute (cron-ticker.ts). */
+const CRON_SINGLETON_KEY = 'cron';
 
 /** Jobs one fetch of a task takes at most, unless the task names its batch size (see startSlots). */
 const FETCH_MAX = 16;
@@ -83,6 +84,7 @@ export class JobQueue {
   private readonly slots = new Map<string, TaskSlots>();
   private readonly daemons: Promise<void>[] = [];
   private waker: JobWaker | null = null;
+  private ticker: CronTicker | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   /** Settles when the workers have stopped (stopWorking); one stop however many callers ask. */
   private stoppedWorking: Promise<void> | null = null;
@@ -97,12 +99,12 @@ export class JobQueue {
       // pg-boss's type says `values` is always given; its plain statements pass none.
       db: { executeSql: (text: string, values?: unknown[]) => query({ text, values: values ?? [] }) },
       schema: QUEUE_SCHEMA,
-      // Only worker processes run maintenance and cron; API-only processes just enqueue.
+      // Only worker processes run maintenance; API-only processes just enqueue.
       supervise: options.workers,
       // Jobs of a killed worker stay active until they expire; look for them every 30 s (default 120 s).
       maintenanceIntervalSeconds: 30,
-      cronWorkerIntervalSeconds: CRON_WORKER_POLL_SECONDS,
-      schedule: options.workers,
+      // Cron tasks tick by our own ticker (cron-ticker.ts), not pg-boss's timekeeper.
+      schedule: false,
       migrate: true,
     });
     this.boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
@@ -122,11 +124,16 @@ export class JobQueue {
       if (!existing.has(task.name)) await this.createQueue(task);
       if (!this.options.workers) continue;
       this.startSlots(task, run);
-      if (task.cron) await this.boss.schedule(task.name, task.cron, {});
       if (task.runAtStart) await this.boss.send(task.name, {});
     }
     if (!this.options.workers) return;
     await this.startWaking(tasks);
+    this.ticker = new CronTicker(
+      tasks.flatMap((task) => (task.cron ? [{ name: task.name, cron: task.cron }] : [])),
+      (names) => this.sendCronJobs(names),
+      this.log,
+    );
+    this.ticker.start();
     for (const daemon of daemons) {
       this.daemons.push(
         daemon(this.stopping.signal).catch((error: unknown) =>
@@ -207,6 +214,16 @@ export class JobQueue {
       () => waker.planAll(),
     );
     waker.start();
+  }
+
+  /**
+   * One job of each named cron task for the database's current minute, in one statement: the one-minute singleton
+   * slot drops the jobs another process's tick of the same minute has sent (pg-boss inserts on conflict do nothing).
+   */
+  async sendCronJobs(names: readonly string[]): Promise<void> {
+    await this.boss.insert(
+      names.map((name) => ({ name, data: {}, singletonKey: CRON_SINGLETON_KEY, singletonSeconds: 60 })),
+    );
   }
 
   /** Makes this process's workers of a task fetch now instead of at their next poll. */
@@ -290,6 +307,7 @@ export class JobQueue {
   stopWorking(drainMs = DRAIN_MS): Promise<void> {
     this.stoppedWorking ??= (async () => {
       this.stopping.abort();
+      this.ticker?.stop();
       this.waker?.stop();
       await this.unlisten?.();
       await Promise.all([...this.daemons, ...[...this.slots.values()].map((slots) => slots.stop(drainMs))]);
