@@ -200,7 +200,11 @@ function wrap(
     async close() {
       if (closed) return;
       closed = true;
-      await db.destroy(); // ends the pool
+      await db.destroy();
+      // Kysely ends the pool only if a Kysely query ever ran; a process that ran only raw statements (pg-boss's,
+      // prepared ones) kept its idle connections open until they timed out, and a database it used could not be
+      // dropped until then.
+      if (!pool.ending) await pool.end();
       await closeEngine();
     },
   };
