@@ -1,5 +1,6 @@
 // Issue 36 item 3: what an idle server costs. A real `gable serve` (workers in-process) on the demo world, nothing
-// happening: its CPU and, on PostgreSQL, the CPU of its database sessions and the transactions its database commits,
+// happening: its CPU and, on PostgreSQL, the CPU of its database sessions, the transactions its database commits and
+// the sessions it opens (each a server process forked and, with a password, a SCRAM exchange on both sides),
 // per minute, after a settling time in which the start-up jobs finish and V8 shrinks the heap start-up left.
 //   node bin/run-ts.js bench/idle.run.ts [--seconds 60] [--settle 90] [--databases embedded,postgres]
 // DATABASE_URL names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/postgres); the bench creates
@@ -35,6 +36,7 @@ interface Row {
   'CPU s / min': number;
   'database CPU s / min': number | null;
   'commits / min': number | null;
+  'sessions opened / min': number | null;
   /** Resident memory at the end of the measurement, and what of it V8's heap and its external buffers hold. */
   'RSS MiB': number;
   'V8 heap MiB': number | null;
@@ -78,14 +80,15 @@ async function sessionsCpuMs(admin: pg.Client): Promise<Map<number, number>> {
   return cpu;
 }
 
-async function commits(admin: pg.Client, database: string): Promise<number> {
+/** The database's transactions and sessions so far (PostgreSQL 14 and later count sessions). */
+async function counters(admin: pg.Client, database: string): Promise<{ commits: number; sessions: number }> {
   // Statistics reach the shared counters within a second of a transaction; clear the snapshot to read them anew.
   await admin.query('select pg_stat_clear_snapshot()');
-  const { rows } = await admin.query<{ n: string }>(
-    'select xact_commit + xact_rollback as n from pg_stat_database where datname = $1',
+  const { rows } = await admin.query<{ commits: string; sessions: string }>(
+    'select xact_commit + xact_rollback as commits, sessions from pg_stat_database where datname = $1',
     [database],
   );
-  return Number(rows[0]?.n ?? 0);
+  return { commits: Number(rows[0]?.commits ?? 0), sessions: Number(rows[0]?.sessions ?? 0) };
 }
 
 async function measureBaseline(): Promise<Row> {
@@ -101,6 +104,7 @@ async function measureBaseline(): Promise<Row> {
     'CPU s / min': perMinute(used / 1000),
     'database CPU s / min': null,
     'commits / min': null,
+    'sessions opened / min': null,
     'RSS MiB': rss,
     'V8 heap MiB': null,
     'external MiB': null,
@@ -151,7 +155,7 @@ async function measureServer(kind: string): Promise<Row> {
     if (databaseUrl) await admin.connect();
     const cpuBefore = await processCpuMs(server.pid!);
     const sessionsBefore = databaseUrl ? await sessionsCpuMs(admin) : null;
-    const commitsBefore = databaseUrl ? await commits(admin, name) : null;
+    const countersBefore = databaseUrl ? await counters(admin, name) : null;
     await sleep(seconds * 1000);
     const cpu = ((await processCpuMs(server.pid!)) - cpuBefore) / 1000;
     let databaseCpu: number | null = null;
@@ -159,14 +163,21 @@ async function measureServer(kind: string): Promise<Row> {
       databaseCpu = 0;
       for (const [pid, now] of await sessionsCpuMs(admin)) databaseCpu += (now - (sessionsBefore.get(pid) ?? 0)) / 1000;
     }
-    const committed = commitsBefore !== null ? (await commits(admin, name)) - commitsBefore : null;
+    const countersAfter = countersBefore ? await counters(admin, name) : null;
     const memory = await heapMiB(port);
     return {
       process: `gable serve, ${kind}`,
       'CPU s / min': perMinute(cpu),
       'database CPU s / min': databaseCpu === null ? null : perMinute(databaseCpu),
       // The admin session's own two statements are not the server's.
-      'commits / min': committed === null ? null : Math.round(((committed - 2) * 60) / seconds),
+      'commits / min':
+        countersBefore && countersAfter
+          ? Math.round(((countersAfter.commits - countersBefore.commits - 2) * 60) / seconds)
+          : null,
+      'sessions opened / min':
+        countersBefore && countersAfter
+          ? Math.round(((countersAfter.sessions - countersBefore.sessions) * 60) / seconds)
+          : null,
       'RSS MiB': residentMiB(server.pid!),
       'V8 heap MiB': memory.heap,
       'external MiB': memory.external,
