@@ -52,8 +52,9 @@ function parseField(field: string, range: (typeof FIELDS)[number], expression: s
     if (!match) throw fail('is not *, n or n-m (with an optional /step)');
     const [, , first, last, step] = match;
     const from = first === undefined ? range.min : Number(first);
-    // `n/step` runs from n to the field's end, as in cron-parser and Vixie cron.
-    const to = last !== undefined ? Number(last) : first === undefined || step !== undefined ? range.max : from;
+    // `n` alone is itself; `*` and `n/step` (as in Vixie cron) run to the field's end.
+    const single = first !== undefined && last === undefined && step === undefined;
+    const to = last !== undefined ? Number(last) : single ? from : range.max;
     const by = step === undefined ? 1 : Number(step);
     if (from < range.min || to > range.max || from > to) throw fail(`is outside ${range.min}-${range.max}`);
     if (by < 1) throw fail('has a step below 1');

@@ -83,18 +83,23 @@ describe('job queue in a worker process', () => {
 describe('job queues created by processes starting together', () => {
   const t = useTestApp();
 
-  it('start side by side on a database without the queues: none fails, every queue exists once', async () => {
-    const tasks = TASKS.map((entry) => entry.task);
-    await sql`select pgboss.delete_queue(name) from pgboss.queue`.execute(t.deps.db);
-    // Two queues on one database stand for two processes (`serve` and `worker` started by one compose up): on
-    // PostgreSQL their statements run on different connections, at once.
-    const queues = [1, 2].map(
+  /**
+   * Two queues on one database stand for two processes (`serve` and `worker` of one compose up): on PostgreSQL
+   * their statements run on different connections, at once.
+   */
+  const twoProcesses = () =>
+    [1, 2].map(
       () =>
         new JobQueue((query) => t.deps.database.query(query), t.deps.log, {
           workers: false,
           listen: () => Promise.reject(new Error('no listening without workers')),
         }),
     );
+
+  it('start side by side on a database without the queues: none fails, every queue exists once', async () => {
+    const tasks = TASKS.map((entry) => entry.task);
+    await sql`select pgboss.delete_queue(name) from pgboss.queue`.execute(t.deps.db);
+    const queues = twoProcesses();
     try {
       await Promise.all(queues.map((queue) => queue.start(tasks, () => Promise.resolve())));
     } finally {
@@ -108,13 +113,7 @@ describe('job queues created by processes starting together', () => {
     const tasks = TASKS.map((entry) => entry.task);
     const cron = tasks.filter((task) => task.cron).map((task) => task.name);
     expect(cron.length).toBeGreaterThan(1);
-    const queues = [1, 2].map(
-      () =>
-        new JobQueue((query) => t.deps.database.query(query), t.deps.log, {
-          workers: false,
-          listen: () => Promise.reject(new Error('no listening without workers')),
-        }),
-    );
+    const queues = twoProcesses();
     const since = (await sql<{ now: Date }>`select now()`.execute(t.deps.db)).rows[0]!.now;
     try {
       await Promise.all(queues.map((queue) => queue.start(tasks, () => Promise.resolve())));
